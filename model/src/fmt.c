@@ -1,0 +1,89 @@
+/* fmt.c - the format table (one row per tc_fmt) and the helpers over it.
+ *
+ * The table itself is in internal.h (the hot loops need it inlined).
+ */
+#include <string.h>
+#include "internal.h"
+
+
+const tc_fmt_info *tc_fmt_get(tc_fmt f)
+{
+    return ((unsigned)f < TC_FMT_COUNT) ? &fmt_table[f] : NULL;
+}
+
+tc_status tc_fmt_parse(const char *name, tc_fmt *out)
+{
+    if (!name || !out)
+        return TC_EINVAL;
+    for (unsigned f = 0; f < TC_FMT_COUNT; f++)
+        if (!strcmp(name, fmt_table[f].name)) {
+            *out = (tc_fmt)f;
+            return TC_OK;
+        }
+    return TC_EFORMAT;
+}
+
+tc_status tc_decode(tc_fmt f, uint32_t bits, tc_value *out)
+{
+    const tc_fmt_info *fi = tc_fmt_get(f);
+    if (!fi || !out || fi->cls == TC_CLASS_INT)
+        return fi && out ? TC_EFORMAT : TC_EINVAL;
+    if (!fmt_fits(fi, bits))
+        return TC_EFORMAT;
+    tc_value v = {0};
+    uint64_t sig = 0;
+    int exp = fi->emin;
+    v.kind = fmt_unpack(fi, bits, &v.sign, &sig, &exp);
+    v.sig = v.kind == TC_VAL_FINITE ? sig : 0;
+    v.exp = v.kind == TC_VAL_FINITE ? exp : 0;
+    *out = v;
+    return TC_OK;
+}
+
+uint32_t tc_canonical_nan(tc_fmt f)
+{
+    const tc_fmt_info *fi = tc_fmt_get(f);
+    if (!fi || fi->cls == TC_CLASS_INT)
+        return 0;
+    /* every bit but the sign: fp32 0x7fffffff, fp16 0x7fff (NUMERICS.md) */
+    return (fi->width >= 32 ? 0xffffffffu : ((1u << fi->width) - 1u)) >> 1;
+}
+
+/* Shared by the two conversions: rounds the value of (from, bits) into `to`. */
+static tc_status convert(tc_fmt from, uint32_t bits, tc_fmt to, tc_round mode, int exact,
+                         uint32_t *out)
+{
+    const tc_fmt_info *ti = tc_fmt_get(to);
+    tc_value v;
+    tc_status st = tc_decode(from, bits, &v);
+    if (st != TC_OK)
+        return st;
+    if (!out || !ti || ti->cls != TC_CLASS_FLOAT || ti->nan_style != 1)
+        return TC_EINVAL; /* targets are the IEEE formats (fp32, fp16, bf16, tf32) */
+    if (v.kind == TC_VAL_NAN) {
+        *out = tc_canonical_nan(to);
+        return TC_OK;
+    }
+    if (v.kind == TC_VAL_INF) {
+        *out = fmt_inf(to, v.sign);
+        return TC_OK;
+    }
+    const tc_fmt_info *fi = tc_fmt_get(from);
+    round_target t = {to, ti->man_bits, mode};
+    int inexact = 0;
+    uint32_t r = round_pack(&t, v.sign, v.sig, v.exp - (int)fi->man_bits, &inexact);
+    if (exact && inexact)
+        return TC_EINVAL;
+    *out = r;
+    return TC_OK;
+}
+
+tc_status tc_convert_exact(tc_fmt from, uint32_t bits, tc_fmt to, uint32_t *out)
+{
+    return convert(from, bits, to, TC_RNE, 1, out);
+}
+
+tc_status tc_convert_rne(tc_fmt from, uint32_t bits, tc_fmt to, uint32_t *out)
+{
+    return convert(from, bits, to, TC_RNE, 0, out);
+}

@@ -1,0 +1,222 @@
+/* profile.c - the one table of arithmetic profiles, per (arch, instr, in, out).
+ *
+ * Rows are NUMERICS.md's parameter table, transcribed once; the RTL parameter sets
+ * and the testbenches are checked against this table, never against a copy.
+ * Columns: L terms per step, F fraction bits kept after alignment, rounding of each
+ * step's result, Emin_align, and the result's fraction width before widening (13 for
+ * native fp8 with fp32 output, an e8m13 value).
+ */
+#include <string.h>
+#include "internal.h"
+
+/* Lowercase spellings, so that each row's name reads as tcsim spells it. */
+#define A_volta TC_ARCH_VOLTA
+#define A_turing TC_ARCH_TURING
+#define A_ampere TC_ARCH_AMPERE
+#define A_ada TC_ARCH_ADA
+#define A_hopper TC_ARCH_HOPPER
+#define A_blackwell TC_ARCH_BLACKWELL
+#define I_mma TC_INSTR_MMA
+#define I_wgmma TC_INSTR_WGMMA
+#define I_tcgen05 TC_INSTR_TCGEN05
+#define F_fp32 TC_FMT_FP32
+#define F_fp16 TC_FMT_FP16
+#define F_bf16 TC_FMT_BF16
+#define F_tf32 TC_FMT_TF32
+#define F_e4m3 TC_FMT_E4M3
+#define F_e5m2 TC_FMT_E5M2
+#define F_e3m2 TC_FMT_E3M2
+#define F_e2m3 TC_FMT_E2M3
+#define F_e2m1 TC_FMT_E2M1
+#define F_ue8m0 TC_FMT_UE8M0
+#define F_ue4m3 TC_FMT_UE4M3
+#define F_int8 TC_FMT_INT8
+#define F_uint8 TC_FMT_UINT8
+#define F_int4 TC_FMT_INT4
+#define F_uint4 TC_FMT_UINT4
+
+#define NONE TC_EMIN_ALIGN_NONE
+#define NOSCALE TC_FMT_COUNT, 0
+
+/* Measured on hardware (the A100 vectors and the papers behind NUMERICS.md). */
+#define SRC_HW "NUMERICS.md table (Fasi et al. 2021; Khattak & Mikaitis 2025)"
+#define SRC_EMU "NUMERICS.md fp16 emulation of fp8 (cutlass #1986; hardware vectors)"
+#define SRC_CONTRACT "to contract, no hardware data (NUMERICS.md)"
+
+/* One floating-point FEDP row: both fp32 (RZ) and fp16 (RNE) outputs where they exist. */
+#define FEDP32(arch, instr, in, l, f, emin, man, src) \
+    {#arch "_" #instr "_" #in "_fp32", A_##arch, I_##instr, F_##in, \
+     TC_FMT_FP32, TC_KIND_FEDP, l, f, TC_RZ, emin, man, NOSCALE, src}
+#define FEDP16(arch, instr, in, l, f, emin, src) \
+    {#arch "_" #instr "_" #in "_fp16", A_##arch, I_##instr, F_##in, \
+     TC_FMT_FP16, TC_KIND_FEDP, l, f, TC_RNE, emin, 10, NOSCALE, src}
+#define EMU(arch, in, out, rnd, man) \
+    {#arch "_mma_" #in "_" #out, A_##arch, TC_INSTR_MMA, F_##in, F_##out, \
+     TC_KIND_FP8_EMU, 32, 0, rnd, NONE, man, NOSCALE, SRC_EMU}
+#define INTR(arch, instr, in) \
+    {#arch "_" #instr "_" #in "_s32", A_##arch, I_##instr, F_##in, \
+     TC_FMT_S32, TC_KIND_INT, 16, 0, TC_RZ, NONE, 0, NOSCALE, SRC_CONTRACT}
+#define MX(in) \
+    {"blackwell_tcgen05_mxf8f6f4_" #in "_fp32", TC_ARCH_BLACKWELL, TC_INSTR_TCGEN05, \
+     F_##in, TC_FMT_FP32, TC_KIND_MX, 32, 25, TC_RZ, -133, 23, TC_FMT_UE8M0, 32, \
+     SRC_CONTRACT}
+#define MXF4(kind, scale, block) \
+    {"blackwell_tcgen05_" kind "_e2m1_" #scale "_fp32", TC_ARCH_BLACKWELL, TC_INSTR_TCGEN05, \
+     TC_FMT_E2M1, TC_FMT_FP32, TC_KIND_MXF4, 64, 35, TC_RZ, -133, 23, F_##scale, block, \
+     SRC_CONTRACT}
+
+/* The fp16-path rows every arch from Ampere on repeats for fp16 and bf16 inputs. */
+#define HALF_ROWS(arch, instr, l, f, e32, e16, src) \
+    FEDP32(arch, instr, fp16, l, f, e32, 23, src), FEDP16(arch, instr, fp16, l, f, e16, src), \
+    FEDP32(arch, instr, bf16, l, f, e32, 23, src)
+
+static const tc_profile profiles[] = {
+    FEDP32(volta, mma, fp16, 4, 23, NONE, 23, SRC_HW),
+    FEDP16(volta, mma, fp16, 4, 23, -19, SRC_HW),
+    /* Turing follows Ampere's row (no public vectors); it has no bf16/tf32 path. */
+    FEDP32(turing, mma, fp16, 8, 24, -132, 23, SRC_CONTRACT),
+    FEDP16(turing, mma, fp16, 8, 24, -20, SRC_CONTRACT),
+    HALF_ROWS(ampere, mma, 8, 24, -132, -20, SRC_HW),
+    FEDP32(ampere, mma, tf32, 4, 24, -132, 23, SRC_HW),
+    HALF_ROWS(ada, mma, 8, 24, -132, -20, SRC_HW),
+    FEDP32(ada, mma, tf32, 4, 24, -132, 23, SRC_HW),
+    FEDP32(ada, mma, e4m3, 16, 13, -132, 13, SRC_HW),
+    FEDP16(ada, mma, e4m3, 16, 13, -132, SRC_HW),
+    FEDP32(ada, mma, e5m2, 16, 13, -132, 13, SRC_HW),
+    FEDP16(ada, mma, e5m2, 16, 13, -132, SRC_HW),
+    HALF_ROWS(hopper, mma, 16, 25, -133, -21, SRC_HW),
+    FEDP32(hopper, mma, tf32, 8, 25, -133, 23, SRC_HW),
+    EMU(hopper, e4m3, fp32, TC_RZ, 23), EMU(hopper, e4m3, fp16, TC_RNE, 10),
+    EMU(hopper, e5m2, fp32, TC_RZ, 23), EMU(hopper, e5m2, fp16, TC_RNE, 10),
+    HALF_ROWS(hopper, wgmma, 16, 25, -133, -21, SRC_HW),
+    FEDP32(hopper, wgmma, tf32, 8, 25, -133, 23, SRC_HW),
+    FEDP32(hopper, wgmma, e4m3, 32, 13, -133, 13, SRC_HW),
+    FEDP16(hopper, wgmma, e4m3, 32, 13, -133, SRC_CONTRACT), /* MMA-Sim agrees */
+    FEDP32(hopper, wgmma, e5m2, 32, 13, -133, 13, SRC_HW),
+    FEDP16(hopper, wgmma, e5m2, 32, 13, -133, SRC_CONTRACT),
+    HALF_ROWS(blackwell, mma, 16, 25, -133, -21, SRC_HW),
+    FEDP32(blackwell, mma, tf32, 8, 25, -133, 23, SRC_HW),
+    EMU(blackwell, e4m3, fp32, TC_RZ, 23), EMU(blackwell, e4m3, fp16, TC_RNE, 10),
+    EMU(blackwell, e5m2, fp32, TC_RZ, 23), EMU(blackwell, e5m2, fp16, TC_RNE, 10),
+    HALF_ROWS(blackwell, tcgen05, 16, 25, -133, -21, SRC_HW),
+    FEDP32(blackwell, tcgen05, tf32, 8, 25, -133, 23, SRC_HW),
+    FEDP32(blackwell, tcgen05, e4m3, 32, 25, -133, 23, SRC_CONTRACT),
+    FEDP16(blackwell, tcgen05, e4m3, 32, 25, -133, SRC_CONTRACT),
+    FEDP32(blackwell, tcgen05, e5m2, 32, 25, -133, 23, SRC_CONTRACT),
+    FEDP16(blackwell, tcgen05, e5m2, 32, 25, -133, SRC_CONTRACT),
+    FEDP32(blackwell, tcgen05, e3m2, 32, 25, -133, 23, SRC_CONTRACT),
+    FEDP16(blackwell, tcgen05, e3m2, 32, 25, -133, SRC_CONTRACT),
+    FEDP32(blackwell, tcgen05, e2m3, 32, 25, -133, 23, SRC_CONTRACT),
+    FEDP16(blackwell, tcgen05, e2m3, 32, 25, -133, SRC_CONTRACT),
+    FEDP32(blackwell, tcgen05, e2m1, 32, 25, -133, 23, SRC_CONTRACT),
+    FEDP16(blackwell, tcgen05, e2m1, 32, 25, -133, SRC_CONTRACT),
+    MX(e4m3), MX(e5m2), MX(e3m2), MX(e2m3), MX(e2m1),
+    MXF4("mxf4", ue8m0, 32),
+    MXF4("mxf4nvf4", ue8m0, 16),
+    MXF4("mxf4nvf4", ue4m3, 16),
+    /* Integer kinds: Turing introduced int8/int4 mma; Hopper and Blackwell keep int8. */
+    INTR(turing, mma, int8), INTR(turing, mma, uint8), INTR(turing, mma, int4), INTR(turing, mma, uint4),
+    INTR(ampere, mma, int8), INTR(ampere, mma, uint8), INTR(ampere, mma, int4), INTR(ampere, mma, uint4),
+    INTR(ada, mma, int8), INTR(ada, mma, uint8), INTR(ada, mma, int4), INTR(ada, mma, uint4),
+    INTR(hopper, mma, int8), INTR(hopper, mma, uint8),
+    INTR(hopper, wgmma, int8), INTR(hopper, wgmma, uint8),
+    INTR(blackwell, mma, int8), INTR(blackwell, mma, uint8),
+    INTR(blackwell, tcgen05, int8), INTR(blackwell, tcgen05, uint8),
+};
+#define N_PROFILES (sizeof profiles / sizeof profiles[0])
+
+static const char *const arch_names[TC_ARCH_COUNT] = {
+    "volta", "turing", "ampere", "ada", "hopper", "blackwell"};
+static const char *const instr_names[TC_INSTR_COUNT] = {"mma", "wgmma", "tcgen05"};
+
+const char *tc_arch_name(tc_arch a)
+{
+    return (unsigned)a < TC_ARCH_COUNT ? arch_names[a] : "?";
+}
+
+const char *tc_instr_name(tc_instr i)
+{
+    return (unsigned)i < TC_INSTR_COUNT ? instr_names[i] : "?";
+}
+
+tc_status tc_arch_parse(const char *name, tc_arch *out)
+{
+    for (unsigned a = 0; name && out && a < TC_ARCH_COUNT; a++)
+        if (!strcmp(name, arch_names[a])) {
+            *out = (tc_arch)a;
+            return TC_OK;
+        }
+    return TC_EINVAL;
+}
+
+tc_status tc_instr_parse(const char *name, tc_instr *out)
+{
+    for (unsigned i = 0; name && out && i < TC_INSTR_COUNT; i++)
+        if (!strcmp(name, instr_names[i])) {
+            *out = (tc_instr)i;
+            return TC_OK;
+        }
+    return TC_EINVAL;
+}
+
+size_t tc_profile_table(const tc_profile **rows)
+{
+    if (rows)
+        *rows = profiles;
+    return N_PROFILES;
+}
+
+static int is_scaled(const tc_profile *p)
+{
+    return p->kind == TC_KIND_MX || p->kind == TC_KIND_MXF4;
+}
+
+tc_status tc_profile_find(tc_arch a, tc_instr i, tc_fmt in, tc_fmt out,
+                          const tc_profile **out_profile)
+{
+    if (!out_profile)
+        return TC_EINVAL;
+    for (size_t n = 0; n < N_PROFILES; n++) {
+        const tc_profile *p = &profiles[n];
+        if (p->arch == a && p->instr == i && p->in == in && p->out == out && !is_scaled(p)) {
+            *out_profile = p;
+            return TC_OK;
+        }
+    }
+    return TC_EUNSUPPORTED;
+}
+
+tc_status tc_profile_find_scaled(tc_arch a, tc_instr i, const char *kind_name, tc_fmt in,
+                                 tc_fmt scale, unsigned scale_block,
+                                 const tc_profile **out_profile)
+{
+    if (!out_profile || !kind_name)
+        return TC_EINVAL;
+    size_t klen = strlen(kind_name);
+    for (size_t n = 0; n < N_PROFILES; n++) {
+        const tc_profile *p = &profiles[n];
+        /* the kind is the name's word after the instruction: "..._tcgen05_<kind>_..." */
+        const char *k = strstr(p->name, "_tcgen05_");
+        if (!is_scaled(p) || p->arch != a || p->instr != i || p->in != in || p->scale != scale ||
+            !k || strncmp(k + 9, kind_name, klen) || k[9 + klen] != '_')
+            continue;
+        if (scale_block && scale_block != p->scale_block)
+            continue;
+        *out_profile = p;
+        return TC_OK;
+    }
+    return TC_EUNSUPPORTED;
+}
+
+tc_status tc_profile_step_of(const tc_profile *p, const tc_profile **step_profile)
+{
+    if (!p || !step_profile)
+        return TC_EINVAL;
+    if (p->kind == TC_KIND_FEDP) {
+        *step_profile = p;
+        return TC_OK;
+    }
+    if (p->kind == TC_KIND_FP8_EMU)
+        return tc_profile_find(p->arch, TC_INSTR_MMA, TC_FMT_FP16, p->out, step_profile);
+    return TC_EUNSUPPORTED;
+}

@@ -1,0 +1,32 @@
+/* cli.h - what every tcsim subcommand shares: its table entry and argument helpers.
+ * The CLI is thin: parse, call the model's API, print. No arithmetic here. */
+#ifndef TCSIM_CLI_H
+#define TCSIM_CLI_H
+
+#include <stdio.h>
+#include "tcsim.h"
+
+/* Exit statuses: 0 success, 2 bad input or usage, 1 internal failure. */
+enum { CLI_OK = 0, CLI_FAIL = 1, CLI_USAGE = 2 };
+
+typedef struct cli_cmd {
+    const char *name;
+    const char *summary;                 /* one line for `tcsim --help` */
+    int (*run)(int argc, char **argv);   /* argv[0] is the subcommand name */
+} cli_cmd;
+
+/* One declaration per subcommand (each defined in cmd_<name>.c). */
+extern const cli_cmd cmd_dot, cmd_list, cmd_bench, cmd_demo;
+
+/* Parse helpers: print "tcsim <cmd>: <what> '<arg>'" on stderr and return non-zero
+ * when the value is bad, so every error names the argument that is wrong. */
+int cli_parse_arch(const char *cmd, const char *s, tc_arch *out);
+int cli_parse_instr(const char *cmd, const char *s, tc_instr *out);
+int cli_parse_fmt(const char *cmd, const char *opt, const char *s, tc_fmt *out);
+int cli_parse_uint(const char *cmd, const char *opt, const char *s, unsigned long long max,
+                   unsigned long long *out);
+/* The value of option argv[*i] (advancing *i), or NULL with a message if missing. */
+const char *cli_optarg(const char *cmd, int argc, char **argv, int *i);
+int cli_is_help(const char *s);
+
+#endif

@@ -1,0 +1,67 @@
+/* cli_args.c - argument parsing shared by the subcommands. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+
+int cli_is_help(const char *s)
+{
+    return !strcmp(s, "-h") || !strcmp(s, "--help") || !strcmp(s, "help");
+}
+
+const char *cli_optarg(const char *cmd, int argc, char **argv, int *i)
+{
+    if (*i + 1 >= argc) {
+        fprintf(stderr, "tcsim %s: option '%s' needs a value\n", cmd, argv[*i]);
+        return NULL;
+    }
+    return argv[++*i];
+}
+
+int cli_parse_arch(const char *cmd, const char *s, tc_arch *out)
+{
+    if (tc_arch_parse(s, out) == TC_OK)
+        return 0;
+    fprintf(stderr, "tcsim %s: unknown --arch '%s' (one of:", cmd, s);
+    for (int a = 0; a < TC_ARCH_COUNT; a++)
+        fprintf(stderr, " %s", tc_arch_name((tc_arch)a));
+    fprintf(stderr, ")\n");
+    return -1;
+}
+
+int cli_parse_instr(const char *cmd, const char *s, tc_instr *out)
+{
+    if (tc_instr_parse(s, out) == TC_OK)
+        return 0;
+    fprintf(stderr, "tcsim %s: unknown --instr '%s' (one of:", cmd, s);
+    for (int i = 0; i < TC_INSTR_COUNT; i++)
+        fprintf(stderr, " %s", tc_instr_name((tc_instr)i));
+    fprintf(stderr, ")\n");
+    return -1;
+}
+
+int cli_parse_fmt(const char *cmd, const char *opt, const char *s, tc_fmt *out)
+{
+    if (tc_fmt_parse(s, out) == TC_OK)
+        return 0;
+    fprintf(stderr, "tcsim %s: unknown format for %s '%s' (one of:", cmd, opt, s);
+    for (int f = 0; f < TC_FMT_COUNT; f++)
+        fprintf(stderr, " %s", tc_fmt_get((tc_fmt)f)->name);
+    fprintf(stderr, ")\n");
+    return -1;
+}
+
+int cli_parse_uint(const char *cmd, const char *opt, const char *s, unsigned long long max,
+                   unsigned long long *out)
+{
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 0);
+    if (!*s || *end || errno || v > max || s[0] == '-') {
+        fprintf(stderr, "tcsim %s: bad value for %s '%s' (an integer from 0 to %llu)\n",
+                cmd, opt, s, max);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}

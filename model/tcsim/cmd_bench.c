@@ -1,0 +1,182 @@
+/* cmd_bench.c - `tcsim bench`: throughput of the model on one core.
+ *
+ * For each FEDP profile, L-term dot products per second through the single-case call
+ * (tc_dot) and the batch call (tc_dot_batch); then `tcsim dot`'s line engine on
+ * generated text (parsing and printing included). Prints a table and writes JSON. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "cli.h"
+#include "dot_stream.h"
+
+enum { CASES = 4096 };
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static uint64_t rng_next(uint64_t *s) /* xorshift64*: reproducible inputs */
+{
+    *s ^= *s >> 12;
+    *s ^= *s << 25;
+    *s ^= *s >> 27;
+    return *s * UINT64_C(2685821657736338717);
+}
+
+/* A finite, normal-ish random pattern of a float format (exponent near 1). */
+static uint32_t rand_value(uint64_t *s, tc_fmt f)
+{
+    const tc_fmt_info *fi = tc_fmt_get(f);
+    uint64_t r = rng_next(s);
+    uint32_t man = (uint32_t)r & ((1u << fi->man_bits) - 1u);
+    int e = fi->bias - 2 + (int)((r >> 32) % 4), top = (1 << fi->exp_bits) - 2;
+    uint32_t exp = (uint32_t)(e < 1 ? 1 : e > top ? top : e); /* a normal binade */
+    uint32_t sign = (uint32_t)(r >> 40) & 1u;
+    uint32_t v = (sign << (fi->exp_bits + fi->man_bits)) | (exp << fi->man_bits) | man;
+    return v << fi->ignore_low;
+}
+
+typedef struct bench_row {
+    const char *name;
+    unsigned k;
+    double single, batch;
+} bench_row;
+
+/* Repeats fn over the case set until `secs` have passed; returns dot products/s. */
+static double rate(const tc_profile *p, size_t k, const uint32_t *a, const uint32_t *b,
+                   const uint32_t *c, uint32_t *d, int batch, double secs)
+{
+    size_t done = 0;
+    double t0 = now(), t;
+    do {
+        tc_status st = TC_OK;
+        if (batch) {
+            st = tc_dot_batch(p, CASES, k, a, b, c, d, NULL);
+        } else {
+            for (size_t i = 0; i < CASES && st == TC_OK; i++)
+                st = tc_dot(p, k, a + i * k, b + i * k, c[i], &d[i]);
+        }
+        if (st != TC_OK) /* the inputs are generated valid: a failure is a bug */
+            return -1;
+        done += CASES;
+        t = now();
+    } while (t - t0 < secs);
+    return (double)done / (t - t0);
+}
+
+/* `tcsim dot` lines per second: ampere fp16 -> fp32, k = 8, text in memory. */
+static double cli_rate(double secs, uint64_t *seed)
+{
+    enum { LINES = 20000 };
+    size_t cap = (size_t)LINES * 96;
+    char *text = malloc(cap), *p = text;
+    if (!text)
+        return 0;
+    for (int i = 0; i < LINES; i++) {
+        for (int t = 0; t < 16; t++)
+            p += sprintf(p, "%04x ", rand_value(seed, TC_FMT_FP16));
+        p += sprintf(p, "%08x\n", rand_value(seed, TC_FMT_FP32));
+    }
+    dot_options o = {TC_ARCH_AMPERE, TC_INSTR_MMA, TC_FMT_FP16, TC_FMT_FP32, TC_FMT_COUNT,
+                     NULL, 0, 0};
+    dot_stream ds;
+    FILE *sink = fopen("/dev/null", "w");
+    if (!sink || dot_open("bench", &o, &ds)) {
+        free(text);
+        if (sink)
+            fclose(sink);
+        return 0;
+    }
+    size_t lines = 0;
+    double t0 = now(), t;
+    do {
+        FILE *in = fmemopen(text, (size_t)(p - text), "r");
+        if (!in || dot_stream_run(&ds, in, sink))
+            break;
+        fclose(in);
+        lines += LINES;
+        t = now();
+    } while (t - t0 < secs);
+    t = now();
+    dot_close(&ds);
+    fclose(sink);
+    free(text);
+    return (double)lines / (t - t0);
+}
+
+static int bench_run(int argc, char **argv)
+{
+    double secs = 0.3;
+    const char *json = TCSIM_REPORTS_DIR "/model-bench.json";
+    for (int i = 1; i < argc; i++) {
+        if (cli_is_help(argv[i])) {
+            printf("usage: tcsim bench [--quick] [--json FILE]\n\nDot products per second of "
+                   "the model on one core, per FEDP profile (k = L),\nthrough tc_dot and "
+                   "tc_dot_batch, and `tcsim dot` lines per second (ampere\nfp16, k = 8, "
+                   "parsing included). Writes JSON to %s.\n", json);
+            return CLI_OK;
+        } else if (!strcmp(argv[i], "--quick")) {
+            secs = 0.05;
+        } else if (!strcmp(argv[i], "--json")) {
+            if (!(json = cli_optarg("bench", argc, argv, &i)))
+                return CLI_USAGE;
+        } else {
+            fprintf(stderr, "tcsim bench: unknown option '%s'\n", argv[i]);
+            return CLI_USAGE;
+        }
+    }
+    const tc_profile *rows;
+    size_t nrows = tc_profile_table(&rows);
+    bench_row *res = calloc(nrows, sizeof *res);
+    uint32_t *a = malloc(CASES * 64 * sizeof *a), *b = malloc(CASES * 64 * sizeof *b);
+    uint32_t *c = malloc(CASES * sizeof *c), *d = malloc(CASES * sizeof *d);
+    if (!res || !a || !b || !c || !d) {
+        fprintf(stderr, "tcsim bench: out of memory\n");
+        free(res); free(a); free(b); free(c); free(d);
+        return CLI_FAIL;
+    }
+    uint64_t seed = 0x5eed;
+    size_t nres = 0;
+    printf("%-34s %3s %14s %14s\n", "profile", "k", "single dots/s", "batch dots/s");
+    for (size_t r = 0; r < nrows; r++) {
+        const tc_profile *p = &rows[r];
+        if (p->kind != TC_KIND_FEDP)
+            continue;
+        for (size_t i = 0; i < CASES * p->L; i++) {
+            a[i] = rand_value(&seed, p->in);
+            b[i] = rand_value(&seed, p->in);
+        }
+        for (size_t i = 0; i < CASES; i++)
+            c[i] = rand_value(&seed, p->out);
+        bench_row *br = &res[nres++];
+        br->name = p->name;
+        br->k = p->L;
+        br->single = rate(p, p->L, a, b, c, d, 0, secs);
+        br->batch = rate(p, p->L, a, b, c, d, 1, secs);
+        printf("%-34s %3u %14.0f %14.0f\n", br->name, br->k, br->single, br->batch);
+        fflush(stdout);
+    }
+    double cli = cli_rate(secs * 3, &seed);
+    printf("%-34s %3d %14.0f   (lines/s, parsing and printing included)\n",
+           "tcsim dot ampere fp16->fp32", 8, cli);
+    FILE *f = fopen(json, "w");
+    if (!f) {
+        fprintf(stderr, "tcsim bench: cannot write %s\n", json);
+    } else {
+        fprintf(f, "{\n  \"unit\": \"dot products per second, one core\",\n  \"profiles\": [\n");
+        for (size_t i = 0; i < nres; i++)
+            fprintf(f, "    {\"profile\": \"%s\", \"k\": %u, \"single\": %.0f, \"batch\": %.0f}%s\n",
+                    res[i].name, res[i].k, res[i].single, res[i].batch, i + 1 < nres ? "," : "");
+        fprintf(f, "  ],\n  \"tcsim_dot_lines_per_s\": %.0f\n}\n", cli);
+        fclose(f);
+        printf("wrote %s\n", json);
+    }
+    free(res); free(a); free(b); free(c); free(d);
+    return f ? CLI_OK : CLI_FAIL;
+}
+
+const cli_cmd cmd_bench = {"bench", "model throughput per profile (table + JSON)", bench_run};

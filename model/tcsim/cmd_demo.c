@@ -1,0 +1,124 @@
+/* cmd_demo.c - `tcsim demo`: the golden model on a built-in example set.
+ *
+ * Shows the same dot products on every architecture (the differences are the point:
+ * alignment width, terms per step, Emin_align, rounding), then checks the model
+ * against the A100 hardware vectors when ../shared is present. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "a100_vectors.h"
+#include "cli.h"
+
+/* Value of a bit pattern as a double, for display only (every format fits). */
+static double to_double(tc_fmt f, uint32_t bits)
+{
+    tc_value v;
+    if (tc_decode(f, bits, &v) != TC_OK || v.kind == TC_VAL_NAN)
+        return NAN;
+    if (v.kind == TC_VAL_INF)
+        return v.sign ? -INFINITY : INFINITY;
+    double x = ldexp((double)v.sig, v.exp - (int)tc_fmt_get(f)->man_bits);
+    return v.sign ? -x : x;
+}
+
+typedef struct example {
+    const char *what;
+    size_t k;
+    uint32_t a[16], b[16]; /* fp16 */
+    uint32_t c;            /* fp32 */
+} example;
+
+static const example examples[] = {
+    {"1 + 2^-24 + 2^-24: small terms vs the alignment width F", 3,
+     {0x3c00, 0x0001, 0x0001}, {0x3c00, 0x3c00, 0x3c00}, 0x00000000},
+    {"1 - 2^-24: truncation toward zero of a negative term", 2,
+     {0x3c00, 0x8001}, {0x3c00, 0x3c00}, 0x00000000},
+    {"2^15 - 2^15 + 2^-14 x 8 terms: one step or chained steps", 10,
+     {0x7800, 0xf800, 0x0400, 0x0400, 0x0400, 0x0400, 0x0400, 0x0400, 0x0400, 0x0400},
+     {0x3c00, 0x3c00, 0x3c00, 0x3c00, 0x3c00, 0x3c00, 0x3c00, 0x3c00, 0x3c00, 0x3c00},
+     0x00000000},
+    {"sum of 16 fp16 values near 1 with c = 1/3 (fp32)", 16,
+     {0x3c01, 0x3bff, 0x3c03, 0x3bfd, 0x3c05, 0x3bfb, 0x3c07, 0x3bf9, 0x3c09, 0x3bf7, 0x3c0b,
+      0x3bf5, 0x3c0d, 0x3bf3, 0x3c0f, 0x3bf1},
+     {0x3555, 0x3555, 0x3555, 0x3555, 0x3555, 0x3555, 0x3555, 0x3555, 0x3555, 0x3555, 0x3555,
+      0x3555, 0x3555, 0x3555, 0x3555, 0x3555},
+     0x3eaaaaab},
+};
+
+static void show_examples(void)
+{
+    static const tc_arch archs[] = {TC_ARCH_VOLTA, TC_ARCH_TURING, TC_ARCH_AMPERE,
+                                    TC_ARCH_HOPPER, TC_ARCH_BLACKWELL};
+    for (size_t e = 0; e < sizeof examples / sizeof examples[0]; e++) {
+        const example *x = &examples[e];
+        printf("\n%s (k = %zu)\n", x->what, x->k);
+        printf("  %-10s %-4s %-8s %-22s %-6s %s\n", "arch", "L", "fp32 out", "", "fp16 out", "");
+        for (size_t i = 0; i < sizeof archs / sizeof archs[0]; i++) {
+            const tc_profile *p32, *p16;
+            uint32_t d32 = 0, d16 = 0, c16 = 0;
+            if (tc_profile_find(archs[i], TC_INSTR_MMA, TC_FMT_FP16, TC_FMT_FP32, &p32) ||
+                tc_profile_find(archs[i], TC_INSTR_MMA, TC_FMT_FP16, TC_FMT_FP16, &p16) ||
+                tc_convert_rne(TC_FMT_FP32, x->c, TC_FMT_FP16, &c16) ||
+                tc_dot(p32, x->k, x->a, x->b, x->c, &d32) ||
+                tc_dot(p16, x->k, x->a, x->b, c16, &d16))
+                continue;
+            printf("  %-10s %-4u %08x %-22.17g %04x   %.11g\n", tc_arch_name(archs[i]), p32->L,
+                   d32, to_double(TC_FMT_FP32, d32), d16, to_double(TC_FMT_FP16, d16));
+        }
+    }
+}
+
+/* The A100 vectors through the model: prints one line per set; returns mismatches. */
+static long check_vectors(const char *root)
+{
+    long bad_total = 0;
+    printf("\nA100 hardware vectors (%s):\n", root);
+    for (size_t s = 0; s < sizeof a100_sets / sizeof a100_sets[0]; s++) {
+        const a100_set *set = &a100_sets[s];
+        const tc_profile *p;
+        a100_cases cs;
+        if (tc_profile_find(TC_ARCH_AMPERE, TC_INSTR_MMA, set->in, set->out, &p) ||
+            a100_load(root, set, &cs)) {
+            printf("  %-10s not available\n", set->name);
+            continue;
+        }
+        long bad = 0;
+        for (size_t i = 0; i < cs.n; i++) {
+            uint32_t d;
+            bad += tc_dot(p, cs.k, cs.a + i * cs.k, cs.b + i * cs.k, cs.c[i], &d) != TC_OK ||
+                   d != cs.d[i];
+        }
+        printf("  %-10s %zu cases, k = %zu: %zu bit-exact, %ld differ\n", set->name, cs.n, cs.k,
+               cs.n - (size_t)bad, bad);
+        bad_total += bad;
+        a100_free(&cs);
+    }
+    return bad_total;
+}
+
+static int demo_run(int argc, char **argv)
+{
+    const char *vectors = TCSIM_SHARED_DIR "/vectors/a100";
+    for (int i = 1; i < argc; i++) {
+        if (cli_is_help(argv[i])) {
+            printf("usage: tcsim demo [--vectors DIR]\n\nRuns the golden model on built-in "
+                   "examples for every architecture, then on the\nA100 hardware vectors "
+                   "(default %s).\n", vectors);
+            return CLI_OK;
+        } else if (!strcmp(argv[i], "--vectors")) {
+            if (!(vectors = cli_optarg("demo", argc, argv, &i)))
+                return CLI_USAGE;
+        } else {
+            fprintf(stderr, "tcsim demo: unknown option '%s'\n", argv[i]);
+            return CLI_USAGE;
+        }
+    }
+    printf("tcsim %s golden model: d = c + sum a_i*b_i, fp16 inputs through mma\n",
+           TCSIM_VERSION);
+    show_examples();
+    long bad = check_vectors(vectors);
+    printf("\n%s\n", bad ? "some A100 vectors differ" : "every available A100 vector matches");
+    return bad ? CLI_FAIL : CLI_OK;
+}
+
+const cli_cmd cmd_demo = {"demo", "the golden model on a built-in example set", demo_run};

@@ -1,0 +1,308 @@
+/* cmd_dot.c - `tcsim dot`: dot products from standard input, one case per line.
+ *
+ * A line holds 2k+1 hex words (0x optional): a_0..a_{k-1}, b_0..b_{k-1}, c. With
+ * --kind (block-scaled), the scales follow b: k/B words of scale_a, k/B of scale_b.
+ * Output: d, one lowercase hex word per case, zero-padded to the output width.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+#include "dot_stream.h"
+#ifdef TCSIM_HAVE_RTL
+#include "fedp_engine.h"
+#endif
+
+static void dot_help(FILE *f)
+{
+    fprintf(f,
+        "usage: tcsim dot --arch ARCH --in FMT --out FMT [--instr mma|wgmma|tcgen05]\n"
+        "                 [--kind mxf8f6f4|mxf4|mxf4nvf4 --scale ue8m0|ue4m3 [--block 16|32]]\n"
+        "                 [--engine model|rtl]\n\n"
+        "Reads cases from standard input, one per line: 2k+1 hex words (0x optional),\n"
+        "a_0..a_{k-1} and b_0..b_{k-1} as bit patterns of --in, then c as a bit pattern of\n"
+        "--out. k may be any positive count (k > L chains FEDP steps). Block-scaled kinds\n"
+        "take k/B scale words for a, then k/B for b, between b and c. Empty lines and lines\n"
+        "starting with # are skipped. Prints d per case as lowercase hex.\n\n"
+        "A bad line prints 'line N: <reason>' on stderr and exits 2 after the results of\n"
+        "the lines before it. `tcsim list` shows the supported combinations.\n"
+        "--engine rtl runs each FEDP step through the Verilated RTL profile.\n");
+}
+
+int dot_open(const char *cmd, const dot_options *o, dot_stream *ds)
+{
+    memset(ds, 0, sizeof *ds);
+    tc_status st;
+    if (o->kind)
+        st = tc_profile_find_scaled(o->arch, o->instr, o->kind, o->in, o->scale, o->block,
+                                    &ds->p);
+    else
+        st = tc_profile_find(o->arch, o->instr, o->in, o->out, &ds->p);
+    if (st == TC_OK && o->kind && ds->p->out != o->out)
+        st = TC_EUNSUPPORTED;
+    if (st != TC_OK) {
+        fprintf(stderr, "tcsim %s: no profile for --arch %s --instr %s --in %s --out %s", cmd,
+                tc_arch_name(o->arch), tc_instr_name(o->instr), tc_fmt_get(o->in)->name,
+                tc_fmt_get(o->out)->name);
+        if (o->kind)
+            fprintf(stderr, " --kind %s --scale %s", o->kind, tc_fmt_get(o->scale)->name);
+        fprintf(stderr, " (tcsim list shows the supported combinations)\n");
+        return -1;
+    }
+    ds->scaled = o->kind != NULL;
+    if (!o->rtl)
+        return 0;
+#ifdef TCSIM_HAVE_RTL
+    const tc_profile *sp;
+    if (tc_profile_step_of(ds->p, &sp) != TC_OK ||
+        fedp_engine_open(sp, (fedp_engine **)&ds->engine) != TC_OK) {
+        fprintf(stderr, "tcsim %s: --engine rtl: no Verilated FEDP implements %s\n", cmd,
+                ds->p->name);
+        return -1;
+    }
+    ds->step = fedp_engine_step;
+    return 0;
+#else
+    fprintf(stderr, "tcsim %s: --engine rtl: this tcsim was built without the RTL "
+                    "(configure with -DTCSIM_RTL=ON)\n", cmd);
+    return -1;
+#endif
+}
+
+void dot_close(dot_stream *ds)
+{
+#ifdef TCSIM_HAVE_RTL
+    if (ds->engine)
+        fedp_engine_close((fedp_engine *)ds->engine);
+#endif
+    free(ds->words);
+    free(ds->w32);
+    ds->words = NULL;
+    ds->w32 = NULL;
+    ds->engine = NULL;
+}
+
+/* Parses one hex word at *s; returns 0 and advances, or -1 on a non-hex character. */
+static int parse_hex(const char **s, uint64_t *out)
+{
+    const char *p = *s;
+    if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
+        p += 2;
+    uint64_t v = 0;
+    int nd = 0;
+    for (;; p++, nd++) {
+        unsigned ch = (unsigned char)*p, dv;
+        if (ch - '0' < 10u)
+            dv = ch - '0';
+        else if ((ch | 32u) - 'a' < 6u)
+            dv = (ch | 32u) - 'a' + 10;
+        else
+            break;
+        if (v >> 60) /* more than 16 digits: certainly too wide */
+            v = UINT64_MAX;
+        else
+            v = v << 4 | dv;
+    }
+    if (nd == 0 || (*p && *p != ' ' && *p != '\t' && *p != '\n' && *p != '\r'))
+        return -1;
+    *s = p;
+    *out = v;
+    return 0;
+}
+
+/* Names word i of a case of k products (for messages). */
+static void word_name(const dot_stream *ds, size_t i, size_t k, size_t ns, char *buf,
+                      size_t n)
+{
+    if (i < k)
+        snprintf(buf, n, "a_%zu", i);
+    else if (i < 2 * k)
+        snprintf(buf, n, "b_%zu", i - k);
+    else if (ds->scaled && i < 2 * k + ns)
+        snprintf(buf, n, "scale_a_%zu", i - 2 * k);
+    else if (ds->scaled && i < 2 * k + 2 * ns)
+        snprintf(buf, n, "scale_b_%zu", i - 2 * k - ns);
+    else
+        snprintf(buf, n, "c");
+}
+
+int dot_line(dot_stream *ds, const char *line, unsigned long lineno, uint32_t *d)
+{
+    const char *s = line;
+    size_t n = 0;
+    for (;;) {
+        while (*s == ' ' || *s == '\t')
+            s++;
+        if (!*s || *s == '\n' || *s == '\r')
+            break;
+        if (n == ds->cap) {
+            size_t cap = ds->cap ? 2 * ds->cap : 64;
+            uint64_t *w = realloc(ds->words, cap * sizeof *w);
+            if (w)
+                ds->words = w;
+            uint32_t *w32 = w ? realloc(ds->w32, cap * sizeof *w32) : NULL;
+            if (!w32) {
+                fprintf(stderr, "line %lu: out of memory\n", lineno);
+                return -1;
+            }
+            ds->w32 = w32;
+            ds->cap = cap;
+        }
+        const char *start = s;
+        if (parse_hex(&s, &ds->words[n]) != 0) {
+            const char *e = start;
+            while (*e && *e != ' ' && *e != '\t' && *e != '\n' && *e != '\r')
+                e++;
+            fprintf(stderr, "line %lu: word %zu '%.*s' is not a hex number\n", lineno, n + 1,
+                    (int)(e - start), start);
+            return -1;
+        }
+        n++;
+    }
+    if (n == 0)
+        return 1; /* nothing on the line */
+
+    /* k from the word count: 2k+1, or 2k + 2k/B + 1 when scaled */
+    size_t k, ns = 0, B = ds->scaled ? ds->p->scale_block : 0;
+    if (ds->scaled) {
+        size_t per = 2 * B + 2; /* words per B products: a, b and two scales */
+        if (n < 1 + per || (n - 1) % per) {
+            fprintf(stderr, "line %lu: %zu words; expected 2k + 2k/%zu + 1 (k a positive "
+                            "multiple of %zu: a, b, scale_a, scale_b, c)\n",
+                    lineno, n, B, B);
+            return -1;
+        }
+        k = (n - 1) / per * B;
+        ns = k / B;
+    } else {
+        if (n < 3 || n % 2 == 0) {
+            fprintf(stderr, "line %lu: %zu words; expected an odd count 2k+1 >= 3 "
+                            "(a_0..a_{k-1} b_0..b_{k-1} c)\n", lineno, n);
+            return -1;
+        }
+        k = (n - 1) / 2;
+    }
+    /* widths: every word must fit its format */
+    const tc_fmt_info *fin = tc_fmt_get(ds->p->in), *fout = tc_fmt_get(ds->p->out);
+    const tc_fmt_info *fsc = ds->scaled ? tc_fmt_get(ds->p->scale) : NULL;
+    for (size_t i = 0; i < n; i++) {
+        const tc_fmt_info *fi = i < 2 * k ? fin : i < 2 * k + 2 * ns ? fsc : fout;
+        uint64_t lim = fi->width >= 32 ? UINT64_C(0xffffffff) : (UINT64_C(1) << fi->width) - 1;
+        if (ds->words[i] > lim) {
+            char nm[32];
+            word_name(ds, i, k, ns, nm, sizeof nm);
+            fprintf(stderr, "line %lu: %s = 0x%llx is wider than %s (%u bits)\n", lineno, nm,
+                    (unsigned long long)ds->words[i], fi->name, fi->width);
+            return -1;
+        }
+    }
+    /* the words are checked: narrow them */
+    uint32_t *w32 = ds->w32;
+    for (size_t i = 0; i < n; i++)
+        w32[i] = (uint32_t)ds->words[i];
+    tc_status st;
+    if (ds->scaled)
+        st = tc_dot_scaled(ds->p, k, w32, w32 + k, w32 + 2 * k, w32 + 2 * k + ns, w32[n - 1], d);
+    else if (ds->step)
+        st = tc_dot_engine(ds->p, k, w32, w32 + k, w32[n - 1], d, ds->step, ds->engine);
+    else
+        st = tc_dot(ds->p, k, w32, w32 + k, w32[n - 1], d);
+    if (st != TC_OK) {
+        fprintf(stderr, "line %lu: %s\n", lineno, tc_strerror(st));
+        return -1;
+    }
+    return 0;
+}
+
+int dot_stream_run(dot_stream *ds, FILE *in, FILE *out)
+{
+    char *line = NULL;
+    size_t cap = 0;
+    unsigned long lineno = 0;
+    int rc = 0;
+    const unsigned digits = (tc_fmt_get(ds->p->out)->width + 3) / 4;
+    while (getline(&line, &cap, in) >= 0) {
+        lineno++;
+        if (line[0] == '#')
+            continue;
+        uint32_t d;
+        int r = dot_line(ds, line, lineno, &d);
+        if (r < 0) {
+            rc = -1;
+            break;
+        }
+        if (r == 0)
+            fprintf(out, "%0*x\n", (int)digits, d);
+    }
+    free(line);
+    return rc;
+}
+
+static int dot_run(int argc, char **argv)
+{
+    dot_options o = {.arch = TC_ARCH_COUNT, .instr = TC_INSTR_MMA, .in = TC_FMT_COUNT,
+                     .out = TC_FMT_COUNT, .scale = TC_FMT_COUNT};
+    for (int i = 1; i < argc; i++) {
+        const char *opt = argv[i], *v;
+        unsigned long long u;
+        if (cli_is_help(opt)) {
+            dot_help(stdout);
+            return CLI_OK;
+        }
+        if (!(v = cli_optarg("dot", argc, argv, &i))) {
+            return CLI_USAGE;
+        } else if (!strcmp(opt, "--arch")) {
+            if (cli_parse_arch("dot", v, &o.arch))
+                return CLI_USAGE;
+        } else if (!strcmp(opt, "--instr")) {
+            if (cli_parse_instr("dot", v, &o.instr))
+                return CLI_USAGE;
+        } else if (!strcmp(opt, "--in")) {
+            if (cli_parse_fmt("dot", opt, v, &o.in))
+                return CLI_USAGE;
+        } else if (!strcmp(opt, "--out")) {
+            if (cli_parse_fmt("dot", opt, v, &o.out))
+                return CLI_USAGE;
+        } else if (!strcmp(opt, "--scale")) {
+            if (cli_parse_fmt("dot", opt, v, &o.scale))
+                return CLI_USAGE;
+        } else if (!strcmp(opt, "--kind")) {
+            if (strcmp(v, "mxf8f6f4") && strcmp(v, "mxf4") && strcmp(v, "mxf4nvf4")) {
+                fprintf(stderr, "tcsim dot: unknown --kind '%s' (mxf8f6f4, mxf4, mxf4nvf4)\n", v);
+                return CLI_USAGE;
+            }
+            o.kind = v;
+        } else if (!strcmp(opt, "--block")) {
+            if (cli_parse_uint("dot", opt, v, 1024, &u))
+                return CLI_USAGE;
+            o.block = (unsigned)u;
+        } else if (!strcmp(opt, "--engine")) {
+            if (strcmp(v, "model") && strcmp(v, "rtl")) {
+                fprintf(stderr, "tcsim dot: unknown --engine '%s' (model or rtl)\n", v);
+                return CLI_USAGE;
+            }
+            o.rtl = !strcmp(v, "rtl");
+        } else {
+            fprintf(stderr, "tcsim dot: unknown option '%s' (tcsim dot --help)\n", opt);
+            return CLI_USAGE;
+        }
+    }
+    if (o.arch == TC_ARCH_COUNT || o.in == TC_FMT_COUNT || o.out == TC_FMT_COUNT) {
+        fprintf(stderr, "tcsim dot: --arch, --in and --out are required (tcsim dot --help)\n");
+        return CLI_USAGE;
+    }
+    if ((o.kind != NULL) != (o.scale != TC_FMT_COUNT)) {
+        fprintf(stderr, "tcsim dot: --kind and --scale go together (block-scaled kinds)\n");
+        return CLI_USAGE;
+    }
+    dot_stream ds;
+    if (dot_open("dot", &o, &ds))
+        return CLI_USAGE;
+    int rc = dot_stream_run(&ds, stdin, stdout);
+    dot_close(&ds);
+    fflush(stdout);
+    return rc ? CLI_USAGE : CLI_OK;
+}
+
+const cli_cmd cmd_dot = {"dot", "dot products from stdin (hex bit patterns), one per line",
+                         dot_run};

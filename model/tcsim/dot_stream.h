@@ -1,0 +1,36 @@
+/* dot_stream.h - the line-by-line engine behind `tcsim dot`, shared with `tcsim bench`
+ * (which measures it on generated text) and the demo. */
+#ifndef TCSIM_DOT_STREAM_H
+#define TCSIM_DOT_STREAM_H
+
+#include <stdio.h>
+#include "tcsim.h"
+
+typedef struct dot_options {
+    tc_arch arch;
+    tc_instr instr;
+    tc_fmt in, out, scale;  /* scale: TC_FMT_COUNT unless block-scaled */
+    const char *kind;       /* block-scaled kind name, or NULL */
+    unsigned block;         /* scale block, 0 = the kind's default */
+    int rtl;                /* --engine rtl */
+} dot_options;
+
+typedef struct dot_stream {
+    const tc_profile *p;
+    int scaled;
+    tc_step_fn step;        /* NULL: the model's own steps */
+    void *engine;           /* the RTL engine behind step */
+    uint64_t *words;        /* the parsed words of the current line */
+    uint32_t *w32;          /* the same, checked and narrowed */
+    size_t cap;
+} dot_stream;
+
+/* Finds the profile (and opens the RTL engine); prints why and returns -1 if it cannot. */
+int dot_open(const char *cmd, const dot_options *o, dot_stream *ds);
+void dot_close(dot_stream *ds);
+/* One input line: 0 with *d set, 1 for an empty line, -1 after printing "line N: ...". */
+int dot_line(dot_stream *ds, const char *line, unsigned long lineno, uint32_t *d);
+/* Every line of `in`, results to `out`; -1 at the first bad line (after its message). */
+int dot_stream_run(dot_stream *ds, FILE *in, FILE *out);
+
+#endif

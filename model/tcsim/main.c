@@ -1,0 +1,41 @@
+/* tcsim - command-line front end of the tensor-core golden model. */
+#include <stdio.h>
+#include <string.h>
+#include "cli.h"
+
+static const cli_cmd *const commands[] = {
+    &cmd_dot,
+    &cmd_list,
+    &cmd_bench,
+    &cmd_demo,
+};
+#define N_COMMANDS (sizeof commands / sizeof commands[0])
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: tcsim <command> [options]   (tcsim <command> --help for its options)\n\n"
+               "tcsim " TCSIM_VERSION ": bit-exact golden model of GPU tensor cores.\n\ncommands:\n");
+    for (size_t i = 0; i < N_COMMANDS; i++)
+        fprintf(f, "  %-12s %s\n", commands[i]->name, commands[i]->summary);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return CLI_USAGE;
+    }
+    if (cli_is_help(argv[1])) {
+        usage(stdout);
+        return CLI_OK;
+    }
+    if (!strcmp(argv[1], "--version")) {
+        printf("tcsim %s\n", TCSIM_VERSION);
+        return CLI_OK;
+    }
+    for (size_t i = 0; i < N_COMMANDS; i++)
+        if (!strcmp(argv[1], commands[i]->name))
+            return commands[i]->run(argc - 1, argv + 1);
+    fprintf(stderr, "tcsim: unknown command '%s' (tcsim --help lists them)\n", argv[1]);
+    return CLI_USAGE;
+}

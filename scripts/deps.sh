@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Install (as root) or name (otherwise) the Debian 12 packages the project needs.
+# Sourced by ./run; exits non-zero, with the exact apt-get line, when it cannot install.
+TCSIM_PACKAGES="cmake make gcc g++ git python3 verilator yosys libsystemc-dev gtkwave opensta \
+qflow-tech-osu018 iverilog xvfb libgmp-dev libmpfr-dev"
+
+tcsim_missing_packages() {
+    local p missing=""
+    for p in $TCSIM_PACKAGES; do
+        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" \
+            || missing="$missing $p"
+    done
+    echo "${missing# }"
+}
+
+tcsim_install_deps() {
+    command -v dpkg-query >/dev/null || { echo "run: needs a Debian 12 system (no dpkg-query)" >&2; return 1; }
+    local missing; missing=$(tcsim_missing_packages)
+    [ -z "$missing" ] && return 0
+    if [ "$(id -u)" != 0 ]; then
+        echo "run: missing Debian packages. As root, run:" >&2
+        echo "  apt-get update && apt-get install -y $missing" >&2
+        return 1
+    fi
+    echo "run: installing:$missing"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -q >/dev/null && apt-get install -y -q --no-install-recommends $missing >/dev/null \
+        || { echo "run: apt-get install failed for: $missing" >&2; return 1; }
+}
