@@ -111,16 +111,19 @@ static double cli_rate(double secs, uint64_t *seed)
 static int bench_run(int argc, char **argv)
 {
     double secs = 0.3;
-    const char *json = TCSIM_REPORTS_DIR "/model-bench.json";
+    const char *json = TCSIM_REPORTS_DIR "/model-bench.json", *only = NULL;
     for (int i = 1; i < argc; i++) {
         if (cli_is_help(argv[i])) {
-            printf("usage: tcsim bench [--quick] [--json FILE]\n\nDot products per second of "
+            printf("usage: tcsim bench [--quick] [--profile NAME] [--json FILE]\n\nDot products per second of "
                    "the model on one core, per FEDP profile (k = L),\nthrough tc_dot and "
                    "tc_dot_batch, and `tcsim dot` lines per second (ampere\nfp16, k = 8, "
                    "parsing included). Writes JSON to %s.\n", json);
             return CLI_OK;
         } else if (!strcmp(argv[i], "--quick")) {
             secs = 0.05;
+        } else if (!strcmp(argv[i], "--profile")) {
+            if (!(only = cli_optarg("bench", argc, argv, &i)))
+                return CLI_USAGE;
         } else if (!strcmp(argv[i], "--json")) {
             if (!(json = cli_optarg("bench", argc, argv, &i)))
                 return CLI_USAGE;
@@ -144,7 +147,7 @@ static int bench_run(int argc, char **argv)
     printf("%-34s %3s %14s %14s\n", "profile", "k", "single dots/s", "batch dots/s");
     for (size_t r = 0; r < nrows; r++) {
         const tc_profile *p = &rows[r];
-        if (p->kind != TC_KIND_FEDP)
+        if (p->kind != TC_KIND_FEDP || (only && strcmp(only, p->name)))
             continue;
         for (size_t i = 0; i < CASES * p->L; i++) {
             a[i] = rand_value(&seed, p->in);

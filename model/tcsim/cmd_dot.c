@@ -82,31 +82,35 @@ void dot_close(dot_stream *ds)
     ds->engine = NULL;
 }
 
-/* Parses one hex word at *s; returns 0 and advances, or -1 on a non-hex character. */
+/* 1 + the value of each hex digit character, 0 for every other character. */
+static const unsigned char hex1[256] = {
+    ['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5, ['5'] = 6, ['6'] = 7, ['7'] = 8,
+    ['8'] = 9, ['9'] = 10, ['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15,
+    ['f'] = 16, ['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16};
+
+static int is_end(char ch)
+{
+    return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r' || ch == '\0';
+}
+
+/* Parses one hex word at *s (0x optional); returns 0 and advances, or -1 on a
+ * non-hex character. More than 16 digits reads as UINT64_MAX: too wide for any format. */
 static int parse_hex(const char **s, uint64_t *out)
 {
     const char *p = *s;
     if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
         p += 2;
+    const char *digits = p;
     uint64_t v = 0;
-    int nd = 0;
-    for (;; p++, nd++) {
-        unsigned ch = (unsigned char)*p, dv;
-        if (ch - '0' < 10u)
-            dv = ch - '0';
-        else if ((ch | 32u) - 'a' < 6u)
-            dv = (ch | 32u) - 'a' + 10;
-        else
-            break;
-        if (v >> 60) /* more than 16 digits: certainly too wide */
-            v = UINT64_MAX;
-        else
-            v = v << 4 | dv;
+    unsigned h;
+    while ((h = hex1[(unsigned char)*p]) != 0) {
+        v = v << 4 | (h - 1);
+        p++;
     }
-    if (nd == 0 || (*p && *p != ' ' && *p != '\t' && *p != '\n' && *p != '\r'))
+    if (p == digits || !is_end(*p))
         return -1;
     *s = p;
-    *out = v;
+    *out = p - digits > 16 ? UINT64_MAX : v;
     return 0;
 }
 
@@ -151,7 +155,7 @@ int dot_line(dot_stream *ds, const char *line, unsigned long lineno, uint32_t *d
         const char *start = s;
         if (parse_hex(&s, &ds->words[n]) != 0) {
             const char *e = start;
-            while (*e && *e != ' ' && *e != '\t' && *e != '\n' && *e != '\r')
+            while (!is_end(*e))
                 e++;
             fprintf(stderr, "line %lu: word %zu '%.*s' is not a hex number\n", lineno, n + 1,
                     (int)(e - start), start);
@@ -231,8 +235,13 @@ int dot_stream_run(dot_stream *ds, FILE *in, FILE *out)
             rc = -1;
             break;
         }
-        if (r == 0)
-            fprintf(out, "%0*x\n", (int)digits, d);
+        if (r == 0) {
+            char buf[12];
+            for (unsigned i = 0; i < digits; i++)
+                buf[i] = "0123456789abcdef"[(d >> (4 * (digits - 1 - i))) & 15u];
+            buf[digits] = '\n';
+            fwrite(buf, 1, digits + 1, out);
+        }
     }
     free(line);
     return rc;

@@ -331,9 +331,32 @@ static int run_errors(void)
     return fails;
 }
 
+/* A 2 x 2 x 5 tile on Volta (L = 4): element (i, j) is the k-ordered dot product of
+ * row i of A and column j of B. A = [[1,1,1,1,1],[2,2,2,2,2]], B column 0 = all 1,
+ * column 1 = [1,0,0,0,-1]; C = [[0, 1], [0.5, 0]]: D = [[5, 1], [10.5, 0]] (in fp32:
+ * 5 = 40a00000, 1 = 3f800000, 10.5 = 41280000, +0 = 0 from the exact cancellation). */
+static int run_tile(void)
+{
+    const uint32_t A[10] = {0x3c00, 0x3c00, 0x3c00, 0x3c00, 0x3c00,
+                            0x4000, 0x4000, 0x4000, 0x4000, 0x4000};
+    const uint32_t Bm[10] = {0x3c00, 0x3c00, 0x3c00, 0x0000, 0x3c00, 0x0000,
+                             0x3c00, 0x0000, 0x3c00, 0xbc00};
+    const uint32_t C[4] = {0x00000000, 0x3f800000, 0x3f000000, 0x00000000};
+    const uint32_t expect[4] = {0x40a00000, 0x3f800000, 0x41280000, 0x00000000};
+    uint32_t D[4] = {0};
+    const tc_profile *p;
+    int fails = 0;
+    tc_status st = tc_profile_find(V, MMA, FP16, FP32, &p);
+    if (st == TC_OK)
+        st = tc_mma_tile(p, 2, 2, 5, A, Bm, C, D);
+    for (int i = 0; i < 4; i++)
+        fails += check("tile: 2x2x5 element", st, D[i], expect[i]);
+    return fails;
+}
+
 int main(void)
 {
-    int fails = run_cases() + run_decode() + run_add() + run_errors();
+    int fails = run_cases() + run_decode() + run_add() + run_errors() + run_tile();
     printf("%s (%d failures)\n", fails ? "FAILED" : "PASSED", fails);
     return fails ? 1 : 0;
 }
