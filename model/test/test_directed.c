@@ -57,6 +57,12 @@ static const dcase cases[] = {
      * Volta fp16: E = max(-26, -19) = -19, t = 2^-26 * 2^42 = 2^16 exactly. */
     {"non-zero sum rounding to zero keeps its sign", V, MMA, FP16, FP16, 1, {0x0800}, {0x8800},
      0x0000, 0x8000},
+    /* a zero product whose exponent is above every non-zero term's (0 * 2^15 beside
+     * 2^-24 * 1): it must not raise E, and 2^-24 survives exactly: 0x33800000 */
+    {"a zero product takes no part in E", V, MMA, FP16, FP32, 2, {0x0000, 0x0001},
+     {0x7800, 0x3c00}, 0x00000000, 0x33800000},
+    {"all terms zero with no Emin_align (volta)", V, MMA, FP16, FP32, 2, {0x0000, 0x8000},
+     {0x7800, 0x3c00}, 0x00000000, 0x00000000},
     /* subnormal outputs */
     {"fp32 subnormal output from c = 2^-149", A, MMA, FP16, FP32, 1, {0x0000}, {0x0000},
      0x00000001, 0x00000001},
