@@ -246,6 +246,9 @@ tc_status tc_add(tc_fmt f, uint32_t x, uint32_t y, tc_round r, uint32_t *out);
 tc_status tc_mma_tile(const tc_profile *p, size_t M, size_t N, size_t K,
                       const uint32_t *A, const uint32_t *B, const uint32_t *C, uint32_t *D);
 
+#include "tcsim_tmem.h"
+#include "tcsim_tc.h"
+
 #ifdef __cplusplus
 }
 #endif

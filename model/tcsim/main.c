@@ -8,6 +8,11 @@ static const cli_cmd *const commands[] = {
     &cmd_list,
     &cmd_bench,
     &cmd_demo,
+    &cmd_hmma_trace,
+    &cmd_mma,
+    &cmd_tmem_map,
+    &cmd_tmem_demo,
+    &cmd_emit_pkg,
 };
 #define N_COMMANDS (sizeof commands / sizeof commands[0])
 

@@ -1,0 +1,187 @@
+/* test_tc_mma.c - a whole Volta warp instruction (wmma.mma m16n16k16 and mma.m8n8k4)
+ * through fragments and HMMA sets and steps == an element-wise chain of tc_dot in k
+ * order 0..K-1, for directed and random A, B, C, every layout, both modes.
+ *
+ * tc_dot is the documented arithmetic (NUMERICS.md: a k > L dot product is cut into
+ * consecutive blocks of L = 4, each step rounded); the instruction reaches each output
+ * through the fragment mapping, the octets' buffers and four HMMA sets. A wrong lane, a
+ * wrong register pair, a wrong B half or sets out of k order all change some element. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "tcsim.h"
+
+static int fails;
+
+static uint64_t rng = 0x9e3779b97f4a7c15u;
+static uint32_t rnd(void)
+{
+    rng ^= rng >> 12;
+    rng ^= rng << 25;
+    rng ^= rng >> 27;
+    return (uint32_t)((rng * 2685821657736338717u) >> 32);
+}
+
+/* fp16 patterns: mostly a narrow exponent range (sums that cancel and round), some of
+ * every class (zero, subnormal, huge, Inf, NaN). */
+static uint32_t rnd_fp16(int wild)
+{
+    uint32_t r = rnd(), sign = (r >> 31) << 15;
+    if (wild && r % 16 == 0) {
+        static const uint32_t sp[] = {0x0000, 0x0001, 0x03ff, 0x0400, 0x7bff, 0x7c00, 0x7e00,
+                                      0x3c00, 0x1400};
+        return sign | sp[(r >> 8) % (sizeof sp / sizeof sp[0])];
+    }
+    if (wild)
+        return (r >> 8) & 0xffff;
+    return sign | ((12 + (r >> 4) % 7) << 10) | ((r >> 12) & 0x3ff);
+}
+
+static uint32_t rnd_acc(tc_fmt acc, int wild)
+{
+    if (acc == TC_FMT_FP16)
+        return rnd_fp16(wild);
+    uint32_t r = rnd();
+    if (wild)
+        return r % 8 == 0 ? 0x7f800000u | (r & 0x80000000u) : r;
+    return (r & 0x80000000u) | ((124u + (r >> 4) % 8) << 23) | (r & 0x7fffffu);
+}
+
+/* D of one instruction against tc_dot, element by element. */
+static void check_case(const char *what, const tc_hmma_cfg *cfg, const uint32_t *A,
+                       const uint32_t *B, const uint32_t *C)
+{
+    unsigned M, N, K, T;
+    tc_shape_dims(cfg->shape, &M, &N, &K, &T);
+    uint32_t D[4 * 256];
+    tc_status st = tc_volta_mma(cfg, A, B, C, D);
+    if (st != TC_OK) {
+        printf("FAIL %s: tc_volta_mma: %s\n", what, tc_strerror(st));
+        fails++;
+        return;
+    }
+    const tc_profile *p;
+    tc_profile_find(TC_ARCH_VOLTA, TC_INSTR_MMA, TC_FMT_FP16, cfg->acc, &p);
+    for (unsigned t = 0; t < T; t++)
+        for (unsigned i = 0; i < M; i++)
+            for (unsigned j = 0; j < N; j++) {
+                uint32_t a[16], b[16], d;
+                for (unsigned k = 0; k < K; k++) {
+                    a[k] = A[(t * M + i) * K + k];
+                    b[k] = B[(t * K + k) * N + j];
+                }
+                tc_dot(p, K, a, b, C[(t * M + i) * N + j], &d);
+                uint32_t got = D[(t * M + i) * N + j];
+                if (got != d && fails++ < 20)
+                    printf("FAIL %s (%s, A %s, B %s, acc %s): tile %u D(%u,%u) = %08x, chain of "
+                           "tc_dot %08x\n", what, tc_shape_name(cfg->shape),
+                           tc_layout_name(cfg->a_layout), tc_layout_name(cfg->b_layout),
+                           tc_fmt_get(cfg->acc)->name, t, i, j, got, d);
+            }
+}
+
+static void fill(uint32_t *x, size_t n, uint32_t (*gen)(void))
+{
+    for (size_t i = 0; i < n; i++)
+        x[i] = gen();
+}
+
+static int g_wild;
+static tc_fmt g_acc;
+static uint32_t gen_in(void) { return rnd_fp16(g_wild); }
+static uint32_t gen_acc(void) { return rnd_acc(g_acc, g_wild); }
+
+int main(int argc, char **argv)
+{
+    unsigned rounds = argc > 1 ? (unsigned)strtoul(argv[1], NULL, 0) : 20;
+    uint32_t A[4 * 256], B[4 * 256], C[4 * 256];
+    unsigned cases = 0;
+    for (int sh = 0; sh < 2; sh++)
+        for (int acc = 0; acc < 2; acc++)
+            for (int la = 0; la < 2; la++)
+                for (int lb = 0; lb < 2; lb++) {
+                    tc_hmma_cfg cfg = {(tc_shape)sh, (tc_layout)la, (tc_layout)lb,
+                                       acc ? TC_FMT_FP16 : TC_FMT_FP32};
+                    g_acc = cfg.acc;
+                    /* directed: zeros with C = -0 (a zero sum is +0); 1*1 sums (exact
+                     * small integers); Inf * 0 (NaN) in one place; huge products
+                     * (fp16 overflow to Inf); subnormal products; and ordered magnitudes
+                     * whose value depends on the k order (below) */
+                    uint32_t negz = acc ? 0x8000u : 0x80000000u;
+                    for (unsigned i = 0; i < 1024; i++) {
+                        A[i] = 0;
+                        B[i] = 0x3c00;
+                        C[i] = negz;
+                    }
+                    check_case("zeros, C = -0", &cfg, A, B, C);
+                    for (unsigned i = 0; i < 1024; i++) {
+                        A[i] = i % 3 ? 0x3c00 : 0xbc00;
+                        C[i] = acc ? 0x3c00 : 0x3f800000;
+                    }
+                    A[5] = 0x7c00;
+                    B[17] = 0;
+                    check_case("+-1 sums, one Inf * 0", &cfg, A, B, C);
+                    for (unsigned i = 0; i < 1024; i++) {
+                        A[i] = 0x7bff;
+                        B[i] = i % 2 ? 0x7bff : 0x5800;
+                    }
+                    check_case("huge products", &cfg, A, B, C);
+                    for (unsigned i = 0; i < 1024; i++) {
+                        A[i] = 0x0001 + i % 7;
+                        B[i] = i % 5 ? 0x0200 : 0x8400;
+                        C[i] = acc ? 0x0003 : 0x00000100;
+                    }
+                    check_case("subnormal products", &cfg, A, B, C);
+                    /* k slice 0 holds 2^10 products, the later slices 2^-13: each HMMA
+                     * rounds, so the sum depends on the order of the sets */
+                    for (unsigned i = 0; i < 1024; i++) {
+                        unsigned k = i % 16; /* A is MxK row-major: i % K is k (K = 16) */
+                        A[i] = sh == 0 ? (k < 4 ? 0x6400 : 0x0800) : 0x3c00;
+                        B[i] = 0x3c00 | (i % 3);
+                        C[i] = acc ? 0x0000 : 0x00000000;
+                    }
+                    check_case("k-ordered magnitudes", &cfg, A, B, C);
+                    cases += 5;
+                    for (unsigned r = 0; r < rounds; r++) {
+                        g_wild = r % 4 == 3;
+                        fill(A, 1024, gen_in);
+                        fill(B, 1024, gen_in);
+                        fill(C, 1024, gen_acc);
+                        check_case(g_wild ? "random (every class)" : "random", &cfg, A, B, C);
+                        cases++;
+                    }
+                }
+
+    /* The k-ordered case is a real check of the order: summed in reverse (the sets
+     * backwards), the chain gives another result. */
+    {
+        const tc_profile *p;
+        tc_profile_find(TC_ARCH_VOLTA, TC_INSTR_MMA, TC_FMT_FP16, TC_FMT_FP32, &p);
+        uint32_t a[16], b[16], ar[16], br[16], d1, d2;
+        for (unsigned k = 0; k < 16; k++) {
+            a[k] = k < 4 ? 0x6400 : 0x0800;
+            b[k] = 0x3c00 | (k % 3);
+            ar[15 - k] = a[k];
+            br[15 - k] = b[k];
+        }
+        tc_dot(p, 16, a, b, 0, &d1);
+        tc_dot(p, 16, ar, br, 0, &d2);
+        if (d1 == d2) {
+            printf("FAIL the k-ordered case does not depend on the order (%08x)\n", d1);
+            fails++;
+        }
+    }
+    /* Bad arguments */
+    tc_hmma_cfg bad = {TC_SHAPE_M16N16K16, TC_LAYOUT_ROW, TC_LAYOUT_ROW, TC_FMT_FP32};
+    if (tc_volta_mma(&bad, A, B, NULL, C) != TC_EINVAL) {
+        printf("FAIL NULL C accepted\n");
+        fails++;
+    }
+    A[3] = 0x12345; /* wider than fp16: the arithmetic refuses it */
+    if (tc_volta_mma(&bad, A, B, C, C) != TC_EFORMAT) {
+        printf("FAIL a 17-bit A element accepted\n");
+        fails++;
+    }
+    printf("%s: %u instructions, %d failure(s)\n", fails ? "FAILED" : "PASSED", cases, fails);
+    return fails != 0;
+}

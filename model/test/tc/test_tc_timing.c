@@ -1,0 +1,121 @@
+/* test_tc_timing.c - the cycle-level timing of the Volta tensor core against seed 001
+ * Figure 9 ("Cumulative Clock Cycles" of the HMMA.884 instructions of one wmma.mma),
+ * and the pipeline rules that produce it.
+ *
+ * Figure 9 is test data only: the model has no table of it. The rule checks below hold
+ * for any parameter set, and changing one parameter must move the sequence. */
+#include <stdio.h>
+#include <string.h>
+#include "tcsim.h"
+
+static int fails;
+#define CHECK(cond, ...)                                                       \
+    do {                                                                       \
+        if (!(cond)) {                                                         \
+            if (fails++ < 20) {                                                \
+                printf("FAIL %s:%d: ", __FILE__, __LINE__);                    \
+                printf(__VA_ARGS__);                                           \
+                printf("\n");                                                  \
+            }                                                                  \
+        }                                                                      \
+    } while (0)
+
+/* Seed 001 Figure 9a (mixed precision, HMMA.884.F32.F32, SET1..4 x STEP0..3) and 9b
+ * (FP16 mode, HMMA.884.F16.F16, SET1..4 x STEP0..1), in program order. */
+static const unsigned fig9a[16] = {10, 12, 14, 18, 20, 22, 24, 28, 30, 32, 34, 38, 40, 42, 44, 54};
+static const unsigned fig9b[8] = {12, 21, 25, 34, 38, 47, 51, 64};
+
+static int run(const tc_volta_timing *t, tc_shape sh, tc_fmt acc, tc_hmma_event *ev, size_t *n,
+               uint64_t *done)
+{
+    tc_hmma_cfg cfg = {sh, TC_LAYOUT_ROW, TC_LAYOUT_COL, acc};
+    return tc_volta_hmma_timing(t, &cfg, ev, 16, n, done) == TC_OK;
+}
+
+/* The rules of tcsim_tc.h on one trace. */
+static void check_rules(const char *what, const tc_volta_timing *t, tc_fmt acc,
+                        const tc_hmma_event *ev, size_t n, uint64_t done)
+{
+    unsigned steps = acc == TC_FMT_FP32 ? 4 : 2, beats = 32 / steps / t->fedps_per_tg;
+    unsigned pack = acc == TC_FMT_FP16 ? t->f16_pack : 0;
+    uint64_t raw = t->operand_fetch + beats - 1 + t->fedp_latency + pack + t->writeback;
+    for (size_t i = 0; i < n; i++) {
+        CHECK(ev[i].set == i / steps && ev[i].step == i % steps, "%s: HMMA %zu is set %u step %u",
+              what, i, ev[i].set, ev[i].step);
+        CHECK(ev[i].first_beat == ev[i].dispatch + t->operand_fetch, "%s: HMMA %zu beat 0 at %llu",
+              what, i, (unsigned long long)ev[i].first_beat);
+        CHECK(ev[i].written == ev[i].dispatch + raw, "%s: HMMA %zu written at %llu", what, i,
+              (unsigned long long)ev[i].written);
+        if (i == 0)
+            continue;
+        /* in order; the FEDPs take one HMMA's beats at a time */
+        uint64_t earliest = ev[i - 1].dispatch + beats;
+        /* the pair this step reads was written by the same step of the set before */
+        if (i >= steps && ev[i - steps].written > earliest)
+            earliest = ev[i - steps].written;
+        CHECK(ev[i].dispatch == earliest, "%s: HMMA %zu dispatched at %llu, earliest %llu", what,
+              i, (unsigned long long)ev[i].dispatch, (unsigned long long)earliest);
+    }
+    CHECK(done == ev[n - 1].written, "%s: done %llu", what, (unsigned long long)done);
+}
+
+int main(void)
+{
+    tc_volta_timing t;
+    tc_volta_timing_default(&t);
+    CHECK(t.fedp_latency == TC_FEDP_LATENCY, "default FEDP latency %u", t.fedp_latency);
+    tc_hmma_event ev[16];
+    size_t n = 0;
+    uint64_t done = 0;
+
+    /* Figure 9, both modes */
+    CHECK(run(&t, TC_SHAPE_M16N16K16, TC_FMT_FP32, ev, &n, &done) && n == 16, "mixed: %zu", n);
+    for (size_t i = 0; i < n && i < 16; i++)
+        CHECK(ev[i].cumulative == fig9a[i], "Figure 9a HMMA %zu (SET%u STEP%u): %llu, seed %u", i,
+              ev[i].set + 1, ev[i].step, (unsigned long long)ev[i].cumulative, fig9a[i]);
+    check_rules("mixed", &t, TC_FMT_FP32, ev, n, done);
+    CHECK(run(NULL, TC_SHAPE_M16N16K16, TC_FMT_FP16, ev, &n, &done) && n == 8, "fp16: %zu", n);
+    for (size_t i = 0; i < n && i < 8; i++)
+        CHECK(ev[i].cumulative == fig9b[i], "Figure 9b HMMA %zu (SET%u STEP%u): %llu, seed %u", i,
+              ev[i].set + 1, ev[i].step, (unsigned long long)ev[i].cumulative, fig9b[i]);
+    check_rules("fp16", &t, TC_FMT_FP16, ev, n, done);
+    /* seed 001 III-C: "the latency of wmma.mma in mixed precision mode is ten cycles lower
+     * than in FP16 mode" */
+    uint64_t last16 = ev[n - 1].cumulative;
+    run(&t, TC_SHAPE_M16N16K16, TC_FMT_FP32, ev, &n, &done);
+    CHECK(last16 - ev[n - 1].cumulative == 10, "FP16 - mixed = %llu",
+          (unsigned long long)(last16 - ev[n - 1].cumulative));
+
+    /* m8n8k4 is one set */
+    CHECK(run(&t, TC_SHAPE_M8N8K4, TC_FMT_FP32, ev, &n, &done) && n == 4, "m8n8k4 mixed %zu", n);
+    check_rules("m8n8k4 mixed", &t, TC_FMT_FP32, ev, n, done);
+    CHECK(run(&t, TC_SHAPE_M8N8K4, TC_FMT_FP16, ev, &n, &done) && n == 2, "m8n8k4 fp16 %zu", n);
+    check_rules("m8n8k4 fp16", &t, TC_FMT_FP16, ev, n, done);
+
+    /* Every parameter moves the sequence: the numbers come from the structure. */
+    static const char *names[] = {"operand_fetch", "fedp_latency", "f16_pack", "writeback",
+                                  "fedps_per_tg", "issue_offset"};
+    for (unsigned p = 0; p < 6; p++) {
+        tc_volta_timing v = t;
+        unsigned *field[] = {&v.operand_fetch, &v.fedp_latency, &v.f16_pack, &v.writeback,
+                             &v.fedps_per_tg, &v.issue_offset};
+        *field[p] += p == 4 ? 4 : 1;
+        int moved = 0;
+        for (int acc = 0; acc < 2; acc++) {
+            tc_fmt af = acc ? TC_FMT_FP16 : TC_FMT_FP32;
+            CHECK(run(&v, TC_SHAPE_M16N16K16, af, ev, &n, &done), "%s + 1", names[p]);
+            check_rules(names[p], &v, af, ev, n, done);
+            for (size_t i = 0; i < n; i++)
+                moved |= ev[i].cumulative != (acc ? fig9b[i] : fig9a[i]);
+        }
+        CHECK(moved, "changing %s does not change Figure 9", names[p]);
+    }
+    tc_volta_timing bad = t;
+    bad.operand_fetch = 0;
+    tc_hmma_cfg cfg = {TC_SHAPE_M16N16K16, TC_LAYOUT_ROW, TC_LAYOUT_ROW, TC_FMT_FP32};
+    CHECK(tc_volta_hmma_timing(&bad, &cfg, ev, 16, &n, &done) == TC_EINVAL, "fetch 0 accepted");
+    CHECK(tc_volta_hmma_timing(&t, &cfg, ev, 15, &n, &done) == TC_ESHAPE, "cap 15 accepted");
+
+    printf("%s: %d failure(s)\n", fails ? "FAILED" : "PASSED", fails);
+    return fails != 0;
+}

@@ -1,0 +1,400 @@
+// fedp.sv - fused element-wise dot product (FEDP) of a tensor core:
+//
+//   d = c + sum_{i<L} a_i * b_i
+//
+// in the arithmetic of NUMERICS.md: exact products that are not renormalised, one
+// alignment to the largest exponent E (floored at Emin_align) with truncation to F
+// fraction bits, an exact sum, one normalisation and one rounding (fp32: toward zero,
+// fp16: to nearest even). Special values are decided on a separate path and replace
+// the result at the end.
+//
+// Pipeline (seed 000: the products in the first stage, accumulation over three stages),
+// one new operation per cycle, LATENCY = 4 registers between an input and its result:
+//
+//   a_i,b_i,c_i ─► UNPACK+MUL ─►│mul_*_q│─► ALIGN ─►│align_*_q│─► ADD ─►│add_*_q│─► NORM+ROUND ─►│d_q│─► d_o
+//                  decode,        products,   max E, truncating   3:2 carry-   sum,carry   carry add, lzc,
+//                  exact products exponents   shifts, signed terms save tree                shift, round, select
+//
+// An operation presented with valid_i = 1 before rising edge t is on d_o with
+// valid_o = 1 after edge t+3. rst_ni (synchronous, active low) clears the valid bits, so
+// the work in flight is dropped; the datapath registers load only with a valid operation.
+//
+// Formats are chosen per operation: in_fmt_i (a tc_fmt code from InFmts) for every a/b
+// element, out_fmt_i (FMT_FP32 or FMT_FP16, from OutFmts) for c and d. An element is the
+// format's value bits (tf32: the top 19 of its 32-bit word) in the low end of its slot
+// a_i[i*ELEM_W +: ELEM_W]; an fp16 c or d sits in the low 16 bits. A format outside the
+// supported set gives the canonical NaN. The output format is a run-time select because
+// every profile with fp16 output shares its datapath with the fp32 one; OutFmts drops the
+// fp16 rounder from instances whose formats have no fp16 output (tf32, bf16).
+module fedp #(
+  parameter int L /*verilator public*/ = 4,   // products per step
+  parameter int F /*verilator public*/ = 23,  // fraction bits kept after alignment (23 + extra)
+  // Input formats: bit f set supports tc_fmt code f (float formats only).
+  parameter int InFmts /*verilator public*/ = 1 << tc_pkg::FMT_FP16,
+  // c/d formats: FMT_FP32 (rounded toward zero) and/or FMT_FP16 (nearest even).
+  parameter int OutFmts /*verilator public*/ = (1 << tc_pkg::FMT_FP32) | (1 << tc_pkg::FMT_FP16),
+  // Floor of the alignment exponent E per output format, or tc_pkg::EMIN_ALIGN_NONE.
+  parameter int EminAlignFp32 /*verilator public*/ = tc_pkg::EMIN_ALIGN_NONE,
+  parameter int EminAlignFp16 /*verilator public*/ = -19,
+  // Fraction bits of an fp32 result: 23, or 13 for native fp8 (an e8m13 value in fp32).
+  parameter int Fp32ManBits /*verilator public*/ = 23,
+  localparam int ELEM_W /*verilator public*/ = tc_pkg::max_value_bits(InFmts),
+  localparam int C_W = tc_pkg::max_value_bits(OutFmts),
+  localparam int FW = tc_pkg::FMT_BITS
+) (
+  input  logic                clk_i,
+  input  logic                rst_ni,
+  input  logic                valid_i,
+  input  logic [FW-1:0]       in_fmt_i,
+  input  logic [FW-1:0]       out_fmt_i,
+  input  logic [L*ELEM_W-1:0] a_i,
+  input  logic [L*ELEM_W-1:0] b_i,
+  input  logic [C_W-1:0]      c_i,
+  output logic                valid_o,
+  output logic [C_W-1:0]      d_o
+);
+  // ------------------------------------------------------------------------ Constants
+  function automatic int max2(input int x, input int y);
+    max2 = x > y ? x : y;
+  endfunction
+  function automatic int min2(input int x, input int y);
+    min2 = x < y ? x : y;
+  endfunction
+
+  // Registers from input to output: mul, align, add and d. Read by the testbenches (as a
+  // public parameter), not by the logic.
+  /* verilator lint_off UNUSEDPARAM */
+  localparam int LATENCY /*verilator public*/ = 4;
+  /* verilator lint_on UNUSEDPARAM */
+  localparam int FP32 = tc_pkg::FMT_FP32;
+  localparam int FP16 = tc_pkg::FMT_FP16;
+  localparam int NONE = tc_pkg::EMIN_ALIGN_NONE;
+  localparam bit OUT32 = OutFmts[FP32];
+  localparam bit OUT16 = OutFmts[FP16];
+
+  localparam int N   = L + 1;                           // terms of the sum: L products and c
+  localparam int MB  = tc_pkg::max_man_bits(InFmts);    // every element's fraction, left-justified
+  localparam int PFB = 2 * MB;                          // product fraction bits: exact
+  // A product is in [0, 4): it is not renormalised.
+  localparam int PW /*verilator public*/ = PFB + 2;
+  localparam int CFB = tc_pkg::max_man_bits(OutFmts);   // c's fraction bits (fp16 c left-justified)
+  localparam int PWIN = max2(F, PFB);                   // product fraction bits while shifting
+  localparam int CWIN = max2(F, CFB);                   // c fraction bits while shifting
+  localparam int PXW = PWIN + 2;                        // a product in its shift window
+  localparam int CXW = CWIN + 2;                        // c in its window: < 2, sized as a product
+  localparam int TW  = F + 2;                           // a truncated term is below 4 * 2^F
+  // The signed sum: |sum| < (4L + 2) * 2^F.
+  localparam int SW /*verilator public*/ = F + $clog2(4 * L + 2) + 1;
+  localparam int MW  = SW - 1;                          // magnitude of the sum
+
+  // Exponents. Products span twice the inputs' range, c its own; the floors may lie
+  // below both (-133 < -126). NORM moves the sum's exponent by -F .. MW-1-F, and ALIGN
+  // subtracts any two exponents: EW holds all of these signed.
+  localparam int E_HI = max2(2 * tc_pkg::max_emax(InFmts), tc_pkg::max_emax(OutFmts));
+  localparam int E_NAT = min2(2 * tc_pkg::min_emin(InFmts), tc_pkg::min_emin(OutFmts));
+  localparam int E_LO = min2(E_NAT, min2(OUT32 && EminAlignFp32 != NONE ? EminAlignFp32 : 0,
+                                         OUT16 && EminAlignFp16 != NONE ? EminAlignFp16 : 0));
+  localparam int EXP_MAG = max2(E_HI + MW, max2(F - E_LO, E_HI - E_LO)) + 1;
+  localparam int EW /*verilator public*/ = $clog2(EXP_MAG + 1) + 1;
+  // The floor of E per output format; without one, the lowest exponent any term has.
+  localparam int FLOOR32 = EminAlignFp32 == NONE ? E_LO : EminAlignFp32;
+  localparam int FLOOR16 = EminAlignFp16 == NONE ? E_LO : EminAlignFp16;
+
+  localparam int PSHW = $clog2(PXW + 1);  // alignment shift of a product, saturated at PXW
+  localparam int CSHW = $clog2(CXW + 1);
+  localparam int LZW  = $clog2(MW + 1);
+
+  // Result patterns of the output formats (tc_canonical_nan: every bit but the sign).
+  localparam int EB32 = tc_pkg::exp_bits(FP32), MB32 = tc_pkg::man_bits(FP32);
+  localparam int EB16 = tc_pkg::exp_bits(FP16), MB16 = tc_pkg::man_bits(FP16);
+  localparam int RW32 = 1 + EB32 + MB32;
+  localparam int RW16 = 1 + EB16 + MB16;
+
+  // Parameter checks: a wrong instance stops at elaboration, in Verilator and in Yosys.
+  if (L < 1 || L > 64) begin : gen_bad_l
+    $error("fedp: L = %0d, expected 1..64", L);
+  end
+  if (F < 1 || SW > 64) begin : gen_bad_f
+    $error("fedp: F = %0d gives a %0d-bit sum, expected F >= 1 and at most 64 bits", F, SW);
+  end
+  if ((OutFmts & ~((1 << FP32) | (1 << FP16))) != 0 || OutFmts == 0) begin : gen_bad_out
+    $error("fedp: OutFmts = 'h%0h, expected fp32 and/or fp16", OutFmts);
+  end
+  if (Fp32ManBits < 1 || Fp32ManBits > MB32) begin : gen_bad_man
+    $error("fedp: Fp32ManBits = %0d, expected 1..%0d", Fp32ManBits, MB32);
+  end
+  for (genvar f = 0; f < tc_pkg::FMT_COUNT; f++) begin : gen_check_fmt
+    if (InFmts[f] && (tc_pkg::fmt_class(f) != tc_pkg::CLASS_FLOAT || f == FP32)) begin : gen_bad
+      $error("fedp: InFmts has format %0d, which is not an element float format", f);
+    end
+  end
+  if (InFmts == 0 || (InFmts >> tc_pkg::FMT_COUNT) != 0) begin : gen_bad_in
+    $error("fedp: InFmts = 'h%0h names no format or an unknown one", InFmts);
+  end
+
+  // ------------------------------------------------------------------ UNPACK + MUL
+  logic [L-1:0]        a_sign, a_zero, a_inf, a_nan, b_sign, b_zero, b_inf, b_nan;
+  logic [L*EW-1:0]     a_exp, b_exp;
+  logic [L*(MB+1)-1:0] a_sig, b_sig;
+  logic                c_sign, c_zero, c_inf, c_nan;
+  logic [EW-1:0]       c_exp;
+  logic [CFB:0]        c_sig;
+
+  for (genvar i = 0; i < L; i++) begin : gen_unpack
+    fedp_decode #(.Fmts(InFmts), .ManW(MB), .ExpW(EW)) i_decode_a (
+      .bits_i(a_i[i*ELEM_W +: ELEM_W]),
+      .fmt_i (in_fmt_i),
+      .sign_o(a_sign[i]),
+      .exp_o (a_exp[i*EW +: EW]),
+      .sig_o (a_sig[i*(MB+1) +: MB+1]),
+      .zero_o(a_zero[i]),
+      .inf_o (a_inf[i]),
+      .nan_o (a_nan[i])
+    );
+    fedp_decode #(.Fmts(InFmts), .ManW(MB), .ExpW(EW)) i_decode_b (
+      .bits_i(b_i[i*ELEM_W +: ELEM_W]),
+      .fmt_i (in_fmt_i),
+      .sign_o(b_sign[i]),
+      .exp_o (b_exp[i*EW +: EW]),
+      .sig_o (b_sig[i*(MB+1) +: MB+1]),
+      .zero_o(b_zero[i]),
+      .inf_o (b_inf[i]),
+      .nan_o (b_nan[i])
+    );
+  end
+  fedp_decode #(.Fmts(OutFmts), .ManW(CFB), .ExpW(EW)) i_decode_c (
+    .bits_i(c_i),
+    .fmt_i (out_fmt_i),
+    .sign_o(c_sign),
+    .exp_o (c_exp),
+    .sig_o (c_sig),
+    .zero_o(c_zero),
+    .inf_o (c_inf),
+    .nan_o (c_nan)
+  );
+
+  logic [L*PW-1:0] mul_psig;
+  logic [L*EW-1:0] mul_pexp;
+  logic [L-1:0]    mul_psign, mul_pzero;
+  logic            mul_nan, mul_pinf, mul_ninf, mul_out16;
+
+  always_comb begin : stage_mul
+    // Special values (NUMERICS.md): NaN in, Inf * 0 and Inf - Inf give NaN; otherwise
+    // an Inf product or Inf c gives Inf of its sign.
+    mul_nan = c_nan;
+    mul_pinf = c_inf && !c_sign;
+    mul_ninf = c_inf && c_sign;
+    for (int i = 0; i < L; i++) begin
+      mul_psig[i*PW +: PW] = PW'(a_sig[i*(MB+1) +: MB+1]) * PW'(b_sig[i*(MB+1) +: MB+1]);
+      mul_pexp[i*EW +: EW] = a_exp[i*EW +: EW] + b_exp[i*EW +: EW];
+      mul_psign[i] = a_sign[i] ^ b_sign[i];
+      mul_pzero[i] = a_zero[i] || b_zero[i];
+      if (a_nan[i] || b_nan[i] || (a_inf[i] && b_zero[i]) || (a_zero[i] && b_inf[i]))
+        mul_nan = 1'b1;
+      else if (a_inf[i] || b_inf[i]) begin
+        mul_pinf = mul_pinf || !mul_psign[i];
+        mul_ninf = mul_ninf || mul_psign[i];
+      end
+    end
+    mul_out16 = OUT16 && (!OUT32 || out_fmt_i == FW'(FP16));
+  end
+
+  // MUL registers. The special class travels as three bits: NaN, Inf, sign of the Inf.
+  logic              mul_valid_q, mul_out16_q, mul_nan_q, mul_inf_q, mul_inf_neg_q;
+  logic [L*PW-1:0]   mul_psig_q /*verilator public_flat_rd*/;
+  logic [L*EW-1:0]   mul_pexp_q /*verilator public_flat_rd*/;
+  logic [L-1:0]      mul_psign_q, mul_pzero_q;
+  logic              mul_csign_q, mul_czero_q;
+  logic [EW-1:0]     mul_cexp_q;
+  logic [CFB:0]      mul_csig_q;
+
+  always_ff @(posedge clk_i) begin : mul_regs
+    if (!rst_ni) mul_valid_q <= 1'b0;
+    else         mul_valid_q <= valid_i;
+    if (valid_i) begin
+      mul_out16_q   <= mul_out16;
+      mul_nan_q     <= mul_nan || (mul_pinf && mul_ninf);
+      mul_inf_q     <= mul_pinf || mul_ninf;
+      mul_inf_neg_q <= mul_ninf;
+      mul_psig_q    <= mul_psig;
+      mul_pexp_q    <= mul_pexp;
+      mul_psign_q   <= mul_psign;
+      mul_pzero_q   <= mul_pzero;
+      mul_csign_q   <= c_sign;
+      mul_czero_q   <= c_zero;
+      mul_cexp_q    <= c_exp;
+      mul_csig_q    <= c_sig;
+    end
+  end
+
+  // ------------------------------------------------------------------------ ALIGN
+  // E = max(Emin_align, exponents of the non-zero terms); zero terms enter as the floor.
+  logic signed [EW-1:0] align_floor, align_e;
+  logic [(L+2)*EW-1:0]  align_keys;
+
+  always_comb begin : align_key
+    align_floor = mul_out16_q ? EW'(FLOOR16) : EW'(FLOOR32);
+    for (int i = 0; i < L; i++)
+      align_keys[i*EW +: EW] = mul_pzero_q[i] ? align_floor : mul_pexp_q[i*EW +: EW];
+    align_keys[L*EW +: EW] = mul_czero_q ? align_floor : mul_cexp_q;
+    align_keys[(L+1)*EW +: EW] = align_floor;
+  end
+
+  fedp_max_tree #(.N(L + 2), .W(EW)) i_max_exp (
+    .vals_i(align_keys),
+    .max_o (align_e)
+  );
+
+  // Each term is shifted right by E - e and truncated toward zero to F fraction bits
+  // relative to 2^E, in sign-magnitude (NUMERICS.md step 4: no guard, round or sticky):
+  //   product in its window:  | 2 integer | PWIN fraction |  >> (E - e), then keep the
+  //   top F fraction bits:    | 2 integer | F fraction    |  = TW bits, then the sign.
+  logic [N*SW-1:0]    align_t;
+  logic signed [EW:0] align_gap;   // E - e, >= 0 for every non-zero term
+  logic [PSHW-1:0]    align_psh;
+  logic [CSHW-1:0]    align_csh;
+  logic [PXW-1:0]     align_px;
+  logic [CXW-1:0]     align_cx;
+  logic [TW-1:0]      align_mag;
+
+  always_comb begin : stage_align
+    for (int i = 0; i < L; i++) begin
+      align_gap = (EW+1)'(align_e) - (EW+1)'(signed'(mul_pexp_q[i*EW +: EW]));
+      align_psh = align_gap >= (EW+1)'(PXW) ? PSHW'(PXW) : PSHW'(align_gap);
+      align_px = (PXW'(mul_psig_q[i*PW +: PW]) << (PWIN - PFB)) >> align_psh;
+      align_mag = TW'(align_px >> (PWIN - F));
+      if (mul_pzero_q[i]) align_mag = '0;
+      align_t[i*SW +: SW] = mul_psign_q[i] ? -(SW'(align_mag)) : SW'(align_mag);
+    end
+    align_gap = (EW+1)'(align_e) - (EW+1)'(signed'(mul_cexp_q));
+    align_csh = align_gap >= (EW+1)'(CXW) ? CSHW'(CXW) : CSHW'(align_gap);
+    align_cx = (CXW'(mul_csig_q) << (CWIN - CFB)) >> align_csh;
+    align_mag = TW'(align_cx >> (CWIN - F));
+    if (mul_czero_q) align_mag = '0;
+    align_t[L*SW +: SW] = mul_csign_q ? -(SW'(align_mag)) : SW'(align_mag);
+  end
+
+  logic              align_valid_q, align_out16_q, align_nan_q, align_inf_q, align_inf_neg_q;
+  logic [EW-1:0]     align_e_q /*verilator public_flat_rd*/;
+  logic [N*SW-1:0]   align_t_q /*verilator public_flat_rd*/;
+
+  always_ff @(posedge clk_i) begin : align_regs
+    if (!rst_ni) align_valid_q <= 1'b0;
+    else         align_valid_q <= mul_valid_q;
+    if (mul_valid_q) begin
+      align_out16_q   <= mul_out16_q;
+      align_nan_q     <= mul_nan_q;
+      align_inf_q     <= mul_inf_q;
+      align_inf_neg_q <= mul_inf_neg_q;
+      align_e_q       <= align_e;
+      align_t_q       <= align_t;
+    end
+  end
+
+  // -------------------------------------------------------------------------- ADD
+  // The exact sum of the N signed terms, kept in carry-save form (NUMERICS.md step 5).
+  logic [SW-1:0] add_sum, add_carry;
+
+  fedp_csa_tree #(.N(N), .W(SW)) i_csa (
+    .terms_i(align_t_q),
+    .sum_o  (add_sum),
+    .carry_o(add_carry)
+  );
+
+  logic              add_valid_q, add_out16_q, add_nan_q, add_inf_q, add_inf_neg_q;
+  logic [EW-1:0]     add_e_q;
+  logic [SW-1:0]     add_sum_q /*verilator public_flat_rd*/;
+  logic [SW-1:0]     add_carry_q /*verilator public_flat_rd*/;
+
+  always_ff @(posedge clk_i) begin : add_regs
+    if (!rst_ni) add_valid_q <= 1'b0;
+    else         add_valid_q <= align_valid_q;
+    if (align_valid_q) begin
+      add_out16_q   <= align_out16_q;
+      add_nan_q     <= align_nan_q;
+      add_inf_q     <= align_inf_q;
+      add_inf_neg_q <= align_inf_neg_q;
+      add_e_q       <= align_e_q;
+      add_sum_q     <= add_sum;
+      add_carry_q   <= add_carry;
+    end
+  end
+
+  // ------------------------------------------------------------------- NORM + ROUND
+  // value = sum * 2^(E - F); normalised, its leading one has exponent E - F + (MW-1-lzc).
+  logic [SW-1:0]        norm_total;
+  logic                 norm_neg, norm_zero;
+  logic [MW-1:0]        norm_mag, norm_sig;
+  logic [LZW-1:0]       norm_lzc;
+  logic signed [EW-1:0] norm_exp;
+
+  always_comb begin : stage_norm
+    norm_total = add_sum_q + add_carry_q;
+    norm_neg = norm_total[SW-1];
+    norm_mag = norm_neg ? MW'(-norm_total) : MW'(norm_total);
+    norm_zero = norm_mag == '0;
+  end
+
+  fedp_lzc #(.W(MW)) i_lzc (
+    .x_i   (norm_mag),
+    .cnt_o (norm_lzc),
+    .norm_o(norm_sig)
+  );
+
+  assign norm_exp = add_e_q - EW'(F) + EW'(MW - 1) - EW'(norm_lzc);
+
+  logic [RW32-1:0] round32;
+  logic [RW16-1:0] round16;
+
+  if (OUT32) begin : gen_round32
+    fedp_round #(.Fmt(FP32), .ManBits(Fp32ManBits), .Rne(1'b0), .SigW(MW), .ExpW(EW)) i_round (
+      .sign_i  (norm_neg),
+      .exp_i   (norm_exp),
+      .sig_i   (norm_sig),
+      .result_o(round32)
+    );
+  end else begin : gen_no_round32
+    assign round32 = '0;
+  end
+  if (OUT16) begin : gen_round16
+    fedp_round #(.Fmt(FP16), .ManBits(MB16), .Rne(1'b1), .SigW(MW), .ExpW(EW)) i_round (
+      .sign_i  (norm_neg),
+      .exp_i   (norm_exp),
+      .sig_i   (norm_sig),
+      .result_o(round16)
+    );
+  end else begin : gen_no_round16
+    assign round16 = '0;
+  end
+
+  // -------------------------------------------------------------- Result selection
+  // NaN is canonical; an exact zero sum is +0 (step 7); a non-zero sum that rounds to
+  // zero keeps its sign (the rounder's result).
+  logic [C_W-1:0] result;
+
+  always_comb begin : result_select
+    if (add_out16_q) begin
+      if (add_nan_q)      result = C_W'({1'b0, {(RW16 - 1){1'b1}}});
+      else if (add_inf_q) result = C_W'({add_inf_neg_q, {EB16{1'b1}}, {MB16{1'b0}}});
+      else if (norm_zero) result = '0;
+      else                result = C_W'(round16);
+    end else begin
+      if (add_nan_q)      result = C_W'({1'b0, {(RW32 - 1){1'b1}}});
+      else if (add_inf_q) result = C_W'({add_inf_neg_q, {EB32{1'b1}}, {MB32{1'b0}}});
+      else if (norm_zero) result = '0;
+      else                result = C_W'(round32);
+    end
+  end
+
+  logic           out_valid_q;
+  logic [C_W-1:0] d_q;
+
+  always_ff @(posedge clk_i) begin : out_regs
+    if (!rst_ni) out_valid_q <= 1'b0;
+    else         out_valid_q <= add_valid_q;
+    if (add_valid_q) d_q <= result;
+  end
+
+  assign valid_o = out_valid_q;
+  assign d_o = d_q;
+endmodule

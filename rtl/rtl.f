@@ -1,0 +1,11 @@
+// rtl.f - the RTL file list, shared by Verilator, Yosys and CMake.
+// One file per line, relative to this folder (Verilator: -F rtl/rtl.f); packages first,
+// then one module per file. Lines may carry // comments.
+tc_pkg.sv
+fedp_unpack.sv
+fedp_decode.sv
+fedp_max_tree.sv
+fedp_csa_tree.sv
+fedp_lzc.sv
+fedp_round.sv
+fedp.sv

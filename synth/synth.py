@@ -1,0 +1,765 @@
+#!/usr/bin/env python3
+"""synth.py - area and timing of every RTL block: Yosys 0.23 to the OSU 0.18 um standard
+cells, then OpenSTA on the mapped netlist (issue 8).
+
+For each block of synth/blocks.txt: yosys_flow.tcl (read rtl/rtl.f and the block's lists,
+chparam, synth -flatten, dfflibmap, abc with the liberty and a delay target, stat) and
+sta_flow.tcl (clock, input/output delays, worst slack overall and per pipeline stage).
+Writes REPORTS/synth.json (one record per block) and REPORTS/synth.md (the tables of the
+README), and keeps every log and netlist in WORK/<block>/.
+
+  synth.py [--quick] [--only NAME,...] [--jobs N] [--work DIR] [--reports DIR]
+           [--params-tool EXE] [--liberty FILE] [--period NS]
+  synth.py --sta-only NAME --netlist FILE ...   timing of a given netlist (a test hook)
+
+Exit status: 0 when every block that exists was built and timed; 1 when a tool failed
+(the message names the block, the tool and its log); 2 for bad usage or a missing input
+(liberty, tool, file list), named in the message.
+
+Python 3 standard library only (Debian 12's python3).
+"""
+import argparse
+import concurrent.futures
+import fnmatch
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+
+SYNTH_DIR = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(SYNTH_DIR)
+RTL_DIR = os.path.join(ROOT, 'rtl')
+DEFAULT_LIBERTY = '/usr/share/qflow/tech/osu018/osu018_stdcells.lib'
+
+# The unit of the NAND2-equivalent count, and the cells the timing conventions use.
+NAND2_CELL = 'NAND2X1'
+STA_DRIVER = 'BUFX2/Y'
+STA_LOAD = 'DFFPOSX1/D'
+
+# Clock period (ns) for STA, also ABC's delay target: about what one FEDP stage needs in
+# this library, so that slack is small and the critical paths are what ABC optimised for.
+DEFAULT_PERIOD_NS = 10.0
+
+# Storage of black-boxed memories is estimated, never synthesized. A 6T SRAM bit cell is
+# about 140 F^2 (the usual rule of thumb of the ITRS era), 4.5 um^2 at F = 0.18 um; with
+# an array efficiency of about 60% (decoders, sense amplifiers, write drivers), 7.5 um^2
+# per bit. The OSU cells are drawn with scalable SCMOS rules, about twice the area of a
+# commercial 0.18 um library, so this figure flatters the storage next to the logic;
+# the flop-based figure beside it (DFFPOSX1 + MUX2X1 per bit) is the other bound.
+SRAM_UM2_PER_BIT = 7.5
+
+# Names, in order, of the fields of tb/fedp/fedp_gen_params.c's output after the name.
+FEDP_PARAM_NAMES = ['L', 'F', 'InFmts', 'OutFmts', 'EminAlignFp32', 'EminAlignFp16',
+                    'Fp32ManBits']
+
+
+class FlowError(Exception):
+    """A block failed: the message names the block, the step and where to look."""
+
+
+class UsageError(Exception):
+    """Bad arguments or a missing input of the whole flow."""
+
+
+# ------------------------------------------------------------------ inputs
+
+def read_file_list(path):
+    """Files of an rtl.f-style list: one per line, relative to the list, // comments."""
+    if not os.path.isfile(path):
+        raise UsageError(f'file list {path} does not exist')
+    base = os.path.dirname(path)
+    files = []
+    with open(path) as f:
+        for line in f:
+            line = line.split('//', 1)[0].strip()
+            if line:
+                files.append(os.path.normpath(os.path.join(base, line)))
+    return files
+
+
+def parse_options(words, where):
+    opts = {}
+    flags = set()
+    for w in words:
+        if '=' in w:
+            k, v = w.split('=', 1)
+            opts[k] = v
+        else:
+            flags.add(w)
+    for k in opts:
+        if k not in ('lists', 'params', 'stages', 'blackbox', 'set'):
+            raise UsageError(f'{where}: unknown option {k}=')
+    return opts, flags
+
+
+def read_blocks(path):
+    """The `top` and `block` lines of blocks.txt (format in that file's header)."""
+    tops = {}
+    blocks = []
+    with open(path) as f:
+        for n, line in enumerate(f, 1):
+            words = line.split('#', 1)[0].split()
+            if not words:
+                continue
+            where = f'{path}:{n}'
+            if words[0] == 'top' and len(words) >= 2:
+                opts, flags = parse_options(words[2:], where)
+                if flags:
+                    raise UsageError(f'{where}: unknown word(s) {sorted(flags)}')
+                tops[words[1]] = opts
+            elif words[0] == 'block' and len(words) >= 4:
+                opts, flags = parse_options(words[4:], where)
+                if flags - {'quick'}:
+                    raise UsageError(f'{where}: unknown word(s) {sorted(flags - {"quick"})}')
+                blocks.append({'name': words[1], 'top': words[2], 'source': words[3],
+                               'quick': 'quick' in flags, 'set': opts.get('set', ''),
+                               'where': where})
+            else:
+                raise UsageError(f'{where}: expected "top TOP ..." or "block NAME TOP SOURCE ..."')
+    names = [b['name'] for b in blocks]
+    dup = {x for x in names if names.count(x) > 1}
+    if dup:
+        raise UsageError(f'{path}: block names used twice: {sorted(dup)}')
+    for b in blocks:
+        t = tops.get(b['top'], {})
+        b['lists'] = [x for x in t.get('lists', '').split(',') if x]
+        b['takes'] = [x for x in t.get('params', '').split(',') if x]
+        b['stages'] = []
+        for s in [x for x in t.get('stages', '').split(',') if x]:
+            if ':' not in s:
+                raise UsageError(f'{path}: top {b["top"]}: stage "{s}" is not NAME:GLOB')
+            b['stages'].append(tuple(s.split(':', 1)))
+        b['boxes'] = []
+        for s in [x for x in t.get('blackbox', '').split(',') if x]:
+            parts = s.split(':')
+            if len(parts) != 4 or not re.fullmatch(r'\w+(\*\w+)*', parts[3]):
+                raise UsageError(f'{path}: top {b["top"]}: blackbox "{s}" is not '
+                                 'MOD:IN_NS:OUT_NS:BITS (BITS: parameter names joined by *)')
+            b['boxes'].append((parts[0], float(parts[1]), float(parts[2]), parts[3]))
+    return blocks
+
+
+def fedp_params(tool, blocks):
+    """Parameter sets of the blocks with a fedp:... source, from the profile table."""
+    specs = []
+    for b in blocks:
+        if b['source'].startswith('fedp:'):
+            specs.append(b['name'] + ':' + b['source'][len('fedp:'):])
+    if not specs:
+        return {}
+    if not tool or not os.access(tool, os.X_OK):
+        raise UsageError(f'parameter tool {tool!r} is missing (build the target synth_params: '
+                         'it is tb/fedp/fedp_gen_params.c linked with the model)')
+    r = subprocess.run([tool] + specs, capture_output=True, text=True)
+    if r.returncode != 0:
+        raise UsageError(f'{tool} failed (exit {r.returncode}): {r.stderr.strip()}')
+    out = {}
+    for line in r.stdout.splitlines():
+        f = line.split()
+        if len(f) != 1 + len(FEDP_PARAM_NAMES):
+            raise UsageError(f'{tool}: unexpected line {line!r} (expected the name and '
+                             f'{" ".join(FEDP_PARAM_NAMES)})')
+        out[f[0]] = dict(zip(FEDP_PARAM_NAMES, (int(x) for x in f[1:])))
+    return out
+
+
+def read_liberty(path):
+    """Area of every cell, and which cells are flip-flops or latches."""
+    if not os.path.isfile(path):
+        raise UsageError(f'liberty file {path} does not exist (Debian package qflow-tech-osu018)')
+    area = {}
+    seq = set()
+    cell = None
+    with open(path) as f:
+        for line in f:
+            m = re.match(r'\s*cell\s*\(\s*"?([\w]+)"?\s*\)', line)
+            if m:
+                cell = m.group(1)
+                continue
+            if cell is None:
+                continue
+            m = re.match(r'\s*area\s*:\s*([0-9.eE+-]+)', line)
+            if m and cell not in area:
+                area[cell] = float(m.group(1))
+            if re.match(r'\s*(ff|latch)\s*\(', line):
+                seq.add(cell)
+    if NAND2_CELL not in area:
+        raise UsageError(f'liberty {path} has no {NAND2_CELL}: no NAND2-equivalent unit '
+                         f'(cells: {" ".join(sorted(area)) or "none"})')
+    return area, seq
+
+
+def yosys_int(v):
+    """chparam takes no negative decimal: a 32-bit signed hex constant instead."""
+    return str(v) if v >= 0 else "32'sh%08x" % (v & 0xffffffff)
+
+
+def find_module(files, top):
+    pat = re.compile(r'^\s*module\s+' + re.escape(top) + r'\b', re.M)
+    for f in files:
+        with open(f, errors='replace') as h:
+            if pat.search(h.read()):
+                return f
+    return None
+
+
+def module_on_disk(top):
+    """Where a module is defined under rtl/ even if no file list names it."""
+    for d, _, names in os.walk(RTL_DIR):
+        for n in sorted(names):
+            if n.endswith(('.sv', '.v')):
+                p = os.path.join(d, n)
+                if find_module([p], top):
+                    return p
+    return None
+
+
+# ------------------------------------------------------------------ one block
+
+def run_tool(cmd, env, log, what, block):
+    with open(log, 'w') as lf:
+        r = subprocess.run(cmd, env=env, stdout=lf, stderr=subprocess.STDOUT)
+    if r.returncode != 0:
+        tail = ''
+        with open(log, errors='replace') as lf:
+            lines = [x.rstrip() for x in lf if x.strip()]
+        errors = [x for x in lines if re.search(r'error', x, re.I)]
+        tail = '\n    '.join((errors or lines)[-6:])
+        raise FlowError(f'{block}: {what} failed (exit {r.returncode}), log {log}:\n    {tail}')
+
+
+def netlist_flops(netlist, lib_seq):
+    """{register net name: flop instance} of a mapped netlist, through assign aliases.
+
+    yosys_flow.tcl keeps the RTL's *_q names, but a register that drives an output port
+    sits on the port's net with its own name only as an alias (assign), which OpenSTA's
+    pattern matching does not follow; reading the netlist here does.
+    """
+    with open(netlist, errors='replace') as f:
+        text = f.read()
+    ident = r'(\\\S+|[A-Za-z_][\w$]*(?:\s*\[\d+\])?)'
+    q_of = {}
+    inst_re = re.compile(r'^\s*(\w+)\s+' + ident + r'\s*\((.*?)\);', re.M | re.S)
+    for m in inst_re.finditer(text):
+        cell, inst, body = m.group(1), m.group(2), m.group(3)
+        if cell in lib_seq:
+            q = re.search(r'\.Q\(\s*' + ident + r'\s*\)', body)
+            if q:
+                q_of[norm_net(q.group(1))] = inst.strip()
+    # assign a = b; (one bit each after splitnets): a and b are the same net.
+    alias = {}
+    for m in re.finditer(r'^\s*assign\s+' + ident + r'\s*=\s*' + ident + r'\s*;', text, re.M):
+        a, b = norm_net(m.group(1)), norm_net(m.group(2))
+        alias.setdefault(a, set()).add(b)
+        alias.setdefault(b, set()).add(a)
+    names = {}
+    for net, inst in q_of.items():
+        seen, todo = set(), [net]
+        while todo:
+            n = todo.pop()
+            if n in seen:
+                continue
+            seen.add(n)
+            names[n] = inst
+            todo.extend(alias.get(n, ()))
+    return names
+
+
+def norm_net(name):
+    name = name.strip()
+    if name.startswith('\\'):
+        name = name[1:]
+    return re.sub(r'\s+', '', name)
+
+
+def check_netlist(block, netlist, lib_area):
+    """A netlist OpenSTA can time as it is: OpenSTA turns an unknown cell into an empty
+    black box without a word, and times a truncated file's first part."""
+    name = block['name']
+    try:
+        with open(netlist, errors='replace') as f:
+            text = f.read()
+    except OSError as e:
+        raise FlowError(f'{name}: cannot read netlist {netlist}: {e}')
+    if not re.search(r'^\s*module\s+' + re.escape(block['top']) + r'\b', text, re.M):
+        raise FlowError(f'{name}: netlist {netlist} has no module {block["top"]}')
+    modules = len(re.findall(r'^\s*module\b', text, re.M))
+    if len(re.findall(r'^\s*endmodule\b', text, re.M)) != modules:
+        raise FlowError(f'{name}: netlist {netlist} is truncated (a module without endmodule)')
+    boxes = [bx[0] for bx in block['boxes']]
+    bad = set()
+    for m in re.finditer(r'^\s*([A-Za-z_\\][^\s(]*)\s+[^\s(]+\s*\(', text, re.M):
+        cell = m.group(1).lstrip('\\')
+        if cell in ('module', 'assign') or cell in lib_area:
+            continue
+        if any(cell == b or cell.startswith('$paramod') and b in cell for b in boxes):
+            continue
+        bad.add(cell)
+    if bad:
+        raise FlowError(f'{name}: netlist {netlist} instantiates cells that are not in the '
+                        f'liberty: {" ".join(sorted(bad)[:8])}')
+
+
+def top_ports(netlist, top):
+    """{port: 'input' | 'output'} of the top module of a netlist."""
+    with open(netlist, errors='replace') as f:
+        text = f.read()
+    m = re.search(r'^\s*module\s+' + re.escape(top) + r'\b(.*?)^\s*endmodule', text, re.M | re.S)
+    ports = {}
+    if m:
+        for d in re.finditer(r'^\s*(input|output)\s*(?:\[[^\]]*\])?\s*(\\\S+|\w+)\s*;',
+                             m.group(1), re.M):
+            ports[d.group(2).lstrip('\\')] = d.group(1)
+    return ports
+
+
+def write_box_ports(block, netlist, path):
+    """The ports that yosys_flow.tcl made of black-box pins (<module>_<n>__<pin>), with
+    the delays of blocks.txt: a memory output is launched its access time after the
+    clock, a memory input is due its setup time before it."""
+    lines = []
+    if block['boxes']:
+        ports = top_ports(netlist, block['top'])
+        for mod, in_ns, out_ns, _ in block['boxes']:
+            pat = re.compile(re.escape(mod) + r'_\d+__\w+$')
+            ins = sorted(p for p, d in ports.items() if d == 'input' and pat.match(p))
+            outs = sorted(p for p, d in ports.items() if d == 'output' and pat.match(p))
+            if not ins and not outs:
+                raise FlowError(f'{block["name"]}: no pin of black box {mod} in {netlist}')
+            if ins:
+                lines.append(f'input {in_ns} ' + ' '.join(ins))
+            if outs:
+                lines.append(f'output {out_ns} ' + ' '.join(outs))
+    with open(path, 'w') as f:
+        f.write(''.join(x + '\n' for x in lines))
+
+
+def storage_estimate(block, box_dump, cfg):
+    """Bits of the black-boxed memories (from each instance's parameters, with the BITS
+    product of blocks.txt) and two area figures that are not part of the logic's."""
+    with open(box_dump, errors='replace') as f:
+        text = f.read()
+    out = {}
+    for mod, _, _, expr in block['boxes']:
+        insts = 0
+        bits = 0
+        for cell in re.finditer(r'^\s*cell\s+\\?' + re.escape(mod) + r'\s+(\S+)\s*\n(.*?)^\s*end\b',
+                                text, re.M | re.S):
+            params = {m.group(1): int(m.group(2)) for m in
+                      re.finditer(r'parameter\s+\\(\w+)\s+(-?\d+)', cell.group(2))}
+            n = 1
+            for name in expr.split('*'):
+                if name not in params:
+                    raise FlowError(f'{block["name"]}: black box {mod} has no parameter {name} '
+                                    f'(it has {sorted(params)}; see {box_dump})')
+                n *= params[name]
+            insts += 1
+            bits += n
+        if not insts:
+            raise FlowError(f'{block["name"]}: no instance of black box {mod} (see {box_dump})')
+        flop_bit = cfg['lib_area']['DFFPOSX1'] + cfg['lib_area']['MUX2X1']
+        out[mod] = {'instances': insts, 'bits': bits, 'bits_expr': expr,
+                    'sram_um2_per_bit': SRAM_UM2_PER_BIT,
+                    'sram_area_um2': round(bits * SRAM_UM2_PER_BIT, 1),
+                    'flop_area_um2': round(bits * flop_bit, 1)}
+    return out
+
+
+def run_sta(block, netlist, cfg, work, period):
+    check_netlist(block, netlist, cfg['lib_area'])
+    stage_file = os.path.join(work, 'stages.txt')
+    with open(stage_file, 'w') as f:
+        if block['stages']:
+            flops = netlist_flops(netlist, cfg['lib_seq'])
+            for stage, glob in block['stages']:
+                insts = sorted({i for n, i in flops.items() if fnmatch.fnmatchcase(n, glob)})
+                if not insts:
+                    raise FlowError(f'{block["name"]}: stage {stage}: no register net of '
+                                    f'{netlist} matches {glob!r}')
+                f.write(stage + ' ' + ' '.join(insts) + '\n')
+    box_file = os.path.join(work, 'box_ports.txt')
+    write_box_ports(block, netlist, box_file)
+    env = dict(os.environ,
+               STA_LIBERTY=cfg['liberty'], STA_NETLIST=netlist, STA_TOP=block['top'],
+               STA_CLOCK='clk_i', STA_PERIOD=str(period), STA_STAGE_FILE=stage_file,
+               STA_BOX_FILE=box_file, STA_DRIVER=STA_DRIVER, STA_LOAD=STA_LOAD)
+    log = os.path.join(work, 'sta.log')
+    t0 = time.monotonic()
+    run_tool(['sta', '-no_init', '-exit', os.path.join(SYNTH_DIR, 'sta_flow.tcl')], env, log,
+             'OpenSTA (sta_flow.tcl)', block['name'])
+    seconds = time.monotonic() - t0
+    crit = None
+    stages = {}
+    with open(log, errors='replace') as f:
+        text = f.read()
+    # OpenSTA carries on after a netlist syntax error and links what it could parse:
+    # a netlist it could not read completely is an error here, not a timing result.
+    bad = [x for x in text.splitlines() if re.match(r'\s*Error', x)]
+    if bad:
+        what = (f'OpenSTA cannot parse netlist {netlist}' if any(netlist in x for x in bad)
+                else 'OpenSTA reported errors')
+        raise FlowError(f'{block["name"]}: {what} (log {log}):\n    ' + '\n    '.join(bad[:6]))
+    for line in text.splitlines():
+        w = line.split()
+        if len(w) == 3 and w[:2] == ['RESULT', 'critical_ns']:
+            crit = float(w[2])
+        elif len(w) == 4 and w[0] == 'STAGE':
+            stages[w[1]] = {'path_ns': round(float(w[2]), 3), 'flops': int(w[3])}
+    if crit is None or crit <= 0:
+        raise FlowError(f'{block["name"]}: OpenSTA gave no critical path (log {log})')
+    return crit, stages, seconds
+
+
+def cell_stats(stat_json, lib_area, lib_seq):
+    """Area, cell and flop counts of the mapped design, from Yosys's cell counts and the
+    liberty's areas (black boxes were cut out before: none is left to count)."""
+    with open(stat_json) as f:
+        st = json.load(f)
+    mods = st['modules']
+    counts = st.get('design', next(iter(mods.values())))['num_cells_by_type']
+    area = 0.0
+    cells = flops = 0
+    unknown = []
+    for cell, n in counts.items():
+        name = cell.lstrip('\\')
+        if name in lib_area:
+            area += lib_area[name] * n
+            cells += n
+            if name in lib_seq:
+                flops += n
+        else:
+            unknown.append(name)
+    if unknown:
+        raise FlowError(f'cells that are not in the liberty: {unknown}')
+    return area, cells, flops
+
+
+def synth_block(block, cfg):
+    name = block['name']
+    work = os.path.join(cfg['work'], name)
+    os.makedirs(work, exist_ok=True)
+    rec = {'name': name, 'top': block['top'], 'source': block['source']}
+    files, params = block_setup(block, cfg)
+    if files is None:
+        rec['skipped'] = params
+        return rec
+    rec['params'] = params
+
+    netlist = os.path.join(work, 'netlist.v')
+    stat_json = os.path.join(work, 'stat.json')
+    box_dump = os.path.join(work, 'boxes.txt')
+    env = dict(os.environ,
+               SYNTH_TOP=block['top'], SYNTH_FILES=' '.join(files),
+               SYNTH_PARAMS=' '.join(f'{k} {yosys_int(v)}' for k, v in params.items()),
+               SYNTH_BLACKBOX=' '.join(bx[0] for bx in block['boxes']),
+               SYNTH_BOXES=box_dump,
+               SYNTH_LIBERTY=cfg['liberty'], SYNTH_DELAY_PS=str(int(cfg['period'] * 1000)),
+               SYNTH_NETLIST=netlist, SYNTH_STAT=stat_json)
+    for stale in (netlist, stat_json):
+        if os.path.exists(stale):
+            os.remove(stale)
+    cmd = ['yosys', '-q', '-l', os.path.join(work, 'yosys.log'), '-c',
+           os.path.join(SYNTH_DIR, 'yosys_flow.tcl')]
+    # CPU time (Yosys and its ABC processes) next to the wall time: on a shared machine
+    # the wall time also measures the other jobs.
+    times = os.path.join(work, 'yosys.time')
+    if os.access('/usr/bin/time', os.X_OK):
+        cmd = ['/usr/bin/time', '-o', times, '-f', '%U %S'] + cmd
+    t0 = time.monotonic()
+    run_tool(cmd, env, os.path.join(work, 'yosys.out'), 'Yosys (yosys_flow.tcl)', name)
+    rec['yosys_seconds'] = round(time.monotonic() - t0, 1)
+    try:
+        with open(times) as f:
+            rec['yosys_cpu_seconds'] = round(sum(float(x) for x in f.read().split()[-2:]), 1)
+    except (OSError, ValueError):
+        pass
+
+    try:
+        area, cells, flops = cell_stats(stat_json, cfg['lib_area'], cfg['lib_seq'])
+    except (OSError, ValueError, KeyError) as e:
+        raise FlowError(f'{name}: cannot read Yosys statistics {stat_json}: {e}')
+    except FlowError as e:
+        raise FlowError(f'{name}: {e}')
+    if area <= 0 or cells == 0:
+        raise FlowError(f'{name}: the mapped design is empty (log {work}/yosys.log)')
+    rec.update(area_um2=round(area, 1), nand2_eq=round(area / cfg['nand2_area'], 1),
+               cells=cells, flops=flops)
+    if block['boxes']:
+        rec['storage'] = storage_estimate(block, box_dump, cfg)
+
+    crit, stages, sta_s = run_sta(block, netlist, cfg, work, cfg['period'])
+    rec.update(critical_path_ns=round(crit, 3), fmax_mhz=round(1000.0 / crit, 1),
+               stages=stages, sta_seconds=round(sta_s, 1), period_ns=cfg['period'])
+    return rec
+
+
+# ------------------------------------------------------------------ reports
+
+def fmt_stages(stages):
+    return ', '.join(f'{k} {v["path_ns"]:.2f}' for k, v in stages.items()) or '-'
+
+
+def write_reports(records, cfg, total_seconds):
+    os.makedirs(cfg['reports'], exist_ok=True)
+    doc = {
+        'liberty': cfg['liberty'],
+        'nand2_cell': NAND2_CELL,
+        'nand2_area_um2': cfg['nand2_area'],
+        'period_ns': cfg['period'],
+        'jobs': cfg['jobs'],
+        'quick': cfg['quick'],
+        'total_seconds': round(total_seconds, 1),
+        'conventions': ('critical_path_ns = clock period - worst slack (clock-to-Q, logic '
+                        'and setup; ideal clock, inputs from a ' + STA_DRIVER.split('/')[0] +
+                        ' at the clock edge, outputs captured by a flop, no wire load); '
+                        'stages: the slowest path ending at each stage\'s registers'),
+        'blocks': {r['name']: r for r in records},
+    }
+    comp = comparisons(records)
+    if comp:
+        doc['fused_vs_baseline'] = comp
+    jpath = os.path.join(cfg['reports'], 'synth.json')
+    with open(jpath + '.tmp', 'w') as f:
+        json.dump(doc, f, indent=2)
+        f.write('\n')
+    os.replace(jpath + '.tmp', jpath)
+
+    md = ['# Synthesis: Yosys 0.23 + OpenSTA, OSU 0.18 um standard cells', '',
+          f'Generated by synth/synth.py{" --quick" if cfg["quick"] else ""}. '
+          f'NAND2-eq = area / {NAND2_CELL} ({cfg["nand2_area"]:g} um^2). '
+          f'Clock {cfg["period"]:g} ns (also ABC\'s delay target); critical path = '
+          'period - worst slack, per stage the slowest path into that stage\'s registers. '
+          f'{len([r for r in records if "area_um2" in r])} blocks in {total_seconds:.0f} s '
+          f'with {cfg["jobs"]} job(s).', '',
+          '| block | parameters | area um^2 | NAND2-eq | cells | flops | critical ns | fmax MHz '
+          '| stages (ns) | Yosys s |',
+          '|---|---|---:|---:|---:|---:|---:|---:|---|---:|']
+    for r in records:
+        if 'skipped' in r:
+            md.append(f'| {r["name"]} | skipped: {r["skipped"]} | | | | | | | | |')
+            continue
+        p = r.get('params', {})
+        ptxt = ' '.join(f'{k}={p[k]}' for k in ('L', 'F') if k in p) or '-'
+        md.append(f'| {r["name"]} | {ptxt} | {r["area_um2"]:,.0f} | {r["nand2_eq"]:,.0f} | '
+                  f'{r["cells"]:,} | {r["flops"]:,} | {r["critical_path_ns"]:.2f} | '
+                  f'{r["fmax_mhz"]:.0f} | {fmt_stages(r["stages"])} | {r["yosys_seconds"]:.0f} |')
+    if comp:
+        md += ['', '## Fused dot product vs chained FMAs (same parameters)', '',
+               'Targets (issue 8): fused area <= 0.7 x baseline; each fused stage no slower '
+               'than the baseline\'s stage (one FMA). The baseline is systolic, L stages, '
+               'without input skew registers (rtl/baseline/fma_chain.sv).', '',
+               '| profile | fused um^2 | baseline um^2 | area ratio | <= 0.7 | '
+               'fused slowest stage ns | baseline stage ns | stage <= | fused latency | baseline latency |',
+               '|---|---:|---:|---:|:-:|---:|---:|:-:|---:|---:|']
+        for c in comp:
+            md.append(f'| {c["profile"]} | {c["fused_area_um2"]:,.0f} | '
+                      f'{c["baseline_area_um2"]:,.0f} | {c["area_ratio"]:.3f} | '
+                      f'{"yes" if c["area_target_met"] else "no"} | '
+                      f'{c["fused_worst_stage_ns"]:.2f} | {c["baseline_worst_stage_ns"]:.2f} | '
+                      f'{"yes" if c["stage_target_met"] else "no"} | {c["fused_latency"]} | '
+                      f'{c["baseline_latency"]} |')
+    storage = [r for r in records if 'storage' in r]
+    if storage:
+        md += ['', '## Black-boxed storage (estimated, not in the areas above)', '',
+               f'SRAM at {SRAM_UM2_PER_BIT:g} um^2/bit: a 6T cell of ~140 F^2 is 4.5 um^2 at '
+               'F = 0.18 um, over ~60% array efficiency (an assumption, not a characterized '
+               'macro). Flop-based: one DFFPOSX1 and one MUX2X1 of this library per bit. '
+               'The memories are timed as macros with the access and setup times of '
+               'synth/blocks.txt (box_read / box_write stages).',
+               '', '| block | memory | instances | bits | SRAM um^2 | flop-based um^2 |',
+               '|---|---|---:|---:|---:|---:|']
+        for r in storage:
+            for mod, st in r['storage'].items():
+                md.append(f'| {r["name"]} | {mod} ({st["bits_expr"]}) | {st["instances"]} | '
+                          f'{st["bits"]:,} | {st["sram_area_um2"]:,.0f} | '
+                          f'{st["flop_area_um2"]:,.0f} |')
+    mpath = os.path.join(cfg['reports'], 'synth.md')
+    with open(mpath, 'w') as f:
+        f.write('\n'.join(md) + '\n')
+    return jpath, mpath
+
+
+def comparisons(records):
+    by = {r['name']: r for r in records if 'area_um2' in r}
+    out = []
+    for name, r in by.items():
+        if not name.startswith('fedp_'):
+            continue
+        b = by.get('baseline_' + name[len('fedp_'):])
+        if not b:
+            continue
+        fw = max(v['path_ns'] for v in r['stages'].values())
+        bw = max(v['path_ns'] for v in b['stages'].values())
+        ratio = r['area_um2'] / b['area_um2']
+        out.append({'profile': name[len('fedp_'):], 'fused': name, 'baseline': b['name'],
+                    'fused_area_um2': r['area_um2'], 'baseline_area_um2': b['area_um2'],
+                    'area_ratio': round(ratio, 3), 'area_target_met': ratio <= 0.7,
+                    'fused_worst_stage_ns': fw, 'baseline_worst_stage_ns': bw,
+                    'stage_target_met': fw <= bw,
+                    'fused_latency': len(r['stages']),
+                    'baseline_latency': b['params'].get('L', len(b['stages']))})
+    return out
+
+
+def block_setup(block, cfg):
+    """(files, params) of a block, or (None, reason) when its top is not in its files."""
+    files = cfg['base_files'] + [f for lst in block['lists']
+                                 for f in read_file_list(os.path.join(RTL_DIR, lst))]
+    if not find_module(files, block['top']):
+        elsewhere = module_on_disk(block['top'])
+        return None, (f'{os.path.relpath(elsewhere, ROOT)} is not in rtl/rtl.f'
+                      if elsewhere else f'no module {block["top"]} in rtl/ yet')
+    params = {}
+    if block['source'].startswith('fedp:'):
+        full = cfg['fedp_params'][block['name']]
+        missing = [p for p in block['takes'] if p not in full]
+        if missing:
+            raise FlowError(f'{block["name"]}: parameter set has no {missing}')
+        params = {p: full[p] for p in block['takes']}
+    elif block['source'] != '-':
+        raise FlowError(f'{block["where"]}: unknown source {block["source"]!r}')
+    for kv in [x for x in block['set'].split(',') if x]:
+        k, v = kv.split('=', 1)
+        params[k] = int(v, 0)
+    return files, params
+
+
+def lint(blocks, params_tool):
+    """Verilator -Wall on every block with its parameters (exit 0 when all are clean)."""
+    if not shutil.which('verilator'):
+        print('synth.py: verilator is not on PATH', file=sys.stderr)
+        return 2
+    cfg = {'base_files': read_file_list(os.path.join(RTL_DIR, 'rtl.f')),
+           'fedp_params': fedp_params(params_tool, blocks)}
+    failed = 0
+    for b in blocks:
+        try:
+            files, params = block_setup(b, cfg)
+        except FlowError as e:
+            print(f'synth.py: FAILED {e}', file=sys.stderr)
+            failed += 1
+            continue
+        if files is None:
+            print(f'  {b["name"]:28s} skipped: {params}')
+            continue
+        cmd = (['verilator', '--lint-only', '-Wall', '--top-module', b['top']] +
+               [f'-G{k}={v}' for k, v in params.items()] + files)
+        r = subprocess.run(cmd, capture_output=True, text=True)
+        print(f'  {b["name"]:28s} {"clean" if r.returncode == 0 else "FAILED"}')
+        if r.returncode != 0:
+            print(r.stdout + r.stderr)
+            failed += 1
+    return 1 if failed else 0
+
+
+# ------------------------------------------------------------------ main
+
+def main(argv):
+    ap = argparse.ArgumentParser(description=__doc__.split('\n\n')[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument('--quick', action='store_true', help='only the blocks marked quick')
+    ap.add_argument('--only', default='', help='comma-separated block names or globs')
+    ap.add_argument('--jobs', type=int, default=os.cpu_count() or 1)
+    ap.add_argument('--work', default=os.path.join(ROOT, 'build', 'synth'),
+                    help='per-block logs and netlists')
+    ap.add_argument('--reports', default=os.path.join(ROOT, 'build', 'reports'),
+                    help='where synth.json and synth.md go')
+    ap.add_argument('--params-tool', default='', help='fedp_gen_params built with the model')
+    ap.add_argument('--liberty', default=DEFAULT_LIBERTY)
+    ap.add_argument('--period', type=float, default=DEFAULT_PERIOD_NS, help='clock, ns')
+    ap.add_argument('--blocks', default=os.path.join(SYNTH_DIR, 'blocks.txt'))
+    ap.add_argument('--sta-only', default='', metavar='NAME',
+                    help='time --netlist as block NAME; no synthesis, no reports')
+    ap.add_argument('--netlist', default='')
+    ap.add_argument('--lint', action='store_true',
+                    help='only `verilator --lint-only -Wall` of the selected blocks')
+    ap.add_argument('--only-top', default='', metavar='TOP', help='the blocks of one top')
+    a = ap.parse_args(argv)
+    t0 = time.monotonic()
+    try:
+        blocks = read_blocks(a.blocks)
+        if a.only_top:
+            blocks = [b for b in blocks if b['top'] == a.only_top]
+            if not blocks:
+                raise UsageError(f'no block of top {a.only_top} in {a.blocks}')
+        if a.lint:
+            return lint(blocks, a.params_tool)
+        for tool in ('yosys', 'sta'):
+            if not shutil.which(tool):
+                raise UsageError(f'{tool} is not on PATH (Debian packages yosys, opensta)')
+        lib_area, lib_seq = read_liberty(a.liberty)
+        if a.sta_only:
+            sel = [b for b in blocks if b['name'] == a.sta_only]
+            if not sel:
+                raise UsageError(f'no block {a.sta_only} in {a.blocks}')
+            if not os.path.isfile(a.netlist):
+                raise UsageError(f'netlist {a.netlist!r} does not exist')
+            cfg = {'liberty': os.path.abspath(a.liberty), 'lib_seq': lib_seq,
+                   'lib_area': lib_area}
+            work = os.path.join(a.work, sel[0]['name'] + '.sta-only')
+            os.makedirs(work, exist_ok=True)
+            try:
+                crit, stages, _ = run_sta(sel[0], os.path.abspath(a.netlist), cfg, work,
+                                          a.period)
+            except FlowError as e:
+                print(f'synth.py: FAILED {e}', file=sys.stderr)
+                return 1
+            print(f'{a.sta_only}: critical path {crit:.3f} ns; stages {fmt_stages(stages)}')
+            return 0
+        if a.only:
+            want = a.only.split(',')
+            unknown = [w for w in want if not any(fnmatch.fnmatchcase(b['name'], w)
+                                                  for b in blocks)]
+            if unknown:
+                raise UsageError(f'unknown block(s) {unknown} (see {a.blocks})')
+            blocks = [b for b in blocks if any(fnmatch.fnmatchcase(b['name'], w) for w in want)]
+        elif a.quick:
+            blocks = [b for b in blocks if b['quick']]
+        cfg = {
+            'liberty': os.path.abspath(a.liberty), 'lib_area': lib_area, 'lib_seq': lib_seq,
+            'nand2_area': lib_area[NAND2_CELL], 'period': a.period, 'jobs': max(1, a.jobs),
+            'quick': a.quick, 'work': os.path.abspath(a.work),
+            'reports': os.path.abspath(a.reports),
+            'base_files': read_file_list(os.path.join(RTL_DIR, 'rtl.f')),
+            'fedp_params': fedp_params(a.params_tool, blocks),
+        }
+    except UsageError as e:
+        print(f'synth.py: {e}', file=sys.stderr)
+        return 2
+
+    # Largest first (L is a fair proxy), so that two jobs finish together.
+    order = sorted(blocks, key=lambda b: -cfg['fedp_params'].get(b['name'], {}).get('L', 0))
+    records = {}
+    failures = []
+    with concurrent.futures.ThreadPoolExecutor(max_workers=cfg['jobs']) as pool:
+        futs = {pool.submit(synth_block, b, cfg): b for b in order}
+        for fut in concurrent.futures.as_completed(futs):
+            b = futs[fut]
+            try:
+                r = fut.result()
+            except (FlowError, UsageError, OSError) as e:
+                failures.append(str(e))
+                print(f'synth.py: FAILED {e}', file=sys.stderr, flush=True)
+                continue
+            records[b['name']] = r
+            if 'skipped' in r:
+                print(f'  {r["name"]:28s} skipped: {r["skipped"]}', flush=True)
+            else:
+                print(f'  {r["name"]:28s} {r["area_um2"]:>12,.0f} um^2 {r["cells"]:>8,} cells '
+                      f'{r["critical_path_ns"]:7.2f} ns  yosys {r["yosys_seconds"]:.0f} s',
+                      flush=True)
+    ordered = [records[b['name']] for b in blocks if b['name'] in records]
+    total = time.monotonic() - t0
+    if failures:
+        print(f'synth.py: {len(failures)} block(s) failed; no report written', file=sys.stderr)
+        return 1
+    jpath, mpath = write_reports(ordered, cfg, total)
+    print(f'synth.py: {len(ordered)} blocks in {total:.0f} s -> {jpath}, {mpath}')
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,326 @@
+/* baseline_tb.c - functional check of the chained-FMA baseline (rtl/baseline/).
+ *
+ *   baseline_tb [--seed S] [--count N] [--model-count M]
+ *
+ * 1. The chain model (chain_model.c, exact GMP sums) against the host: fp32 results
+ *    against fmaf under the same rounding mode (toward zero and to nearest), fp16 results
+ *    against (_Float16) of a double fma that was exact. M random cases per check, every
+ *    input format; a check that compares too few cases fails rather than passing empty.
+ * 2. The Verilated fma_chain against the chain model: N random operations (tame values,
+ *    random bit patterns, specials, exact cancellations, idle cycles), issued one per
+ *    cycle with the chain's systolic timing, compared bit for bit after the latency.
+ * Prints PASSED or FAILED; exit 0 only on PASSED.
+ */
+#include <fenv.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "baseline_dut.h"
+#include "chain_model.h"
+
+#define MAX_L 64
+#define RING 128
+
+static uint64_t rng_state;
+static uint64_t rnd(void) /* splitmix64 */
+{
+    uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+static unsigned rnd_below(unsigned n) { return (unsigned)(rnd() % n); }
+
+static unsigned value_bits(const tc_fmt_info *f) { return f->width - f->ignore_low; }
+
+/* A value of format f as its value bits: mode 0 any pattern, 1 a normal near binade
+ * ebase (biased), 2 a special or boundary value. */
+static uint32_t draw(const tc_fmt_info *f, int mode, int ebase)
+{
+    unsigned vb = value_bits(f);
+    uint32_t mask = vb >= 32 ? 0xffffffffu : (1u << vb) - 1u;
+    uint32_t man = (uint32_t)rnd() & ((1u << f->man_bits) - 1u);
+    uint32_t sign = (uint32_t)rnd_below(2) << (vb - 1);
+    uint32_t emax_field = (1u << f->exp_bits) - 1u;
+    if (mode == 0)
+        return (uint32_t)rnd() & mask;
+    if (mode == 1) {
+        int e = ebase + (int)rnd_below(5) - 2;
+        e = e < 1 ? 1 : e >= (int)emax_field ? (int)emax_field - 1 : e;
+        return sign | (uint32_t)e << f->man_bits | man;
+    }
+    switch (rnd_below(6)) {
+    case 0: return sign;
+    case 1: return sign | 1u;
+    case 2: return sign | man;
+    case 3: return sign | emax_field << f->man_bits;
+    case 4: return sign | emax_field << f->man_bits | man;
+    default: return sign | (emax_field - 1u) << f->man_bits | ((1u << f->man_bits) - 1u);
+    }
+}
+
+static const tc_fmt elem_fmts[] = {TC_FMT_TF32, TC_FMT_FP16, TC_FMT_BF16, TC_FMT_E4M3,
+                                   TC_FMT_E5M2, TC_FMT_E3M2, TC_FMT_E2M3, TC_FMT_E2M1};
+#define N_ELEM_FMTS (sizeof elem_fmts / sizeof elem_fmts[0])
+
+/* ------------------------------------------------------------ 1. model vs host */
+
+static double value_of(tc_fmt f, uint32_t word)
+{
+    tc_value v;
+    if (tc_decode(f, word, &v) != TC_OK || v.kind == TC_VAL_NAN)
+        return NAN;
+    if (v.kind == TC_VAL_INF)
+        return v.sign ? -INFINITY : INFINITY;
+    double x = ldexp((double)v.sig, v.exp - (int)tc_fmt_get(f)->man_bits);
+    return v.sign ? -x : x;
+}
+
+static uint32_t f32_bits(float x)
+{
+    uint32_t u;
+    memcpy(&u, &x, sizeof u);
+    return u;
+}
+
+static int is_nan_pattern(tc_fmt f, uint32_t bits)
+{
+    tc_value v;
+    return tc_decode(f, bits, &v) == TC_OK && v.kind == TC_VAL_NAN;
+}
+
+typedef struct check_count {
+    unsigned long compared, skipped, failed;
+} check_count;
+
+static void report_mismatch(check_count *k, const char *what, tc_fmt in, uint32_t a,
+                            uint32_t b, uint32_t c, uint32_t want, uint32_t got)
+{
+    if (++k->failed <= 8)
+        printf("  model %s: %s a %x b %x c %x: host %08x, model %08x\n", what,
+               tc_fmt_get(in)->name, (unsigned)a, (unsigned)b, (unsigned)c, (unsigned)want,
+               (unsigned)got);
+}
+
+/* fp32 (23 fraction bits) against fmaf in the same rounding mode. */
+static void check_fp32(int rne, unsigned long count, check_count *k)
+{
+    chain_round r = {TC_FMT_FP32, 23, rne};
+    for (unsigned long n = 0; n < count; n++) {
+        tc_fmt in = elem_fmts[rnd_below(N_ELEM_FMTS)];
+        const tc_fmt_info *fi = tc_fmt_get(in);
+        unsigned mode = rnd_below(4);
+        int ebase = 1 + (int)rnd_below((1u << fi->exp_bits) - 2u);
+        uint32_t a = draw(fi, mode == 0 ? 0 : mode == 3 ? 2 : 1, ebase) << fi->ignore_low;
+        uint32_t b = draw(fi, mode == 0 ? 0 : 1, ebase) << fi->ignore_low;
+        int cbase = 2 * (ebase - fi->bias) + 127 + (int)rnd_below(60) - 30;
+        uint32_t c = draw(tc_fmt_get(TC_FMT_FP32), mode == 0 ? 0 : mode == 3 ? 2 : 1, cbase);
+        float fc;
+        memcpy(&fc, &c, sizeof fc);
+        fesetround(rne ? FE_TONEAREST : FE_TOWARDZERO);
+        feclearexcept(FE_ALL_EXCEPT);
+        float host = fmaf((float)value_of(in, a), (float)value_of(in, b), fc);
+        int overflow = fetestexcept(FE_OVERFLOW) != 0;
+        fesetround(FE_TONEAREST);
+        uint32_t got = chain_fma(in, a, b, c, &r);
+        if (overflow && !rne) { /* IEEE: largest finite; the baseline (and FEDP): Inf */
+            k->skipped++;
+            continue;
+        }
+        k->compared++;
+        if (isnan(host) ? !is_nan_pattern(TC_FMT_FP32, got) : f32_bits(host) != got)
+            report_mismatch(k, rne ? "fp32 rne" : "fp32 rz", in, a, b, c, f32_bits(host), got);
+    }
+}
+
+/* fp16 (to nearest even) against _Float16 of a double fma that was exact. */
+static void check_fp16(unsigned long count, check_count *k)
+{
+#ifdef __FLT16_MAX__
+    chain_round r = {TC_FMT_FP16, 10, 1};
+    for (unsigned long n = 0; n < count; n++) {
+        tc_fmt in = elem_fmts[rnd_below(N_ELEM_FMTS)];
+        const tc_fmt_info *fi = tc_fmt_get(in);
+        unsigned mode = rnd_below(4);
+        int ebase = 1 + (int)rnd_below((1u << fi->exp_bits) - 2u);
+        uint32_t a = draw(fi, mode == 0 ? 0 : mode == 3 ? 2 : 1, ebase) << fi->ignore_low;
+        uint32_t b = draw(fi, mode == 0 ? 0 : 1, ebase) << fi->ignore_low;
+        int cbase = 2 * (ebase - fi->bias) + 15 + (int)rnd_below(20) - 10;
+        uint32_t c = draw(tc_fmt_get(TC_FMT_FP16), mode == 0 ? 0 : mode == 3 ? 2 : 1, cbase);
+        feclearexcept(FE_ALL_EXCEPT);
+        double exact = fma(value_of(in, a), value_of(in, b), value_of(TC_FMT_FP16, c));
+        if (fetestexcept(FE_INEXACT | FE_OVERFLOW | FE_UNDERFLOW)) {
+            k->skipped++;
+            continue;
+        }
+        _Float16 h = (_Float16)exact;
+        uint16_t hb;
+        memcpy(&hb, &h, sizeof hb);
+        uint32_t got = chain_fma(in, a, b, c, &r);
+        k->compared++;
+        if (isnan(exact) ? !is_nan_pattern(TC_FMT_FP16, got) : hb != got)
+            report_mismatch(k, "fp16 rne", in, a, b, c, hb, got);
+    }
+#else
+    (void)count;
+    (void)k;
+#endif
+}
+
+static int model_selftest(unsigned long count)
+{
+    check_count rz = {0}, rne = {0}, h = {0};
+    check_fp32(0, count, &rz);
+    check_fp32(1, count, &rne);
+    check_fp16(count, &h);
+    printf("model vs host: fp32 rz %lu compared (%lu overflows skipped), fp32 rne %lu, "
+           "fp16 rne %lu (%lu inexact in double skipped)\n",
+           rz.compared, rz.skipped, rne.compared, h.compared, h.skipped);
+    int ok = rz.failed + rne.failed + h.failed == 0;
+    /* Each check must have compared a real share of its cases. */
+    if (rz.compared < count / 2 || rne.compared < count / 2) {
+        printf("  fp32 checks compared too few cases\n");
+        ok = 0;
+    }
+#ifdef __FLT16_MAX__
+    if (h.compared < count / 4) {
+        printf("  fp16 check compared too few cases\n");
+        ok = 0;
+    }
+#endif
+    return ok;
+}
+
+/* --------------------------------------------------------- 2. RTL vs model */
+
+typedef struct op {
+    int valid;
+    tc_fmt in, out;
+    uint32_t a[MAX_L], b[MAX_L]; /* value bits, as driven */
+    uint32_t c, want;
+} op;
+
+static void make_op(op *o, const baseline_params *p, const tc_fmt *ins, unsigned n_in,
+                    const tc_fmt *outs, unsigned n_out)
+{
+    o->valid = rnd_below(8) != 0; /* idle cycles too */
+    o->in = ins[rnd_below(n_in)];
+    o->out = outs[rnd_below(n_out)];
+    const tc_fmt_info *fi = tc_fmt_get(o->in), *fo = tc_fmt_get(o->out);
+    unsigned r = rnd_below(10);
+    int ebase = 1 + (int)rnd_below((1u << fi->exp_bits) - 2u);
+    uint32_t aw[MAX_L], bw[MAX_L];
+    for (unsigned i = 0; i < p->L; i++) {
+        int mode = r < 4 ? 1 : r < 7 ? 0 : (rnd_below(8) ? 1 : 2);
+        o->a[i] = draw(fi, mode, ebase);
+        o->b[i] = draw(fi, mode, ebase);
+        if (r == 9 && (i & 1u)) { /* this product cancels the previous one */
+            o->a[i] = o->a[i - 1];
+            o->b[i] = o->b[i - 1] ^ (1u << (value_bits(fi) - 1));
+        }
+        aw[i] = o->a[i] << fi->ignore_low;
+        bw[i] = o->b[i] << fi->ignore_low;
+    }
+    int cmode = r < 4 ? 1 : r < 7 ? 0 : (rnd_below(4) ? 1 : 2);
+    o->c = draw(fo, cmode, 2 * (ebase - fi->bias) + fo->bias);
+    chain_round rr = chain_round_of(o->out, p->fp32_man_bits);
+    o->want = chain_dot(o->in, p->L, aw, bw, o->c, &rr);
+}
+
+static int rtl_test(unsigned long count)
+{
+    const baseline_params *p = &baseline_dut.params;
+    if (p->L > MAX_L || p->latency + p->L >= RING) {
+        printf("FAILED: L = %u does not fit the testbench\n", p->L);
+        return 0;
+    }
+    tc_fmt ins[TC_FMT_COUNT], outs[2];
+    unsigned n_in = 0, n_out = 0;
+    for (unsigned f = 0; f < TC_FMT_COUNT; f++)
+        if (p->in_fmts >> f & 1u)
+            ins[n_in++] = (tc_fmt)f;
+    if (p->out_fmts >> TC_FMT_FP32 & 1u)
+        outs[n_out++] = TC_FMT_FP32;
+    if (p->out_fmts >> TC_FMT_FP16 & 1u)
+        outs[n_out++] = TC_FMT_FP16;
+    printf("fma_chain: L %u, input formats", p->L);
+    for (unsigned i = 0; i < n_in; i++)
+        printf(" %s", tc_fmt_get(ins[i])->name);
+    printf(", fp32 results with %u fraction bits, latency %u\n", p->fp32_man_bits, p->latency);
+
+    static op ring[RING];
+    void *dut = baseline_dut.create();
+    baseline_dut.set_reset(dut, 0);
+    uint32_t zero[MAX_L] = {0};
+    for (int i = 0; i < 2; i++) {
+        baseline_dut.drive(dut, 0, 0, 0, zero, zero, 0);
+        baseline_dut.step(dut);
+    }
+    baseline_dut.set_reset(dut, 1);
+
+    unsigned long checked = 0, errors = 0, total = count + p->latency + p->L;
+    for (unsigned long t = 0; t < total; t++) {
+        op *o = &ring[t % RING];
+        if (t < count)
+            make_op(o, p, ins, n_in, outs, n_out);
+        else
+            memset(o, 0, sizeof *o);
+        /* Slot j carries element j of the operation issued j cycles ago. */
+        uint32_t a[MAX_L], b[MAX_L];
+        for (unsigned j = 0; j < p->L; j++) {
+            const op *src = t >= j ? &ring[(t - j) % RING] : NULL;
+            a[j] = src ? src->a[j] : (uint32_t)rnd();
+            b[j] = src ? src->b[j] : (uint32_t)rnd();
+        }
+        baseline_dut.drive(dut, o->valid, o->in, o->out, a, b, o->c);
+        baseline_dut.step(dut);
+        if (t + 1 < p->latency)
+            continue;
+        const op *done = &ring[(t + 1 - p->latency) % RING];
+        uint32_t d;
+        int v = baseline_dut.sample(dut, &d);
+        if (v != done->valid || (v && d != done->want)) {
+            if (++errors <= 10) {
+                printf("  mismatch, operation %lu: %s -> %s, c %x:", t + 1 - p->latency,
+                       tc_fmt_get(done->in)->name, tc_fmt_get(done->out)->name,
+                       (unsigned)done->c);
+                for (unsigned j = 0; j < p->L; j++)
+                    printf(" %x*%x", (unsigned)done->a[j], (unsigned)done->b[j]);
+                printf(": model %x valid %d, RTL %x valid %d\n", (unsigned)done->want,
+                       done->valid, (unsigned)d, v);
+            }
+        }
+        checked += done->valid;
+    }
+    baseline_dut.destroy(dut);
+    printf("RTL vs chain model: %lu operations, %lu mismatches\n", checked, errors);
+    return errors == 0 && checked > count / 2;
+}
+
+int main(int argc, char **argv)
+{
+    unsigned long seed = 1, count = 20000, model_count = 200000;
+    for (int i = 1; i < argc; i++) {
+        char *end = NULL;
+        if (i + 1 < argc && !strcmp(argv[i], "--seed"))
+            seed = strtoul(argv[++i], &end, 0);
+        else if (i + 1 < argc && !strcmp(argv[i], "--count"))
+            count = strtoul(argv[++i], &end, 0);
+        else if (i + 1 < argc && !strcmp(argv[i], "--model-count"))
+            model_count = strtoul(argv[++i], &end, 0);
+        else {
+            fprintf(stderr, "usage: baseline_tb [--seed S] [--count N] [--model-count M]\n");
+            return 2;
+        }
+        if (end && *end) {
+            fprintf(stderr, "baseline_tb: bad number '%s'\n", argv[i]);
+            return 2;
+        }
+    }
+    rng_state = seed;
+    int ok = model_selftest(model_count);
+    ok = rtl_test(count) && ok;
+    printf("%s (seed %lu)\n", ok ? "PASSED" : "FAILED", seed);
+    return ok ? 0 : 1;
+}

@@ -1,0 +1,61 @@
+// fedp_tb_top.sv - what the testbench Verilates: rtl/fedp.sv behind a register on every
+// input, as the tensor core's operand buffers would feed it (seed 000).
+//
+// Why: Verilator evaluates logic fed by top-level inputs at every eval() call, so fedp's
+// UNPACK+MUL stage would be computed at both clock edges; behind this register it is
+// computed once per cycle (volta: 1728 instead of 2518 instructions per cycle). The
+// register adds one cycle: the testbench waits fedp's LATENCY + 1 rising edges.
+module fedp_tb_top #(
+  parameter int L = 4,
+  parameter int F = 23,
+  parameter int InFmts = 1 << tc_pkg::FMT_FP16,
+  parameter int OutFmts = (1 << tc_pkg::FMT_FP32) | (1 << tc_pkg::FMT_FP16),
+  parameter int EminAlignFp32 = tc_pkg::EMIN_ALIGN_NONE,
+  parameter int EminAlignFp16 = -19,
+  parameter int Fp32ManBits = 23,
+  localparam int ELEM_W = tc_pkg::max_value_bits(InFmts),
+  localparam int C_W = tc_pkg::max_value_bits(OutFmts),
+  localparam int FW = tc_pkg::FMT_BITS
+) (
+  input  logic                clk_i,
+  input  logic                rst_ni,
+  input  logic                valid_i,
+  input  logic [FW-1:0]       in_fmt_i,
+  input  logic [FW-1:0]       out_fmt_i,
+  input  logic [L*ELEM_W-1:0] a_i,
+  input  logic [L*ELEM_W-1:0] b_i,
+  input  logic [C_W-1:0]      c_i,
+  output logic                valid_o,
+  output logic [C_W-1:0]      d_o
+);
+  logic                valid_q;
+  logic [FW-1:0]       in_fmt_q, out_fmt_q;
+  logic [L*ELEM_W-1:0] a_q, b_q;
+  logic [C_W-1:0]      c_q;
+
+  always_ff @(posedge clk_i) begin : operand_regs
+    if (!rst_ni) valid_q <= 1'b0;
+    else         valid_q <= valid_i;
+    in_fmt_q  <= in_fmt_i;
+    out_fmt_q <= out_fmt_i;
+    a_q       <= a_i;
+    b_q       <= b_i;
+    c_q       <= c_i;
+  end
+
+  fedp #(
+    .L(L), .F(F), .InFmts(InFmts), .OutFmts(OutFmts), .EminAlignFp32(EminAlignFp32),
+    .EminAlignFp16(EminAlignFp16), .Fp32ManBits(Fp32ManBits)
+  ) i_fedp (
+    .clk_i,
+    .rst_ni,
+    .valid_i  (valid_q),
+    .in_fmt_i (in_fmt_q),
+    .out_fmt_i(out_fmt_q),
+    .a_i      (a_q),
+    .b_i      (b_q),
+    .c_i      (c_q),
+    .valid_o,
+    .d_o
+  );
+endmodule

@@ -1,0 +1,301 @@
+/* tc_warp_tb.c - the Verilated warp top (rtl/tc_warp.sv, two rtl/tensor_core.sv) against
+ * the model, bit for bit and cycle for cycle.
+ *
+ * For every configuration (m16n16k16 and m8n8k4, mixed and FP16 mode, A and B row or
+ * column-major): directed operands, then random ones (tame values, then every class).
+ * Each instruction:
+ *   - D from the RTL == D from the model's HMMA sets and steps (tc_hmma_run), lane by
+ *     lane, and the model's D == an element-wise chain of tc_dot in k order;
+ *   - the RTL's trace (per HMMA: set, step, dispatch cycle, first beat, accumulator
+ *     written; the cycle D is readable) == the model's timing (tc_volta_hmma_timing);
+ * and the RTL's wmma.mma cycles are Figure 9 of seed 001 (both modes), with the
+ * Verilated fedp's LATENCY equal to the model's TC_FEDP_LATENCY.
+ *
+ * usage: tc_warp_tb [--seed N] [--count N] [--fst FILE]
+ *   --count: random instructions per configuration (default 8);
+ *   --fst:   write one wmma.mma (mixed precision, A row-major, B column-major) as an FST
+ *            waveform to FILE and check it, instead of the rest.
+ * Prints PASSED or FAILED; exit status 0 only when everything matched.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "tc_warp_engine.h"
+
+static int fails;
+static unsigned long seed = 1;
+
+#define FAIL(...)                                                              \
+    do {                                                                       \
+        if (fails++ < 20) {                                                    \
+            printf("FAIL (seed %lu) ", seed);                                  \
+            printf(__VA_ARGS__);                                               \
+            printf("\n");                                                      \
+        }                                                                      \
+    } while (0)
+
+static uint64_t rng;
+static uint32_t rnd(void)
+{
+    rng ^= rng >> 12;
+    rng ^= rng << 25;
+    rng ^= rng >> 27;
+    return (uint32_t)((rng * 2685821657736338717u) >> 32);
+}
+
+static uint32_t rnd_fp16(int wild)
+{
+    uint32_t r = rnd(), sign = (r >> 31) << 15;
+    if (wild && r % 16 == 0) {
+        static const uint32_t sp[] = {0x0000, 0x0001, 0x03ff, 0x0400, 0x7bff, 0x7c00, 0x7e00,
+                                      0x3c00, 0x1400};
+        return sign | sp[(r >> 8) % (sizeof sp / sizeof sp[0])];
+    }
+    if (wild)
+        return (r >> 8) & 0xffffu;
+    return sign | ((12 + (r >> 4) % 7) << 10) | ((r >> 12) & 0x3ffu);
+}
+
+static uint32_t rnd_acc(tc_fmt acc, int wild)
+{
+    if (acc == TC_FMT_FP16)
+        return rnd_fp16(wild);
+    uint32_t r = rnd();
+    if (wild)
+        return r % 8 == 0 ? 0x7f800000u | (r & 0x80000000u) : r;
+    return (r & 0x80000000u) | ((124u + (r >> 4) % 8) << 23) | (r & 0x7fffffu);
+}
+
+static const char *cfg_name(const tc_hmma_cfg *c, char *buf, size_t n)
+{
+    snprintf(buf, n, "%s acc %s A %s B %s", tc_shape_name(c->shape), tc_fmt_get(c->acc)->name,
+             tc_layout_name(c->a_layout), tc_layout_name(c->b_layout));
+    return buf;
+}
+
+/* One instruction on the RTL and the model; returns 0 if everything matched. */
+static int check_one(tc_warp_engine *e, const tc_hmma_cfg *cfg, const uint32_t *A,
+                     const uint32_t *B, const uint32_t *C, const char *what)
+{
+    char nm[96];
+    cfg_name(cfg, nm, sizeof nm);
+    int before = fails;
+    tc_warp_frags rtl, model;
+    tc_frag_spec sa = {TC_ARCH_VOLTA, cfg->shape, TC_OPERAND_A, cfg->a_layout, cfg->acc};
+    tc_frag_spec sb = {TC_ARCH_VOLTA, cfg->shape, TC_OPERAND_B, cfg->b_layout, cfg->acc};
+    tc_frag_spec sc = {TC_ARCH_VOLTA, cfg->shape, TC_OPERAND_C, TC_LAYOUT_ROW, cfg->acc};
+    memset(&model, 0, sizeof model);
+    tc_frag_load(&sa, A, model.a);
+    tc_frag_load(&sb, B, model.b);
+    tc_frag_load(&sc, C, model.c);
+    rtl = model;
+
+    tc_hmma_event er[16], em[16];
+    size_t nr = 0, nm_ = 0;
+    uint64_t dr = 0, dm = 0;
+    tc_status st = tc_warp_engine_run(e, cfg, &rtl, er, 16, &nr, &dr);
+    if (st != TC_OK) {
+        FAIL("%s, %s: RTL run: %s", nm, what, tc_strerror(st));
+        return -1;
+    }
+    if ((st = tc_hmma_run(cfg, &model, NULL, NULL)) != TC_OK ||
+        (st = tc_volta_hmma_timing(NULL, cfg, em, 16, &nm_, &dm)) != TC_OK) {
+        FAIL("%s, %s: model: %s", nm, what, tc_strerror(st));
+        return -1;
+    }
+
+    /* D, lane by lane */
+    for (unsigned l = 0; l < TC_WARP_LANES; l++)
+        for (unsigned i = 0; i < 8; i++)
+            if (rtl.c[l][i] != model.c[l][i])
+                FAIL("%s, %s: lane %u D element %u: RTL %08x, model %08x", nm, what, l, i,
+                     rtl.c[l][i], model.c[l][i]);
+    /* the model's D against the tc_dot chain */
+    unsigned M, N, K, T;
+    tc_shape_dims(cfg->shape, &M, &N, &K, &T);
+    uint32_t D[4 * 256];
+    tc_frag_store(&sc, rtl.c, D);
+    const tc_profile *p;
+    tc_profile_find(TC_ARCH_VOLTA, TC_INSTR_MMA, TC_FMT_FP16, cfg->acc, &p);
+    for (unsigned t = 0; t < T; t++)
+        for (unsigned i = 0; i < M; i++)
+            for (unsigned j = 0; j < N; j++) {
+                uint32_t a[16], b[16], d;
+                for (unsigned k = 0; k < K; k++) {
+                    a[k] = A[(t * M + i) * K + k];
+                    b[k] = B[(t * K + k) * N + j];
+                }
+                tc_dot(p, K, a, b, C[(t * M + i) * N + j], &d);
+                if (d != D[(t * M + i) * N + j])
+                    FAIL("%s, %s: tile %u D(%u,%u) RTL %08x, tc_dot chain %08x", nm, what, t, i,
+                         j, D[(t * M + i) * N + j], d);
+            }
+    /* the trace, cycle for cycle */
+    if (nr != nm_ || dr != dm)
+        FAIL("%s, %s: RTL %zu HMMAs done at %llu, model %zu at %llu", nm, what, nr,
+             (unsigned long long)dr, nm_, (unsigned long long)dm);
+    for (size_t i = 0; i < nr && i < nm_; i++)
+        if (er[i].set != em[i].set || er[i].step != em[i].step ||
+            er[i].dispatch != em[i].dispatch || er[i].first_beat != em[i].first_beat ||
+            er[i].written != em[i].written || er[i].cumulative != em[i].cumulative)
+            FAIL("%s, %s: HMMA %zu: RTL set %u step %u dispatch %llu beat %llu written %llu "
+                 "T %llu; model %u %u %llu %llu %llu %llu", nm, what, i, er[i].set, er[i].step,
+                 (unsigned long long)er[i].dispatch, (unsigned long long)er[i].first_beat,
+                 (unsigned long long)er[i].written, (unsigned long long)er[i].cumulative,
+                 em[i].set, em[i].step, (unsigned long long)em[i].dispatch,
+                 (unsigned long long)em[i].first_beat, (unsigned long long)em[i].written,
+                 (unsigned long long)em[i].cumulative);
+    return fails != before;
+}
+
+/* Seed 001 Figure 9a (mixed precision) and 9b (FP16): cumulative cycles per HMMA. */
+static const unsigned fig9a[16] = {10, 12, 14, 18, 20, 22, 24, 28, 30, 32, 34, 38, 40, 42, 44, 54};
+static const unsigned fig9b[8] = {12, 21, 25, 34, 38, 47, 51, 64};
+
+static void check_figure9(tc_warp_engine *e)
+{
+    for (int f16 = 0; f16 < 2; f16++) {
+        tc_hmma_cfg cfg = {TC_SHAPE_M16N16K16, TC_LAYOUT_ROW, TC_LAYOUT_COL,
+                           f16 ? TC_FMT_FP16 : TC_FMT_FP32};
+        tc_warp_frags w;
+        memset(&w, 0, sizeof w);
+        tc_hmma_event ev[16];
+        size_t n = 0;
+        uint64_t done;
+        if (tc_warp_engine_run(e, &cfg, &w, ev, 16, &n, &done) != TC_OK) {
+            FAIL("Figure 9 run failed");
+            continue;
+        }
+        const unsigned *fig = f16 ? fig9b : fig9a;
+        printf("RTL Figure 9%c:", f16 ? 'b' : 'a');
+        for (size_t i = 0; i < n; i++) {
+            printf(" %llu", (unsigned long long)ev[i].cumulative);
+            if (ev[i].cumulative != fig[i])
+                FAIL("Figure 9%c HMMA %zu (SET%u STEP%u): RTL %llu, seed %u", f16 ? 'b' : 'a',
+                     i, ev[i].set + 1, ev[i].step, (unsigned long long)ev[i].cumulative, fig[i]);
+        }
+        printf("\n");
+        if (n != (f16 ? 8u : 16u))
+            FAIL("Figure 9: %zu HMMAs", n);
+    }
+}
+
+static void fill_random(uint32_t *A, uint32_t *B, uint32_t *C, tc_fmt acc, int wild)
+{
+    for (unsigned i = 0; i < 1024; i++) {
+        A[i] = rnd_fp16(wild);
+        B[i] = rnd_fp16(wild);
+        C[i] = rnd_acc(acc, wild);
+    }
+}
+
+static void run_config(tc_warp_engine *e, const tc_hmma_cfg *cfg, unsigned count)
+{
+    uint32_t A[1024], B[1024], C[1024];
+    int f16 = cfg->acc == TC_FMT_FP16;
+    for (unsigned i = 0; i < 1024; i++) {
+        A[i] = 0;
+        B[i] = 0x3c00;
+        C[i] = f16 ? 0x8000u : 0x80000000u;
+    }
+    check_one(e, cfg, A, B, C, "zeros, C = -0");
+    for (unsigned i = 0; i < 1024; i++) {
+        A[i] = i % 3 ? 0x3c00 : 0xbc00;
+        C[i] = f16 ? 0x3c00 : 0x3f800000;
+    }
+    A[5] = 0x7c00;
+    B[17] = 0;
+    check_one(e, cfg, A, B, C, "+-1 sums, one Inf * 0");
+    for (unsigned i = 0; i < 1024; i++) {
+        A[i] = 0x7bff;
+        B[i] = i % 2 ? 0x7bff : 0x5800;
+    }
+    check_one(e, cfg, A, B, C, "huge products");
+    for (unsigned i = 0; i < 1024; i++) {
+        A[i] = 0x0001 + i % 7;
+        B[i] = i % 5 ? 0x0200 : 0x8400;
+        C[i] = f16 ? 0x0003 : 0x00000100;
+    }
+    check_one(e, cfg, A, B, C, "subnormal products");
+    /* distinct values everywhere: a misplaced element shows */
+    for (unsigned i = 0; i < 1024; i++) {
+        A[i] = 0x3c00 + (i % 256);
+        B[i] = 0x3800 + ((i * 7) % 256);
+        C[i] = f16 ? 0x4000u + i % 512 : 0x40000000u + i * 4099u;
+    }
+    check_one(e, cfg, A, B, C, "distinct values");
+    for (unsigned r = 0; r < count; r++) {
+        fill_random(A, B, C, cfg->acc, r % 4 == 3);
+        check_one(e, cfg, A, B, C, r % 4 == 3 ? "random (every class)" : "random");
+    }
+}
+
+int main(int argc, char **argv)
+{
+    unsigned count = 8;
+    const char *fst = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--seed") && i + 1 < argc)
+            seed = strtoul(argv[++i], NULL, 0);
+        else if (!strcmp(argv[i], "--count") && i + 1 < argc)
+            count = (unsigned)strtoul(argv[++i], NULL, 0);
+        else if (!strcmp(argv[i], "--fst") && i + 1 < argc)
+            fst = argv[++i];
+        else {
+            fprintf(stderr, "usage: tc_warp_tb [--seed N] [--count N] [--fst FILE]\n");
+            return 2;
+        }
+    }
+    rng = 0x9e3779b97f4a7c15u ^ (seed * 0xbf58476d1ce4e5b9u);
+    if (!rng)
+        rng = 1;
+
+    if (tc_warp_engine_fedp_latency() != TC_FEDP_LATENCY)
+        FAIL("rtl/fedp.sv LATENCY %u, model TC_FEDP_LATENCY %u", tc_warp_engine_fedp_latency(),
+             TC_FEDP_LATENCY);
+
+    tc_warp_engine *e;
+    tc_status st = tc_warp_engine_open(fst, &e);
+    if (st != TC_OK) {
+        printf("FAILED: cannot open the Verilated warp top: %s\n", tc_strerror(st));
+        return 1;
+    }
+    if (fst) {
+        /* one wmma.mma, mixed precision: the waveform of sim/waves/tensor_core.gtkw */
+        tc_hmma_cfg cfg = {TC_SHAPE_M16N16K16, TC_LAYOUT_ROW, TC_LAYOUT_COL, TC_FMT_FP32};
+        uint32_t A[1024], B[1024], C[1024];
+        fill_random(A, B, C, cfg.acc, 0);
+        check_one(e, &cfg, A, B, C, "traced");
+        tc_warp_engine_close(e);
+        FILE *f = fopen(fst, "rb");
+        long size = 0;
+        if (f) {
+            fseek(f, 0, SEEK_END);
+            size = ftell(f);
+            fclose(f);
+        }
+        if (size < 1000)
+            FAIL("the waveform %s has %ld bytes", fst, size);
+        printf("%s: one wmma.mma traced to %s (%ld bytes)\n", fails ? "FAILED" : "PASSED", fst,
+               size);
+        return fails != 0;
+    }
+
+    check_figure9(e);
+    unsigned configs = 0;
+    for (int sh = 0; sh < 2; sh++)
+        for (int acc = 0; acc < 2; acc++)
+            for (int la = 0; la < 2; la++)
+                for (int lb = 0; lb < 2; lb++) {
+                    tc_hmma_cfg cfg = {(tc_shape)sh, (tc_layout)la, (tc_layout)lb,
+                                       acc ? TC_FMT_FP16 : TC_FMT_FP32};
+                    run_config(e, &cfg, count);
+                    configs++;
+                }
+    uint64_t cycles = tc_warp_engine_cycles(e);
+    tc_warp_engine_close(e);
+    printf("%s: %u configurations x (5 directed + %u random) instructions, %llu cycles, "
+           "%d failure(s)\n", fails ? "FAILED" : "PASSED", configs, count,
+           (unsigned long long)cycles, fails);
+    return fails != 0;
+}

@@ -1,0 +1,57 @@
+/* tmem_dut.h - C API over the two Verilated builds of rtl/tmem.sv (Vtmem8: 8 banks x 64
+ * rows, Vtmem4: 4 banks x 128 rows). tmem_shim.cpp is the only C++; the testbench, the
+ * benchmark and `tcsim tmem-demo --engine rtl` are C.
+ *
+ * The ports are driven with the model's own tc_tmem_inputs and read back as
+ * tc_tmem_outputs, so one cycle of the RTL and one tc_tmem_clock() are compared field
+ * by field.
+ *
+ * Cycle protocol (tmem_dut_cycle = drive + eval + sample ready + rising edge + sample
+ * read results): ready and grant are what the RTL shows during the cycle, before its
+ * edge; rvalid and rdata are the registers after the edge - the same convention as
+ * tc_tmem_clock(). The rdata pointers point into the Verilated model and stay valid
+ * until the next call that clocks it.
+ */
+#ifndef TMEM_DUT_H
+#define TMEM_DUT_H
+
+#include <stdint.h>
+#include "tcsim.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct tmem_dut tmem_dut;
+
+/* 1 when the builds can write an FST waveform (Verilated with --trace-fst). */
+int tmem_dut_has_trace(void);
+
+/* A new instance of the `banks` (8 or 4) organization, already reset (rst_ni low for one
+ * edge). fst_path: write an FST waveform there (NULL: none). NULL on failure. */
+tmem_dut *tmem_dut_new(unsigned banks, const char *fst_path);
+void tmem_dut_free(tmem_dut *d);        /* closes the waveform; NULL is fine */
+unsigned tmem_dut_banks(const tmem_dut *d);
+
+/* rst_ni low for one rising edge with every valid low. */
+void tmem_dut_reset(tmem_dut *d);
+
+/* The three parts of a cycle, and the whole cycle. Payloads are copied only for ports
+ * whose valid is set (an idle port's payload is don't-care) - and for the port whose
+ * request is half done, which the caller must keep presenting. */
+void tmem_dut_drive(tmem_dut *d, const tc_tmem_inputs *in);
+void tmem_dut_step(tmem_dut *d);        /* one rising edge (and the falling one before it) */
+void tmem_dut_cycle(tmem_dut *d, const tc_tmem_inputs *in, tc_tmem_outputs *out);
+
+/* The storage, read through Verilator's scope API (mem_q is public_flat_rd): word
+ * (lane, col) and a whole bank row (32 words), through the RTL's own bank layout. */
+int tmem_dut_peek(const tmem_dut *d, unsigned lane, unsigned col, uint32_t *out);
+int tmem_dut_bank_row(const tmem_dut *d, unsigned group, unsigned bank, unsigned row,
+                      uint32_t out[TC_TMEM_GROUP_LANES]);
+
+uint64_t tmem_dut_cycle_count(const tmem_dut *d);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,240 @@
+// tmem_shim.cpp - the only C++ of the tmem testbench: owns the VerilatedContext and one
+// Verilated tmem (Vtmem8 or Vtmem4) and exports the C API of tmem_dut.h.
+#include <cstring>
+#include <memory>
+
+#include "Vtmem4.h"
+#include "Vtmem8.h"
+#include "verilated.h"
+#include "verilated_syms.h"
+#if VM_TRACE
+#include "verilated_fst_c.h"
+#endif
+
+#include "tmem_dut.h"
+
+namespace {
+
+constexpr unsigned kWide = TC_TMEM_WIDE_WORDS;
+constexpr unsigned kQuarter = TC_TMEM_QUARTER_WORDS;
+
+// What the C side needs from either Verilated class.
+struct Dut {
+    virtual ~Dut() = default;
+    virtual void reset() = 0;
+    virtual void drive(const tc_tmem_inputs *in) = 0;
+    virtual void step() = 0;
+    virtual void sample_ready(tc_tmem_outputs *out) = 0;
+    virtual void sample_read(tc_tmem_outputs *out) = 0;
+    virtual const uint32_t *bank_row(unsigned g, unsigned b, unsigned row) const = 0;
+    unsigned banks = 0;
+    uint64_t cycles = 0;
+};
+
+template <class V>
+class DutImpl final : public Dut {
+  public:
+    DutImpl(unsigned nbanks, const char *fst_path) {
+        banks = nbanks;
+        // The context outlives the model and is configured before it is built.
+        ctx_ = std::make_unique<VerilatedContext>();
+#if VM_TRACE
+        if (fst_path) ctx_->traceEverOn(true);
+#endif
+        top_ = std::make_unique<V>(ctx_.get(), "TOP");
+#if VM_TRACE
+        if (fst_path) {
+            tfp_ = std::make_unique<VerilatedFstC>();
+            top_->trace(tfp_.get(), 99);
+            tfp_->open(fst_path);
+        }
+#else
+        (void)fst_path;
+#endif
+        // Storage and grant are read through the scope API: stable names, no internals.
+        for (unsigned g = 0; g < TC_TMEM_GROUPS; g++)
+            for (unsigned b = 0; b < banks; b++) {
+                char name[96];
+                std::snprintf(name, sizeof name, "TOP.tmem.gen_group[%u].gen_bank[%u].i_bank", g, b);
+                mem_[g][b] = find_var(name, "mem_q");
+            }
+        grant_ = static_cast<const uint8_t *>(find_var("TOP.tmem", "grant"));
+        top_->clk_i = 0;
+        top_->rst_ni = 1;
+        top_->eval();
+        reset();
+    }
+
+    ~DutImpl() override {
+        top_->final();
+#if VM_TRACE
+        if (tfp_) tfp_->close();
+#endif
+    }
+
+    bool ok() const {
+        if (!grant_) return false;
+        for (unsigned g = 0; g < TC_TMEM_GROUPS; g++)
+            for (unsigned b = 0; b < banks; b++)
+                if (!mem_[g][b]) return false;
+        return true;
+    }
+
+    // rst_ni falls with the clock low (the asynchronous reset abandons a half-done request
+    // before any edge can finish it), stays low over one rising edge, then rises.
+    void reset() override {
+        tc_tmem_inputs idle{};
+        top_->rst_ni = 0;
+        drive(&idle);
+        step();
+        top_->rst_ni = 1;
+    }
+
+    void drive(const tc_tmem_inputs *in) override {
+        V &t = *top_;
+        t.clk_i = 0;
+        t.d_valid_i = in->d_valid != 0;
+        t.a_valid_i = in->a_valid != 0;
+        t.shift_valid_i = in->shift_valid != 0;
+        t.cp_valid_i = in->cp_valid != 0;
+        t.ls_valid_i = in->ls_valid != 0;
+        t.d_col_i = in->d_col;
+        t.a_col_i = in->a_col;
+        t.shift_col_i = in->shift_col;
+        t.cp_col_i = in->cp_col;
+        t.ls_col_i = in->ls_col;
+        t.ls_store_i = in->ls_store != 0;
+        t.ls_group_i = in->ls_group;
+        t.ls_ncols_m1_i = (in->ls_ncols - 1) & 7u;
+        std::memcpy(t.d_disable_i.data(), in->d_disable, sizeof in->d_disable);
+        // The half-done request's port is read in its second cycle whatever its valid says.
+        unsigned held = *grant_;
+        if ((in->d_valid || (held & 1u << TC_TMEM_PORT_D)) && in->d_data)
+            std::memcpy(t.d_data_i.data(), in->d_data, kWide * 4);
+        if ((in->cp_valid || (held & 1u << TC_TMEM_PORT_CP)) && in->cp_data)
+            std::memcpy(t.cp_data_i.data(), in->cp_data, kWide * 4);
+        if ((in->ls_valid || (held & 1u << TC_TMEM_PORT_LS)) && in->ls_store && in->ls_data)
+            std::memcpy(t.ls_wdata_i.data(), in->ls_data, kQuarter * 4);
+        t.eval();
+        dump();
+    }
+
+    void step() override {
+        top_->clk_i = 1;
+        top_->eval();
+        dump();
+        top_->clk_i = 0;  // the falling edge is evaluated with the next drive()
+        cycles++;
+    }
+
+    void sample_ready(tc_tmem_outputs *out) override {
+        const V &t = *top_;
+        out->ready = (t.d_ready_o ? 1u << TC_TMEM_PORT_D : 0) |
+                     (t.a_ready_o ? 1u << TC_TMEM_PORT_A : 0) |
+                     (t.shift_ready_o ? 1u << TC_TMEM_PORT_SHIFT : 0) |
+                     (t.cp_ready_o ? 1u << TC_TMEM_PORT_CP : 0) |
+                     (t.ls_ready_o ? 1u << TC_TMEM_PORT_LS : 0);
+        out->grant = *grant_;
+    }
+
+    void sample_read(tc_tmem_outputs *out) override {
+        V &t = *top_;
+        out->a_rvalid = t.a_rvalid_o;
+        out->a_rdata = t.a_rdata_o.data();
+        out->ls_rvalid = t.ls_rvalid_o;
+        out->ls_rdata = t.ls_rdata_o.data();
+    }
+
+    const uint32_t *bank_row(unsigned g, unsigned b, unsigned row) const override {
+        return static_cast<const uint32_t *>(mem_[g][b]) + (size_t)row * TC_TMEM_GROUP_LANES;
+    }
+
+  private:
+    void *find_var(const char *scope, const char *var) {
+        const VerilatedScope *s = ctx_->scopeFind(scope);
+        if (!s) return nullptr;
+        VerilatedVar *v = s->varFind(var);
+        return v ? v->datap() : nullptr;
+    }
+
+    void dump() {
+#if VM_TRACE
+        if (tfp_) tfp_->dump(ctx_->time());
+#endif
+        ctx_->timeInc(1);
+    }
+
+    std::unique_ptr<VerilatedContext> ctx_;
+    std::unique_ptr<V> top_;
+#if VM_TRACE
+    std::unique_ptr<VerilatedFstC> tfp_;
+#endif
+    void *mem_[TC_TMEM_GROUPS][8] = {};
+    const uint8_t *grant_ = nullptr;
+};
+
+template <class V>
+Dut *make(unsigned banks, const char *fst_path) {
+    auto *d = new DutImpl<V>(banks, fst_path);
+    if (!d->ok()) {
+        delete d;
+        return nullptr;
+    }
+    return d;
+}
+
+}  // namespace
+
+struct tmem_dut {
+    Dut *impl;
+};
+
+extern "C" {
+
+int tmem_dut_has_trace(void) { return VM_TRACE ? 1 : 0; }
+
+tmem_dut *tmem_dut_new(unsigned banks, const char *fst_path) {
+    Dut *impl = banks == 8   ? make<Vtmem8>(8, fst_path)
+                : banks == 4 ? make<Vtmem4>(4, fst_path)
+                             : nullptr;
+    if (!impl) return nullptr;
+    return new tmem_dut{impl};
+}
+
+void tmem_dut_free(tmem_dut *d) {
+    if (!d) return;
+    delete d->impl;
+    delete d;
+}
+
+unsigned tmem_dut_banks(const tmem_dut *d) { return d->impl->banks; }
+void tmem_dut_reset(tmem_dut *d) { d->impl->reset(); }
+void tmem_dut_drive(tmem_dut *d, const tc_tmem_inputs *in) { d->impl->drive(in); }
+void tmem_dut_step(tmem_dut *d) { d->impl->step(); }
+
+void tmem_dut_cycle(tmem_dut *d, const tc_tmem_inputs *in, tc_tmem_outputs *out) {
+    d->impl->drive(in);
+    d->impl->sample_ready(out);
+    d->impl->step();
+    d->impl->sample_read(out);
+}
+
+int tmem_dut_peek(const tmem_dut *d, unsigned lane, unsigned col, uint32_t *out) {
+    tc_tmem_loc l;
+    if (!out || tc_tmem_map(d->impl->banks, lane, col, &l) != TC_OK) return -1;
+    *out = d->impl->bank_row(l.group, l.bank, l.row)[l.group_lane];
+    return 0;
+}
+
+int tmem_dut_bank_row(const tmem_dut *d, unsigned group, unsigned bank, unsigned row,
+                      uint32_t out[TC_TMEM_GROUP_LANES]) {
+    if (group >= TC_TMEM_GROUPS || bank >= d->impl->banks ||
+        row >= TC_TMEM_COLS / d->impl->banks)
+        return -1;
+    std::memcpy(out, d->impl->bank_row(group, bank, row), TC_TMEM_GROUP_LANES * 4);
+    return 0;
+}
+
+uint64_t tmem_dut_cycle_count(const tmem_dut *d) { return d->impl->cycles; }
+
+}  // extern "C"
