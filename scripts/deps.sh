@@ -2,7 +2,7 @@
 # Install (as root) or name (otherwise) the Debian 12 packages the project needs.
 # Sourced by ./run; exits non-zero, with the exact apt-get line, when it cannot install.
 TCSIM_PACKAGES="cmake make gcc g++ git python3 verilator yosys libsystemc-dev gtkwave opensta \
-qflow-tech-osu018 iverilog xvfb libgmp-dev libmpfr-dev"
+qflow-tech-osu018 iverilog xvfb libgmp-dev libmpfr-dev pkgconf"
 
 tcsim_missing_packages() {
     local p missing=""

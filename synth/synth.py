@@ -455,6 +455,7 @@ def synth_block(block, cfg):
                SYNTH_TOP=block['top'], SYNTH_FILES=' '.join(files),
                SYNTH_PARAMS=' '.join(f'{k} {yosys_int(v)}' for k, v in params.items()),
                SYNTH_BLACKBOX=' '.join(bx[0] for bx in block['boxes']),
+               SYNTH_DRIVER=STA_DRIVER.split('/')[0],
                SYNTH_BOXES=box_dump,
                SYNTH_LIBERTY=cfg['liberty'], SYNTH_DELAY_PS=str(int(cfg['period'] * 1000)),
                SYNTH_NETLIST=netlist, SYNTH_STAT=stat_json)

@@ -7,6 +7,7 @@
 #   SYNTH_BLACKBOX  modules kept as empty boxes (memory macros), may be empty
 #   SYNTH_BOXES     where to write the black-box instances and their parameters
 #   SYNTH_LIBERTY   standard-cell liberty (OSU 0.18 um)
+#   SYNTH_DRIVER    liberty cell that drives the inputs (the STA's convention), for ABC
 #   SYNTH_DELAY_PS  delay target of ABC's mapping, in ps (the STA clock period)
 #   SYNTH_NETLIST   mapped netlist to write
 #   SYNTH_STAT      `stat -json` of the mapped design to write
@@ -31,6 +32,7 @@ set delay_ps [env_or_die SYNTH_DELAY_PS]
 set netlist  [env_or_die SYNTH_NETLIST]
 set statfile [env_or_die SYNTH_STAT]
 set boxfile  [env_or_die SYNTH_BOXES]
+set driver   [env_or_die SYNTH_DRIVER]
 
 if {![file readable $liberty]} {
     error "yosys_flow.tcl: liberty file $liberty is missing or unreadable"
@@ -49,7 +51,12 @@ if {[llength $chparam_args]} {
     chparam {*}$chparam_args $top
 }
 
-synth -flatten -top $top
+# -noshare: no SAT-based resource sharing. In a block of many alike units (the tensor
+# core's 16 FEDPs, a chain of 32 FMAs) every unit's operators become candidates of every
+# other's, and the SAT queries ran over half an hour before we stopped them. One recipe
+# for every block keeps the fused/baseline comparison fair; what sharing could merge
+# (e.g. an instance's fp16 and fp32 rounders) is left unmerged in all of them alike.
+synth -flatten -noshare -top $top
 # No undriven nets, no multiple drivers, no combinational loops.
 check -assert
 
@@ -60,7 +67,14 @@ dfflibmap -liberty $liberty
 # several ns (a BUFX2 driving 0.7 pF), and the critical paths would measure that rather
 # than the datapath. {D} is replaced by Yosys with -D <delay_ps>.
 set abc_script "+strash;&get,-n;&fraig,-x;&put;scorr;dc2;dretime;strash;&get,-n;&dch,-f;&nf,{D};&put;buffer,-p;upsize,{D};dnsize,{D};stime,-p"
-abc -D $delay_ps -liberty $liberty -script $abc_script
+# ABC takes its inputs (ports and flop outputs) as ideal drivers unless told otherwise,
+# and then never buffers their fanout: a valid bit enabling 14,000 flops of the tensor
+# core came out as one 80 ns net. The STA's driver cell, given to ABC, makes it buffer.
+set constr [file rootname $netlist].abc_constr
+set fh [open $constr w]
+puts $fh "set_driving_cell $driver"
+close $fh
+abc -D $delay_ps -liberty $liberty -constr $constr -script $abc_script
 setundef -zero
 opt_clean
 

@@ -37,7 +37,8 @@ typedef enum tc_status {
     TC_ESHAPE,      /* a tile or block shape the profile does not support */
     TC_ENOMEM,
     TC_EIO,
-    TC_EUNSUPPORTED /* no profile for this (arch, instr, in, out) combination */
+    TC_EUNSUPPORTED, /* no profile for this (arch, instr, in, out) combination */
+    TC_EBUSY        /* the resource is busy this cycle: try again later (tcsim_sim.h) */
 } tc_status;
 
 const char *tc_strerror(tc_status s);
@@ -248,6 +249,9 @@ tc_status tc_mma_tile(const tc_profile *p, size_t M, size_t N, size_t K,
 
 #include "tcsim_tmem.h"
 #include "tcsim_tc.h"
+#include "tcsim_bw.h"
+#include "tcsim_timing.h"
+#include "tcsim_sim.h"
 
 #ifdef __cplusplus
 }

@@ -11,6 +11,7 @@ const char *tc_strerror(tc_status s)
     case TC_ENOMEM:       return "out of memory";
     case TC_EIO:          return "input/output error";
     case TC_EUNSUPPORTED: return "combination not supported";
+    case TC_EBUSY:        return "busy: try again in a later cycle";
     }
     return "unknown status";
 }

@@ -13,6 +13,8 @@ static const cli_cmd *const commands[] = {
     &cmd_tmem_map,
     &cmd_tmem_demo,
     &cmd_emit_pkg,
+    &cmd_timing,
+    &cmd_conv,
 };
 #define N_COMMANDS (sizeof commands / sizeof commands[0])
 

@@ -17,6 +17,7 @@
 #include "verilated_fst_c.h"
 #endif
 #include "fedp_dut.h"
+#include "../tb_coverage.h"
 
 #define FEDP_STR2(x) #x
 #define FEDP_STR(x) FEDP_STR2(x)
@@ -126,6 +127,7 @@ void destroy(void *impl)
 {
     Dut *d = static_cast<Dut *>(impl);
     d->top->final();
+    tb_coverage_write(d->ctx.get(), "fedp");
 #if FEDP_TRACE
     if (d->fst)
         d->fst->close();

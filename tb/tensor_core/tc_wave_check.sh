@@ -14,7 +14,8 @@ names=$(fst2vcd "$fst" 2>/dev/null | awk '
 [ -n "$names" ] || { echo "FAIL: no signals in $fst"; exit 1; }
 fails=0; count=0
 while IFS= read -r line; do
-    case "$line" in ''|'['*|'@'*|'-'*|'*'*) continue ;; esac
+    case "$line" in ''|'['*|'@'*|'-'*|'*'*|'^'*) continue ;; esac   # ^: a translate filter
+    line=${line#+\{*\} }                                             # +{alias} SIGNAL
     count=$((count + 1))
     grep -qxF -- "$line" <<<"$names" || { echo "FAIL: $line is not in $fst"; fails=$((fails + 1)); }
 done <"$gtkw"

@@ -12,6 +12,7 @@
 #endif
 
 #include "tmem_dut.h"
+#include "../tb_coverage.h"
 
 namespace {
 
@@ -67,6 +68,7 @@ class DutImpl final : public Dut {
 
     ~DutImpl() override {
         top_->final();
+        tb_coverage_write(ctx_.get(), "tmem");
 #if VM_TRACE
         if (tfp_) tfp_->close();
 #endif

@@ -1,0 +1,126 @@
+/*
+ * tcsim_timing.h - instruction timing of tensor cores across GPUs, from one
+ * parameterized structure. Included by tcsim.h.
+ *
+ * The structure (docs/timing.md derives it from seeds 001 and 004):
+ *  - an SM has `subcores` sub-cores; a warp runs on one of them (warp w on w mod subcores)
+ *    and each sub-core has `tc_per_subcore` tensor cores of `fedps_per_tc` FEDPs;
+ *  - an FEDP sums `fedp_len16` products of 16-bit inputs a cycle; its length scales with
+ *    the input width (half for tf32, twice for 8-bit, four times for 4-bit), and an fp32
+ *    accumulator divides the rate by `acc32_rate_div` (GeForce parts: 2);
+ *  - an mma instruction is `steps` k-steps of m x n x k_step, k_step = step_k16 * 16 /
+ *    input bits (k8 for fp16, k4 for tf32, k16 for int8); a sparse (2:4) mma runs as the
+ *    dense instruction of half its k, on twice the products;
+ *  - the issue interval (cycles the sub-core's tensor cores are busy with one
+ *    instruction) is steps * m*n*k_step / rate, at least `ii_min` (`sparse_ii_min` for
+ *    sparse instructions);
+ *  - the latency from issue to the result being readable is
+ *      depth + ceil(m / drain_rows) + (steps-1) * max(step_fwd, beats of a step)
+ *      + acc32_extra (fp32 accumulator only)
+ *    where `step_fwd` is the forwarding delay of one k-step's sum into the next.
+ * Volta (arch volta) also carries the HMMA pipeline of tcsim_tc.h (tc_volta_timing),
+ * which reproduces seed 001 Figure 9 exactly; its wmma/m8n8k4 latencies come from it.
+ *
+ * The parameters of every GPU are in model/data/timing.txt, embedded in the library at
+ * build time (no file is opened at run time); tc_gpu_timing_parse reads the same text
+ * format from a caller's string, for GPUs the table does not have.
+ * This part of the model does no arithmetic on values, only on cycles.
+ */
+#ifndef TCSIM_TIMING_H
+#define TCSIM_TIMING_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define TC_GPU_NAME_MAX 24
+
+/* One GPU's parameters (one line of timing.txt). */
+typedef struct tc_gpu_timing {
+    char name[TC_GPU_NAME_MAX];  /* "a100", "rtx3070ti", "rtx2080ti", "v100" */
+    tc_arch arch;
+    unsigned subcores;           /* sub-cores (processing blocks) per SM */
+    unsigned tc_per_subcore;     /* tensor cores per sub-core */
+    unsigned fedps_per_tc;       /* FEDPs per tensor core */
+    unsigned fedp_len16;         /* products per FEDP and cycle, 16-bit inputs */
+    unsigned acc32_rate_div;     /* rate divisor with an fp32 accumulator (1 or 2) */
+    unsigned step_k16;           /* k of one instruction step, 16-bit inputs */
+    unsigned depth;              /* pipeline cycles every instruction pays */
+    unsigned drain_rows;         /* result rows written back per cycle */
+    unsigned step_fwd;           /* forwarding delay of a k-step's sum into the next */
+    unsigned acc32_extra;        /* extra latency with an fp32 accumulator */
+    unsigned ii_min;             /* shortest issue interval of an instruction */
+    unsigned sparse_ii_min;      /* shortest issue interval of a sparse instruction */
+    unsigned warp_overhead;      /* a warp's own cycles between two loop iterations of the
+                                    seed-004 microbenchmark (loop, __syncwarp): a property
+                                    of that benchmark's code, not of the tensor core */
+    unsigned measure_offset;     /* seed 001's first clock read to the first HMMA */
+    tc_volta_timing volta;       /* arch volta: the HMMA pipeline (tcsim_tc.h) */
+} tc_gpu_timing;
+
+/* The i-th GPU of the built-in table (0, 1, ...), copied into *out; TC_EUNSUPPORTED
+ * past the end. */
+tc_status tc_gpu_timing_get(size_t i, tc_gpu_timing *out);
+
+/* A GPU of the built-in table by name ("a100") or by architecture name ("ampere": the
+ * table's first GPU of that arch), copied into *out. TC_EUNSUPPORTED if none. */
+tc_status tc_gpu_timing_find(const char *name, tc_gpu_timing *out);
+
+/* Parses the GPU called `name` from `text` in timing.txt's format (lines of
+ * "gpu NAME key value key value ..."; '#' starts a comment). TC_EUNSUPPORTED if the
+ * text has no such GPU, TC_EINVAL for a malformed line, an unknown key, a missing key
+ * or a value out of range. */
+tc_status tc_gpu_timing_parse(const char *text, const char *name, tc_gpu_timing *out);
+
+/* One tensor-core instruction, as timing sees it: its shape and formats. */
+typedef struct tc_mma_op {
+    unsigned m, n, k;            /* mma.m16n8k16: 16, 8, 16; wmma 16x16x16 on volta */
+    tc_fmt in;                   /* format of a and b (fp16, bf16, tf32, int8, ...) */
+    tc_fmt acc;                  /* format of c and d (fp32, fp16, s32) */
+    int sparse;                  /* mma.sp: a is 2:4 sparse (k counts the dense k) */
+} tc_mma_op;
+
+/* Parses "m16n8k16" into m, n, k. */
+tc_status tc_mma_shape_parse(const char *s, unsigned *m, unsigned *n, unsigned *k);
+
+/* What one instruction costs on one sub-core. */
+typedef struct tc_op_timing {
+    unsigned steps;              /* k-steps */
+    unsigned beats;              /* cycles one step keeps the tensor cores busy */
+    unsigned issue_interval;     /* cycles before the sub-core takes the next instruction */
+    unsigned latency;            /* cycles from issue to the result being readable */
+    uint64_t fmas;               /* m*n*k multiply-adds (dense count for sparse) */
+} tc_op_timing;
+
+/* TC_ESHAPE for a shape that is not a whole number of steps, TC_EUNSUPPORTED for a format
+ * the structure has no width for. On volta, m16n16k16 and m8n8k4 (fp16 inputs) come
+ * from the HMMA pipeline (tc_volta_hmma_timing). */
+tc_status tc_op_timing_of(const tc_gpu_timing *g, const tc_mma_op *op, tc_op_timing *out);
+
+/* Seed 004's microbenchmark replayed through the cycle-level simulator (tcsim_sim.h):
+ * `warps` warps on one SM, each running `iters` iterations of `ilp` independent mma
+ * (each accumulating into its own registers, so iteration i+1's j-th mma waits for
+ * iteration i's), then the loop's own instructions (warp_overhead cycles). */
+typedef struct tc_bench_result {
+    uint64_t cycles;             /* until the last warp's last result */
+    uint64_t latency_x10;        /* cycles per iteration of the slowest warp, x10, rounded */
+    uint64_t fma_per_clk_x10;    /* FMA per cycle and SM, x10, rounded */
+} tc_bench_result;
+tc_status tc_bench_mma(const tc_gpu_timing *g, const tc_mma_op *op, unsigned warps,
+                       unsigned ilp, unsigned iters, tc_bench_result *out);
+
+/* Seed 001 Table I: one wmma of `op` (16-bit inputs: four m16n8k8 HMMAs on two
+ * accumulators, the second k half after the first; 8-bit: four independent m8n8k16)
+ * issued by one warp; cum[s] is the cumulative cycles read after HMMA s (the cycle the
+ * next one issues, after the last the cycle D is readable), plus measure_offset.
+ * *n = HMMAs (<= cap). */
+tc_status tc_wmma_cumulative(const tc_gpu_timing *g, const tc_mma_op *op, uint64_t *cum,
+                             size_t cap, size_t *n);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* TCSIM_TIMING_H */

@@ -1,0 +1,240 @@
+/* cmd_conv.c - `tcsim conv`: a convolution through seed 003's Algorithm 1, 2 or 3 on the
+ * Blackwell tensor-core model (tc_conv, model/include/tcsim_bw.h), from seeded random or
+ * file inputs. Prints the checksum of the output bits and what the run cost. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+#ifdef TCSIM_HAVE_RTL_BW
+#include "bw_engine.h"
+#endif
+
+static const char *const CMD = "conv";
+
+static void help(void)
+{
+    printf("usage: tcsim conv --n N --h H --w W --c C --k K --r R --s S\n"
+           "                  [--stride 1] [--pad 0] [--dilation 1] --algo 1|2|3\n"
+           "                  [--kind f16|tf32|f8f6f4|i8] [--in FMT] [--out FMT] [--banks 8|4]\n"
+           "                  [--seed 1 | --act FILE --wgt FILE] [--engine model|rtl]\n\n"
+           "Convolution of NHWC activations with KRSC weights on the Blackwell tcgen05 model\n"
+           "(seed 003): algo 1 direct loops, 2 one MMA per filter tap, 3 activation reuse with\n"
+           "tcgen05.shift. All three give the same output bits. --in defaults to fp16 (the kind\n"
+           "follows it: fp16/bf16 f16, tf32 tf32, e4m3..e2m1 f8f6f4, int8/uint8 i8), --out to\n"
+           "fp32 (s32 for i8). Inputs are tame random values from --seed, or hex bit patterns\n"
+           "(N*H*W*C and K*R*S*C words, '#' starts a comment) from --act and --wgt.\n"
+           "Prints, one per line: checksum (FNV-1a 64 of the output words, NPQK order),\n"
+           "smem_row_loads (activation rows copied from shared to tensor memory), shifts, mmas,\n"
+           "cycles (of the modelled SM; 0 for algo 1, which uses no tensor core).\n");
+}
+
+/* Read exactly n hex words from path. */
+static int read_words(const char *opt, const char *path, size_t n, uint32_t *out)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        fprintf(stderr, "tcsim %s: cannot open %s '%s'\n", CMD, opt, path);
+        return -1;
+    }
+    size_t got = 0;
+    char line[4096];
+    int err = 0;
+    unsigned lineno = 0;
+    while (!err && fgets(line, sizeof line, f)) {
+        lineno++;
+        char *hash = strchr(line, '#');
+        if (hash)
+            *hash = 0;
+        for (char *tok = strtok(line, " \t\r\n"); tok; tok = strtok(NULL, " \t\r\n")) {
+            char *end;
+            unsigned long v = strtoul(tok, &end, 16);
+            if (*end || v > 0xffffffffUL || got >= n) {
+                fprintf(stderr, "tcsim %s: %s '%s' line %u: %s '%s'\n", CMD, opt, path, lineno,
+                        got >= n ? "more words than the shape needs at" : "bad hex word", tok);
+                err = 1;
+                break;
+            }
+            out[got++] = (uint32_t)v;
+        }
+    }
+    fclose(f);
+    if (!err && got != n) {
+        fprintf(stderr, "tcsim %s: %s '%s' has %zu words, the shape needs %zu\n", CMD, opt, path,
+                got, n);
+        err = 1;
+    }
+    return err ? -1 : 0;
+}
+
+static tc_bw_kind kind_of(tc_fmt in)
+{
+    switch (in) {
+    case TC_FMT_FP16: case TC_FMT_BF16: return TC_BW_F16;
+    case TC_FMT_TF32: return TC_BW_TF32;
+    case TC_FMT_INT8: case TC_FMT_UINT8: return TC_BW_I8;
+    default: return TC_BW_F8F6F4;
+    }
+}
+
+static int run(int argc, char **argv)
+{
+    static const char *const dims[] = {"--n", "--h", "--w", "--c", "--k", "--r", "--s",
+                                       "--stride", "--pad", "--dilation", "--algo", "--seed",
+                                       "--banks"};
+    enum { D_N, D_H, D_W, D_C, D_K, D_R, D_S, D_STRIDE, D_PAD, D_DIL, D_ALGO, D_SEED, D_BANKS, ND };
+    unsigned long long v[ND] = {0, 0, 0, 0, 0, 0, 0, 1, 0, 1, 0, 1, 8};
+    int have[ND] = {0};
+    const char *act_path = NULL, *wgt_path = NULL, *engine = "model";
+    tc_fmt in = TC_FMT_FP16, out = TC_FMT_FP32;
+    int have_in = 0, have_out = 0, have_kind = 0;
+    tc_bw_kind kind = TC_BW_F16;
+    for (int i = 1; i < argc; i++) {
+        const char *opt = argv[i], *a;
+        if (cli_is_help(opt)) {
+            help();
+            return CLI_OK;
+        }
+        size_t d;
+        for (d = 0; d < ND && strcmp(opt, dims[d]); d++)
+            ;
+        if (d == ND && strcmp(opt, "--act") && strcmp(opt, "--wgt") && strcmp(opt, "--engine") &&
+            strcmp(opt, "--kind") && strcmp(opt, "--in") && strcmp(opt, "--out")) {
+            fprintf(stderr, "tcsim %s: unknown option '%s' (tcsim %s --help)\n", CMD, opt, CMD);
+            return CLI_USAGE;
+        }
+        if (!(a = cli_optarg(CMD, argc, argv, &i)))
+            return CLI_USAGE;
+        if (d < ND) {
+            unsigned long long max = d == D_SEED ? ~0ull : d == D_PAD ? 4096 : 1u << 20;
+            if (cli_parse_uint(CMD, opt, a, max, &v[d]))
+                return CLI_USAGE;
+            if ((d == D_ALGO && (v[d] < 1 || v[d] > 3)) || (d == D_BANKS && v[d] != 8 && v[d] != 4) ||
+                (d != D_PAD && d != D_SEED && v[d] == 0)) {
+                fprintf(stderr, "tcsim %s: bad value for %s '%s'\n", CMD, opt, a);
+                return CLI_USAGE;
+            }
+            have[d] = 1;
+        } else if (!strcmp(opt, "--act")) {
+            act_path = a;
+        } else if (!strcmp(opt, "--wgt")) {
+            wgt_path = a;
+        } else if (!strcmp(opt, "--engine")) {
+            if (strcmp(a, "model") && strcmp(a, "rtl")) {
+                fprintf(stderr, "tcsim %s: bad value for --engine '%s' (model or rtl)\n", CMD, a);
+                return CLI_USAGE;
+            }
+            engine = a;
+        } else if (!strcmp(opt, "--kind")) {
+            if (tc_bw_kind_parse(a, &kind) != TC_OK || kind > TC_BW_I8) {
+                fprintf(stderr, "tcsim %s: bad value for --kind '%s' (f16, tf32, f8f6f4, i8)\n",
+                        CMD, a);
+                return CLI_USAGE;
+            }
+            have_kind = 1;
+        } else if (cli_parse_fmt(CMD, opt, a, !strcmp(opt, "--in") ? &in : &out)) {
+            return CLI_USAGE;
+        } else {
+            *(!strcmp(opt, "--in") ? &have_in : &have_out) = 1;
+        }
+    }
+    for (size_t d = 0; d <= D_ALGO; d++)
+        if (!have[d] && (d <= D_S || d == D_ALGO)) {
+            fprintf(stderr, "tcsim %s: missing %s (tcsim %s --help)\n", CMD, dims[d], CMD);
+            return CLI_USAGE;
+        }
+    if (!!act_path != !!wgt_path || (act_path && have[D_SEED])) {
+        fprintf(stderr, "tcsim %s: give --act and --wgt together, or --seed\n", CMD);
+        return CLI_USAGE;
+    }
+    if (!have_in && have_kind) /* the kind's first format */
+        in = kind == TC_BW_TF32 ? TC_FMT_TF32 : kind == TC_BW_F8F6F4 ? TC_FMT_E4M3
+           : kind == TC_BW_I8 ? TC_FMT_INT8 : TC_FMT_FP16;
+    if (!have_kind)
+        kind = kind_of(in);
+    if (!have_out && kind == TC_BW_I8)
+        out = TC_FMT_S32;
+
+    tc_conv_args ca;
+    memset(&ca, 0, sizeof ca);
+    ca.shape = (tc_conv_shape){(unsigned)v[D_N], (unsigned)v[D_H], (unsigned)v[D_W],
+                               (unsigned)v[D_C], (unsigned)v[D_K], (unsigned)v[D_R],
+                               (unsigned)v[D_S], (unsigned)v[D_STRIDE], (unsigned)v[D_PAD],
+                               (unsigned)v[D_DIL]};
+    ca.kind = kind;
+    ca.in = in;
+    ca.out = out;
+    ca.algo = (tc_conv_algo)v[D_ALGO];
+    ca.banks = (unsigned)v[D_BANKS];
+    const tc_profile *p;
+    unsigned P, Q;
+    if (tc_bw_profile(kind, in, out, TC_FMT_COUNT, &p) != TC_OK) {
+        fprintf(stderr, "tcsim %s: kind %s has no %s -> %s\n", CMD, tc_bw_kind_name(kind),
+                tc_fmt_get(in)->name, tc_fmt_get(out)->name);
+        return CLI_USAGE;
+    }
+    if (tc_conv_out_dims(&ca.shape, &P, &Q) != TC_OK) {
+        fprintf(stderr, "tcsim %s: the filter (with dilation) does not fit the padded input\n",
+                CMD);
+        return CLI_USAGE;
+    }
+    /* every tensor below 2^28 words, so that no size overflows */
+    const unsigned long long LIM = 1ull << 28;
+    if (v[D_N] * v[D_H] * v[D_W] > LIM / v[D_C] || v[D_K] * v[D_R] * v[D_S] > LIM / v[D_C] ||
+        v[D_N] * P * Q > LIM / v[D_K]) {
+        fprintf(stderr, "tcsim %s: tensors of more than 2^28 words are not supported\n", CMD);
+        return CLI_USAGE;
+    }
+#ifdef TCSIM_HAVE_RTL_BW
+    bw_engine *eng = NULL;
+    if (!strcmp(engine, "rtl")) {
+        if (bw_engine_new(&eng) != TC_OK) {
+            fprintf(stderr, "tcsim %s: cannot start the Verilated tc_blackwell\n", CMD);
+            return CLI_FAIL;
+        }
+        ca.mma = bw_engine_mma;
+        ca.mma_ctx = eng;
+    }
+#else
+    if (!strcmp(engine, "rtl")) {
+        fprintf(stderr, "tcsim %s: --engine rtl: this tcsim was built without the Blackwell "
+                        "RTL\n", CMD);
+        return CLI_USAGE;
+    }
+#endif
+    size_t na = (size_t)ca.shape.n * ca.shape.h * ca.shape.w * ca.shape.c;
+    size_t nw = (size_t)ca.shape.k * ca.shape.r * ca.shape.s * ca.shape.c;
+    size_t no = (size_t)ca.shape.n * P * Q * ca.shape.k;
+    uint32_t *act = malloc(na * sizeof *act), *wgt = malloc(nw * sizeof *wgt);
+    uint32_t *o = malloc(no * sizeof *o);
+    int rc = CLI_OK;
+    tc_conv_stats st;
+    tc_status s = TC_ENOMEM;
+    if (!act || !wgt || !o) {
+        fprintf(stderr, "tcsim %s: out of memory\n", CMD);
+        rc = CLI_FAIL;
+    } else if (act_path ? (read_words("--act", act_path, na, act) ||
+                           read_words("--wgt", wgt_path, nw, wgt))
+                        : (tc_random_fill(in, v[D_SEED], na, act) != TC_OK ||
+                           tc_random_fill(in, v[D_SEED] ^ 0x9e3779b97f4a7c15ull, nw, wgt) != TC_OK)) {
+        rc = CLI_USAGE;
+    } else if ((s = tc_conv(&ca, act, wgt, o, &st)) != TC_OK) {
+        fprintf(stderr, "tcsim %s: %s\n", CMD, tc_strerror(s));
+        rc = s == TC_EFORMAT || s == TC_ESHAPE ? CLI_USAGE : CLI_FAIL;
+    } else {
+        printf("checksum: %016llx\n", (unsigned long long)tc_checksum_words(o, no));
+        printf("smem_row_loads: %llu\n", (unsigned long long)st.smem_row_loads);
+        printf("shifts: %llu\n", (unsigned long long)st.shifts);
+        printf("mmas: %llu\n", (unsigned long long)st.mmas);
+        printf("cycles: %llu\n", (unsigned long long)st.cycles);
+    }
+#ifdef TCSIM_HAVE_RTL_BW
+    bw_engine_free(eng);
+#endif
+    free(act);
+    free(wgt);
+    free(o);
+    return rc;
+}
+
+const cli_cmd cmd_conv = {"conv", "convolution on the Blackwell tcgen05 model (seed 003 algorithms 1-3)",
+                          run};

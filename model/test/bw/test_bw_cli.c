@@ -1,0 +1,196 @@
+/* test_bw_cli.c - `tcsim conv` as a user runs it: the exact output format, results from
+ * file inputs checked against values worked out by hand (and their FNV-1a checksum
+ * computed here), the three algorithms agreeing on random inputs, and the usage errors
+ * (exit status 2, a message naming the argument). Arguments: the tcsim binary and a
+ * work directory. */
+#define _POSIX_C_SOURCE 200809L /* popen */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+static int failures;
+#define CHECK(cond, ...)                                                                   \
+    do {                                                                                   \
+        if (!(cond)) {                                                                     \
+            failures++;                                                                    \
+            printf("FAIL %s:%d: ", __FILE__, __LINE__);                                   \
+            printf(__VA_ARGS__);                                                           \
+            printf("\n");                                                                  \
+        }                                                                                  \
+    } while (0)
+
+static const char *tcsim, *work;
+
+/* Run tcsim with args; stdout into out, the exit status returned; stderr into err. */
+static int run(const char *args, char *out, size_t outsz, char *err, size_t errsz)
+{
+    char cmd[2048], errpath[1024];
+    snprintf(errpath, sizeof errpath, "%s/stderr.txt", work);
+    snprintf(cmd, sizeof cmd, "'%s' conv %s 2>'%s'", tcsim, args, errpath);
+    FILE *p = popen(cmd, "r");
+    if (!p)
+        return -1;
+    size_t n = fread(out, 1, outsz - 1, p);
+    out[n] = 0;
+    int st = pclose(p);
+    FILE *e = fopen(errpath, "r");
+    n = e ? fread(err, 1, errsz - 1, e) : 0;
+    err[n] = 0;
+    if (e)
+        fclose(e);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static uint64_t fnv(const uint32_t *w, size_t n)
+{
+    uint64_t h = 14695981039346656037ull;
+    for (size_t i = 0; i < n; i++)
+        for (int b = 0; b < 4; b++) {
+            h ^= (w[i] >> (8 * b)) & 0xff;
+            h *= 1099511628211ull;
+        }
+    return h;
+}
+
+static void write_file(const char *name, const char *text)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", work, name);
+    FILE *f = fopen(path, "w");
+    if (f) {
+        fputs(text, f);
+        fclose(f);
+    }
+}
+
+static unsigned long long field(const char *out, const char *key)
+{
+    const char *p = strstr(out, key);
+    return p ? strtoull(p + strlen(key), NULL, 0) : ~0ull;
+}
+
+static void known_values(void)
+{
+    char out[4096], err[4096], args[1024], want[512];
+    /* 1x1x3 channels: 1*1 + 2*1 + 3*1 = 6 (fp32 0x40c00000); the padding-free 1x1 filter */
+    write_file("act.txt", "# fp16 1, 2, 3\n3c00 4000\n0x4200\n");
+    write_file("wgt.txt", "3c00 3c00 3c00\n");
+    uint32_t six = 0x40c00000u;
+    for (int algo = 1; algo <= 3; algo++) {
+        snprintf(args, sizeof args, "--n 1 --h 1 --w 1 --c 3 --k 1 --r 1 --s 1 --algo %d "
+                 "--act %s/act.txt --wgt %s/wgt.txt", algo, work, work);
+        int rc = run(args, out, sizeof out, err, sizeof err);
+        CHECK(rc == 0, "algo %d: exit %d: %s", algo, rc, err);
+        if (algo == 1)
+            snprintf(want, sizeof want, "checksum: %016llx\nsmem_row_loads: 0\nshifts: 0\n"
+                     "mmas: 0\ncycles: 0\n", (unsigned long long)fnv(&six, 1));
+        else /* one row copied, one MMA of M 128, N 8: 4 array passes, at least */
+            snprintf(want, sizeof want, "checksum: %016llx\nsmem_row_loads: 1\nshifts: 0\n"
+                     "mmas: 1\ncycles: %llu\n", (unsigned long long)fnv(&six, 1),
+                     field(out, "cycles: "));
+        CHECK(!strcmp(out, want), "algo %d: output\n%s\nwanted\n%s", algo, out, want);
+        if (algo > 1)
+            CHECK(field(out, "cycles: ") >= 4 && field(out, "cycles: ") < 100, "cycles");
+    }
+    /* 3x3 input, 3x3 filter of ones, pad 1, i8: the centre output is the sum of all nine
+     * inputs 1..9 = 45, a corner 1+2+4+5 = 12 */
+    write_file("act8.txt", "1 2 3 4 5 6 7 8 9\n");
+    write_file("wgt8.txt", "1 1 1 1 1 1 1 1 1\n");
+    uint32_t o[9] = {12, 21, 16, 27, 45, 33, 24, 39, 28};
+    snprintf(want, sizeof want, "checksum: %016llx\n", (unsigned long long)fnv(o, 9));
+    for (int algo = 1; algo <= 3; algo++) {
+        snprintf(args, sizeof args, "--n 1 --h 3 --w 3 --c 1 --k 1 --r 3 --s 3 --pad 1 "
+                 "--kind i8 --algo %d --act %s/act8.txt --wgt %s/wgt8.txt", algo, work, work);
+        int rc = run(args, out, sizeof out, err, sizeof err);
+        CHECK(rc == 0 && !strncmp(out, want, strlen(want)), "i8 3x3 algo %d: %s%s", algo, out, err);
+    }
+}
+
+static void random_agree(void)
+{
+    static const char *const shapes[] = {
+        "--n 2 --h 9 --w 9 --c 20 --k 8 --r 3 --s 3 --pad 1",
+        "--n 1 --h 12 --w 10 --c 40 --k 24 --r 5 --s 5 --pad 2 --stride 2",
+        "--n 1 --h 12 --w 12 --c 16 --k 16 --r 3 --s 3 --pad 2 --dilation 2 --in bf16",
+        "--n 1 --h 8 --w 8 --c 64 --k 16 --r 3 --s 3 --pad 1 --in e2m1 --out fp16",
+    };
+    char out[3][4096], err[4096], args[1024];
+    for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
+        for (int algo = 1; algo <= 3; algo++) {
+            snprintf(args, sizeof args, "%s --algo %d --seed 7", shapes[s], algo);
+            int rc = run(args, out[algo - 1], sizeof out[0], err, sizeof err);
+            CHECK(rc == 0, "%s: exit %d: %s", args, rc, err);
+        }
+        CHECK(!strncmp(out[0], out[1], 27) && !strncmp(out[0], out[2], 27),
+              "%s: checksums differ:\n%s%s%s", shapes[s], out[0], out[1], out[2]);
+        CHECK(field(out[2], "smem_row_loads: ") <= field(out[1], "smem_row_loads: ") &&
+              field(out[2], "mmas: ") == field(out[1], "mmas: "), "%s: algo 3 vs 2", shapes[s]);
+    }
+    /* another seed, other bits */
+    char o2[4096];
+    run("--n 1 --h 5 --w 5 --c 8 --k 8 --r 3 --s 3 --algo 3 --seed 1", out[0], sizeof out[0],
+        err, sizeof err);
+    run("--n 1 --h 5 --w 5 --c 8 --k 8 --r 3 --s 3 --algo 3 --seed 2", o2, sizeof o2, err,
+        sizeof err);
+    CHECK(strncmp(out[0], o2, 27), "seeds 1 and 2 give the same checksum");
+}
+
+static void errors(void)
+{
+    static const struct {
+        const char *args, *names;
+    } cases[] = {
+        {"--h 5 --w 5 --c 8 --k 8 --r 3 --s 3 --algo 1", "--n"},
+        {"--n 1 --h 5 --w 5 --c 8 --k 8 --r 3 --s 3 --algo 4", "--algo"},
+        {"--n 1 --h 5 --w 5 --c 8 --k 8 --r 3 --s 3", "--algo"},
+        {"--n 1 --h 5 --w 5 --c 8 --k 8 --r 3 --s 3 --algo 1 --bogus 1", "--bogus"},
+        {"--n 1 --h 5 --w 5 --c 8 --k 8 --r 3 --s 3 --algo 1 --stride 0", "--stride"},
+        {"--n 1 --h 2 --w 2 --c 8 --k 8 --r 3 --s 3 --algo 1", "filter"},
+        {"--n 1 --h 5 --w 5 --c 8 --k 8 --r 3 --s 3 --algo 1 --kind i8 --out fp32", "i8"},
+        {"--n 1 --h 5 --w 5 --c 8 --k 8 --r 3 --s 3 --algo 1 --in fp99", "fp99"},
+        {"--n 1 --h 5 --w 5 --c 8 --k 8 --r 3 --s 3 --algo 1 --engine gpu", "--engine"},
+        {"--n 1 --h 5 --w 5 --c 8 --k 8 --r 3 --s 3 --algo 1 --act /nonexistent --wgt x", "--act"},
+        {"--n 1 --h 1 --w 1 --c 4 --k 1 --r 1 --s 1 --algo 1 --act @/wgt.txt --wgt @/wgt.txt",
+         "needs 4"},
+        {"--n 1 --h 1 --w 1 --c 3 --k 1 --r 1 --s 1 --algo 1 --act @/act.txt --wgt @/bad.txt",
+         "zz"},
+        {"--n 1 --h 1 --w 1 --c 1 --k 1 --r 1 --s 1 --algo 1 --act @/wide.txt --wgt @/wide.txt",
+         "format"},
+    };
+    write_file("bad.txt", "3c00 zz 3c00\n");
+    write_file("wide.txt", "13c00\n"); /* 17 bits: not an fp16 pattern */
+    char out[4096], err[4096], args[2048];
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        /* @ stands for the work directory */
+        const char *src = cases[i].args;
+        size_t n = 0;
+        for (; *src && n < sizeof args - 600; src++)
+            n += (size_t)(*src == '@' ? snprintf(args + n, sizeof args - n, "%s", work)
+                                      : snprintf(args + n, sizeof args - n, "%c", *src));
+        int rc = run(args, out, sizeof out, err, sizeof err);
+        CHECK(rc == 2 && strstr(err, cases[i].names) && !out[0],
+              "'%s': exit %d, stdout '%s', stderr '%s' (wanted 2 and '%s')", args, rc, out, err,
+              cases[i].names);
+    }
+    int rc = run("--help", out, sizeof out, err, sizeof err);
+    CHECK(rc == 0 && strstr(out, "usage: tcsim conv"), "--help");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 3) {
+        fprintf(stderr, "usage: test_bw_cli TCSIM WORKDIR\n");
+        return 2;
+    }
+    tcsim = argv[1];
+    work = argv[2];
+    mkdir(work, 0777);
+    known_values();
+    random_agree();
+    errors();
+    printf("%s: %d failure(s)\n", failures ? "FAILED" : "PASSED", failures);
+    return failures ? 1 : 0;
+}

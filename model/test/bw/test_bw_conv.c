@@ -1,0 +1,194 @@
+/* test_bw_conv.c - seed 003's convolutions on the model: Algorithms 2 (one MMA per tap)
+ * and 3 (tcgen05.shift reuse) give exactly the bits of Algorithm 1 (direct loops of
+ * tc_dot calls, no tensor memory, no MMA), over a sweep of shapes: stride 1 and 2,
+ * padding, dilation, R,S in {1,3,5}, channel counts that are not multiples of the
+ * instruction's K, output channels that are not multiples of 8 or exceed 256, images
+ * that share a tile, every non-scaled kind.
+ *
+ * The shared-memory row counts are asserted against closed forms derived by hand
+ * (docs/blackwell_mma.md), not against a second run of the same logic:
+ *  - Algorithm 2 copies one row per (output pixel, tap) whose input is inside the image:
+ *      N * (sum over r of valid output rows) * (sum over s of valid output columns)
+ *      * channel chunks * output-channel chunks;
+ *  - Algorithm 3, stride 1, dilation 1, "same" padding (pad = (S-1)/2) and tiles that
+ *    hold whole output rows, copies each input row's W pixels once per (r, valid p):
+ *      N * (sum over r of valid output rows) * W * channel chunks * output-channel chunks;
+ *  - shifts: (S-1) * dilation/stride per (tile, r, channel chunk, output-channel chunk). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "tcsim.h"
+
+static int failures;
+#define CHECK(cond, ...)                                                                   \
+    do {                                                                                   \
+        if (!(cond)) {                                                                     \
+            if (failures++ < 30) {                                                         \
+                printf("FAIL %s:%d: ", __FILE__, __LINE__);                               \
+                printf(__VA_ARGS__);                                                       \
+                printf("\n");                                                              \
+            }                                                                              \
+        }                                                                                  \
+    } while (0)
+
+typedef struct kindmix {
+    tc_bw_kind kind;
+    tc_fmt in, out;
+    unsigned K; /* channels per instruction (tcsim_bw.h table) */
+} kindmix;
+
+static const kindmix kinds[] = {
+    {TC_BW_F16, TC_FMT_FP16, TC_FMT_FP32, 16},
+    {TC_BW_F16, TC_FMT_BF16, TC_FMT_FP32, 16},
+    {TC_BW_F16, TC_FMT_FP16, TC_FMT_FP16, 16},
+    {TC_BW_TF32, TC_FMT_TF32, TC_FMT_FP32, 8},
+    {TC_BW_F8F6F4, TC_FMT_E4M3, TC_FMT_FP32, 32},
+    {TC_BW_F8F6F4, TC_FMT_E2M1, TC_FMT_FP16, 32},
+    {TC_BW_I8, TC_FMT_INT8, TC_FMT_S32, 32},
+};
+
+/* n h w c k r s stride pad dilation */
+static const tc_conv_shape shapes[] = {
+    {1, 9, 9, 16, 16, 3, 3, 1, 1, 1},    /* seed 003's example size, one image */
+    {2, 9, 9, 20, 8, 3, 3, 1, 1, 1},     /* images share a tile; C not a multiple of K */
+    {1, 8, 8, 24, 12, 1, 1, 1, 0, 1},    /* 1x1; K not a multiple of 8 */
+    {1, 10, 11, 17, 16, 5, 5, 1, 2, 1},  /* 5x5 */
+    {1, 11, 11, 16, 8, 3, 3, 2, 1, 1},   /* stride 2: no reuse */
+    {1, 12, 12, 8, 8, 3, 3, 1, 2, 2},    /* dilation 2: two shifts a tap */
+    {1, 13, 13, 8, 16, 3, 3, 2, 2, 2},   /* stride 2 and dilation 2: one shift a tap */
+    {2, 7, 20, 40, 8, 3, 5, 1, 0, 1},    /* no padding, R != S, tiles split rows */
+    {1, 5, 5, 8, 264, 1, 3, 1, 1, 1},    /* two output-channel chunks (256 + 8) */
+    {1, 6, 6, 33, 8, 5, 1, 1, 2, 1},     /* S = 1 */
+    {2, 16, 16, 16, 24, 3, 3, 1, 1, 1},  /* four tiles of whole rows, two images */
+};
+#define N_SHAPES (sizeof shapes / sizeof shapes[0])
+#define N_KINDS (sizeof kinds / sizeof kinds[0])
+
+static unsigned valid_outputs(unsigned out, unsigned taps, unsigned size, const tc_conv_shape *sh,
+                              unsigned *per_tap_sum)
+{
+    /* sum over taps of the output coordinates whose input lies inside [0, size) */
+    unsigned sum = 0;
+    for (unsigned t = 0; t < taps; t++)
+        for (unsigned o = 0; o < out; o++) {
+            long x = (long)o * sh->stride - (long)sh->pad + (long)t * sh->dilation;
+            sum += x >= 0 && x < (long)size;
+        }
+    *per_tap_sum = sum;
+    return sum;
+}
+
+static void run_shape(const tc_conv_shape *sh, const kindmix *km, uint64_t seed)
+{
+    unsigned P, Q;
+    if (tc_conv_out_dims(sh, &P, &Q) != TC_OK) {
+        CHECK(0, "out dims");
+        return;
+    }
+    size_t na = (size_t)sh->n * sh->h * sh->w * sh->c, nw = (size_t)sh->k * sh->r * sh->s * sh->c;
+    size_t no = (size_t)sh->n * P * Q * sh->k;
+    uint32_t *act = malloc(na * 4), *wgt = malloc(nw * 4), *o[4];
+    for (int a = 1; a <= 3; a++) {
+        o[a] = malloc(no * 4);
+        memset(o[a], 0xa5, no * 4);
+    }
+    tc_random_fill(km->in, seed, na, act);
+    tc_random_fill(km->in, seed ^ 0x5555, nw, wgt);
+    tc_conv_args ca;
+    memset(&ca, 0, sizeof ca);
+    ca.shape = *sh;
+    ca.kind = km->kind;
+    ca.in = km->in;
+    ca.out = km->out;
+    tc_conv_stats st[4];
+    for (int a = 1; a <= 3; a++) {
+        ca.algo = (tc_conv_algo)a;
+        ca.banks = a == 3 ? 4 : 8;
+        tc_status s = tc_conv(&ca, act, wgt, o[a], &st[a]);
+        CHECK(s == TC_OK, "algo %d: %s", a, tc_strerror(s));
+    }
+    const char *kn = tc_bw_kind_name(km->kind);
+    for (int a = 2; a <= 3; a++) {
+        size_t bad = 0, first = 0;
+        for (size_t i = 0; i < no; i++)
+            if (o[a][i] != o[1][i] && !bad++)
+                first = i;
+        CHECK(!bad, "%s %s->%s n%u h%u w%u c%u k%u r%u s%u st%u pad%u dil%u: algo %d differs "
+              "in %zu of %zu outputs, first [%zu] %08x vs %08x", kn, tc_fmt_get(km->in)->name,
+              tc_fmt_get(km->out)->name, sh->n, sh->h, sh->w, sh->c, sh->k, sh->r, sh->s,
+              sh->stride, sh->pad, sh->dilation, a, bad, no, first, o[a][first], o[1][first]);
+    }
+    /* counts */
+    unsigned cc = (sh->c + km->K - 1) / km->K, kc = (sh->k + 255) / 256;
+    unsigned sum_p, sum_q;
+    valid_outputs(P, sh->r, sh->h, sh, &sum_p);
+    valid_outputs(Q, sh->s, sh->w, sh, &sum_q);
+    uint64_t alg2_rows = (uint64_t)sh->n * sum_p * sum_q * cc * kc;
+    CHECK(st[2].smem_row_loads == alg2_rows, "algo 2 rows %llu, expected %llu",
+          (unsigned long long)st[2].smem_row_loads, (unsigned long long)alg2_rows);
+    CHECK(st[2].shifts == 0, "algo 2 shifts");
+    CHECK(st[1].mmas == 0 && st[1].cycles == 0, "algo 1 counts");
+    uint64_t tiles = ((uint64_t)sh->n * P * Q + 127) / 128;
+    uint64_t per_tap = sh->dilation % sh->stride == 0 ? sh->dilation / sh->stride : 0;
+    CHECK(st[3].shifts == tiles * sh->r * cc * kc * (sh->s - 1) * per_tap, "algo 3 shifts %llu",
+          (unsigned long long)st[3].shifts);
+    int whole_rows = 128 % Q == 0 || (uint64_t)sh->n * P * Q <= 128;
+    if (sh->stride == 1 && sh->dilation == 1 && sh->pad == (sh->s - 1) / 2 && sh->s % 2 &&
+        whole_rows) {
+        uint64_t alg3_rows = (uint64_t)sh->n * sum_p * sh->w * cc * kc;
+        /* sum_p counts (r, p) pairs with a valid input row, as the form needs */
+        CHECK(st[3].smem_row_loads == alg3_rows, "algo 3 rows %llu, expected %llu",
+              (unsigned long long)st[3].smem_row_loads, (unsigned long long)alg3_rows);
+    }
+    CHECK(st[3].smem_row_loads <= st[2].smem_row_loads, "algo 3 loads more rows");
+    if (sh->s > 1 && per_tap)
+        CHECK(st[3].smem_row_loads < st[2].smem_row_loads, "algo 3 reuses nothing");
+    CHECK(st[2].mmas == st[3].mmas, "mma counts %llu %llu", (unsigned long long)st[2].mmas,
+          (unsigned long long)st[3].mmas);
+    CHECK(st[3].cycles > 0 && st[3].array_passes > 0 && st[3].array_passes <= st[3].cycles,
+          "cycles");
+    free(act);
+    free(wgt);
+    for (int a = 1; a <= 3; a++)
+        free(o[a]);
+}
+
+static void error_cases(void)
+{
+    tc_conv_args ca;
+    memset(&ca, 0, sizeof ca);
+    ca.shape = shapes[0];
+    ca.kind = TC_BW_F16;
+    ca.in = TC_FMT_FP16;
+    ca.out = TC_FMT_FP32;
+    ca.algo = TC_CONV_SHIFT;
+    uint32_t x[4] = {0};
+    unsigned P, Q;
+    tc_conv_shape sh = {1, 2, 2, 1, 1, 3, 3, 1, 0, 1};
+    CHECK(tc_conv_out_dims(&sh, &P, &Q) == TC_ESHAPE, "filter larger than the input");
+    sh.pad = 1;
+    CHECK(tc_conv_out_dims(&sh, &P, &Q) == TC_OK && P == 2 && Q == 2, "padded 2x2");
+    sh = (tc_conv_shape){1, 9, 9, 1, 1, 3, 3, 2, 0, 2};
+    CHECK(tc_conv_out_dims(&sh, &P, &Q) == TC_OK && P == 3 && Q == 3, "stride 2 dilation 2");
+    ca.kind = TC_BW_MXF4;
+    CHECK(tc_conv(&ca, x, x, x, NULL) == TC_EUNSUPPORTED, "block-scaled conv");
+    ca.kind = TC_BW_F16;
+    ca.algo = (tc_conv_algo)4;
+    CHECK(tc_conv(&ca, x, x, x, NULL) == TC_EINVAL, "algo 4");
+    ca.algo = TC_CONV_SHIFT;
+    ca.shape.k = 600; /* D of a tile does not fit beside the A windows */
+    CHECK(tc_conv(&ca, x, x, x, NULL) == TC_ESHAPE, "K 600");
+    /* the checksum is FNV-1a: the empty input gives the offset basis */
+    CHECK(tc_checksum_words(x, 0) == 0xcbf29ce484222325ull, "fnv basis");
+    CHECK(tc_checksum_words(x, 1) != tc_checksum_words(x, 2), "fnv length");
+}
+
+int main(void)
+{
+    error_cases();
+    for (size_t s = 0; s < N_SHAPES; s++)
+        for (size_t k = 0; k < N_KINDS; k++)
+            run_shape(&shapes[s], &kinds[k], 1000 + s * 31 + k);
+    printf("%s: %d failure(s)\n", failures ? "FAILED" : "PASSED", failures);
+    return failures ? 1 : 0;
+}

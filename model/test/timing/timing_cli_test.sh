@@ -1,0 +1,32 @@
+#!/bin/bash
+# timing_cli_test.sh TCSIM - `tcsim timing` as a user runs it: the latency line the
+# issue asks for, the Volta wmma of Figure 9, and exit status 2 with a message naming
+# the bad argument.
+tcsim=$1
+fail=0
+expect() { # expect STATUS PATTERN ARGS...: exit status and a line of output matching
+    local want=$1 pat=$2; shift 2
+    out=$("$tcsim" timing "$@" 2>&1); st=$?
+    if [ "$st" != "$want" ] || ! grep -qE -- "$pat" <<<"$out"; then
+        echo "FAIL: tcsim timing $* -> status $st (want $want), no line matching '$pat':"
+        echo "$out"
+        fail=1
+    fi
+}
+expect 0 '^latency 26\.0 cycles per iteration$' --arch a100 --op mma.m16n8k16 --in fp16 --acc fp32
+expect 0 '^throughput [0-9.]+ FMA/clk/SM$' --arch ampere --op mma.m16n8k16 --in bf16 --acc fp32 --warps 8 --ilp 2
+expect 0 '^latency 32\.1 cycles per iteration$' --arch a100 --op mma.m16n8k16 --in fp16 --acc fp32 --warps 8 --ilp 2
+expect 0 'completion latency 34 cycles' --arch rtx3070ti --op mma.sp.m16n8k32 --in fp16 --acc fp32
+expect 0 'cumulative cycles after each HMMA: 12 21 25 34 38 47 51 64' --arch volta --op wmma.m16n16k16 --in fp16 --acc fp16
+expect 0 '^latency 54 cycles' --arch v100 --op wmma.m16n16k16 --in fp16 --acc fp32
+expect 0 '^rtx2080ti +turing' --list
+expect 0 'usage: tcsim timing' --help
+expect 2 "unknown --arch 'h200'" --arch h200 --op mma.m16n8k16 --in fp16 --acc fp32
+expect 2 "bad --op 'mma.m16n8'" --arch a100 --op mma.m16n8 --in fp16 --acc fp32
+expect 2 "required" --arch a100 --op mma.m16n8k16 --in fp16
+expect 2 "unknown option '--bogus'" --bogus
+expect 2 "shape not supported" --arch a100 --op mma.m16n8k12 --in fp16 --acc fp32
+expect 2 "not supported" --arch a100 --op mma.m16n8k16 --in int8 --acc fp32
+expect 2 "ilp" --arch a100 --op mma.m16n8k16 --in fp16 --acc fp32 --ilp 0
+if [ $fail = 0 ]; then echo PASSED; else echo FAILED; fi
+exit $fail

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# test_coverage.sh WORKDIR - sim/coverage.py's report on coverage data made up here, with
+# a known answer: a line counts once over instances (covered if any instance reached it),
+# only rtl/ counts, the first line of summary.txt reads `line coverage: NN.N%`, the
+# module table and the never-reached lines are right, and verilator_coverage takes the
+# data (merged.dat and annotated/ are written).
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(dirname "$here")
+work=$1; rm -rf "$work"; mkdir -p "$work"; cd "$work" || exit 1
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+
+# point FILE LINE PAGE HIER COMMENT COUNT: one counter in Verilator's format
+point() {
+    printf "C '\001t\002%s\001page\002%s\001f\002%s\001l\002%s\001n\0020\001o\002%s\001h\002%s\001S\002%s\001' %s\n" \
+        "${3%%/*}" "$3" "$1" "$2" "$5" "$4" "$2" "$6"
+}
+a=$root/rtl/fedp.sv b=$root/rtl/tmem.sv
+{
+    echo "# SystemC::Coverage-3"
+    # fedp: lines 10, 11, 12; line 11 reached only by the second instance
+    point "$a" 10 v_line/fedp TOP.u0 block 5
+    point "$a" 11 v_line/fedp TOP.u0 block 0
+    point "$a" 11 v_line/fedp TOP.u1 block 2
+    point "$a" 12 v_branch/fedp TOP.u0 if 0
+    point "$a" 12 v_branch/fedp TOP.u1 if 0
+    point "$a" 20 v_toggle/fedp TOP.u0 'x:0->1' 1
+    point "$a" 20 v_toggle/fedp TOP.u0 'x:1->0' 0
+    # tmem: one line, reached
+    point "$b" 7 v_line/tmem TOP.m block 9
+    point "$b" 8 v_toggle/tmem TOP.m 'y:0->1' 3
+    # outside rtl/: not counted
+    point "$root/tb/fedp/fedp_tb_top.sv" 3 v_line/fedp_tb_top TOP block 0
+} > a.dat
+
+python3 "$root/sim/coverage.py" --report-only a.dat --reports out >log.txt 2>&1 \
+    || fail "coverage.py exited $?: $(tail -3 log.txt)"
+s=out/summary.txt
+[ -s $s ] || fail "no summary.txt"
+[ "$(head -1 $s)" = "line coverage: 75.0%" ] || fail "first line: '$(head -1 $s)', expected 'line coverage: 75.0%'"
+grep -qx "toggle coverage: 66.7%" $s || fail "toggle line: $(sed -n 2p $s)"
+grep -Eq "^fedp +66\.7% +2/3 +50\.0% +1/2" $s || fail "fedp row: $(grep ^fedp $s)"
+grep -Eq "^tmem +100\.0% +1/1 +100\.0% +1/1" $s || fail "tmem row: $(grep ^tmem $s)"
+grep -q "fedp_tb_top" $s && fail "a file outside rtl/ was counted"
+grep -qx "  rtl/fedp.sv: 12" $s || fail "never-reached lines: $(grep 'rtl/' $s)"
+# rtl/ files without data are named as not measured (tensor_core.sv here), fedp.sv is not
+grep "^not measured" $s | grep -q "rtl/tensor_core.sv" || fail "not-measured line: $(grep '^not measured' $s)"
+grep "^not measured" $s | grep -q "rtl/fedp.sv" && fail "fedp.sv has data but is listed as not measured"
+if command -v verilator_coverage >/dev/null; then
+    [ -s out/merged.dat ] || fail "no merged.dat"
+    ls out/annotated/*fedp.sv >/dev/null 2>&1 || fail "no annotated fedp.sv"
+fi
+# no rtl/ data at all is an error, not 100%
+printf '# SystemC::Coverage-3\n' > empty.dat
+python3 "$root/sim/coverage.py" --report-only empty.dat --reports out2 >/dev/null 2>&1 \
+    && fail "data with no rtl/ points should fail"
+[ "$fails" = 0 ] && echo PASSED || echo "FAILED ($fails)"
+[ "$fails" = 0 ]

@@ -1,0 +1,152 @@
+// tc_rtl_backend.cpp - tc_rtl_backend.h. Registers are filled as tb/tensor_core's
+// engine fills them (two fp16 elements per 32-bit register, element 2r low; fp32
+// accumulators one per register), from the model's fragment mapping (tc_frag_load).
+#include "tc_rtl_backend.h"
+#include "Vtc_warp_sc.h"
+
+namespace {
+enum { OP_A = 0, OP_B = 1, OP_C = 2, REGS = 8 };
+}
+
+tc_rtl_backend::tc_rtl_backend(sc_core::sc_module_name name, const sc_core::sc_time &period)
+    : sc_module(name), clk("clk", period), dut_(new Vtc_warp_sc("tc_warp")),
+      frags_(new tc_warp_frags)
+{
+    Vtc_warp_sc &d = *dut_;
+    d.clk_i(clk);
+    d.rst_ni(rst_n_);
+    d.wr_en_i(wr_en_);
+    d.wr_op_i(wr_op_);
+    d.wr_reg_i(wr_reg_);
+    d.wr_data_i(wr_data_);
+    d.rd_op_i(rd_op_);
+    d.rd_reg_i(rd_reg_);
+    d.rd_data_o(rd_data_);
+    d.start_i(start_);
+    d.f16_i(f16_);
+    d.a_col_i(a_col_);
+    d.b_col_i(b_col_);
+    d.m8n8k4_i(m8n8k4_);
+    d.busy_o(busy_);
+    d.done_o(done_);
+    d.dispatch_o(dispatch_);
+    d.set_o(set_);
+    d.step_o(step_);
+    d.beat_first_o(beat_first_);
+    d.pending_o(pending_);
+}
+
+tc_rtl_backend::~tc_rtl_backend()
+{
+    dut_->final();
+}
+
+void tc_rtl_backend::edge()
+{
+    sc_core::wait(clk.posedge_event());
+}
+
+void tc_rtl_backend::write_reg(unsigned op, unsigned reg, const uint32_t data[TC_WARP_LANES])
+{
+    sc_dt::sc_bv<1024> v;
+    for (unsigned l = 0; l < TC_WARP_LANES; l++)
+        v.range(32 * l + 31, 32 * l) = data[l];
+    wr_en_.write(true);
+    wr_op_.write(op);
+    wr_reg_.write(reg);
+    wr_data_.write(v);
+    edge(); // sampled at this edge
+    wr_en_.write(false);
+}
+
+void tc_rtl_backend::read_reg(unsigned op, unsigned reg, uint32_t data[TC_WARP_LANES])
+{
+    rd_op_.write(op);
+    rd_reg_.write(reg);
+    edge(); // the combinational read port settles within the cycle
+    sc_dt::sc_bv<1024> v = rd_data_.read();
+    for (unsigned l = 0; l < TC_WARP_LANES; l++)
+        data[l] = v.range(32 * l + 31, 32 * l).to_uint();
+}
+
+tc_status tc_rtl_backend::wmma(const tc_tlm_cmd &cmd, uint64_t &cycles)
+{
+    const tc_hmma_cfg &cfg = cmd.cfg;
+    unsigned sets, steps;
+    tc_status st = tc_hmma_geometry(&cfg, &sets, &steps, nullptr);
+    if (st != TC_OK)
+        return st;
+    if (!cmd.A || !cmd.B || !cmd.C || !cmd.D)
+        return TC_EINVAL;
+    if (!reset_done_) { // rst_ni low for three edges, as tb/tensor_core's shim does
+        rst_n_.write(false);
+        for (int i = 0; i < 3; i++)
+            edge();
+        rst_n_.write(true);
+        edge();
+        reset_done_ = true;
+    }
+    // The fragments, from the model's mapping of the logical matrices.
+    tc_warp_frags &w = *frags_;
+    tc_frag_spec sa = {TC_ARCH_VOLTA, cfg.shape, TC_OPERAND_A, cfg.a_layout, cfg.acc};
+    tc_frag_spec sb = {TC_ARCH_VOLTA, cfg.shape, TC_OPERAND_B, cfg.b_layout, cfg.acc};
+    tc_frag_spec sc = {TC_ARCH_VOLTA, cfg.shape, TC_OPERAND_C, TC_LAYOUT_ROW, cfg.acc};
+    if ((st = tc_frag_load(&sa, cmd.A, w.a)) != TC_OK ||
+        (st = tc_frag_load(&sb, cmd.B, w.b)) != TC_OK ||
+        (st = tc_frag_load(&sc, cmd.C, w.c)) != TC_OK)
+        return st;
+    const bool f16 = cfg.acc == TC_FMT_FP16;
+    const unsigned nab = 4 * sets; // A and B elements per lane
+    uint32_t data[TC_WARP_LANES];
+    auto pack16 = [&](const uint32_t frag[TC_WARP_LANES][TC_FRAG_MAX], unsigned n, unsigned r) {
+        for (unsigned l = 0; l < TC_WARP_LANES; l++)
+            data[l] = 2 * r < n ? (frag[l][2 * r] | frag[l][2 * r + 1] << 16) : 0;
+    };
+    for (unsigned r = 0; r < REGS; r++) {
+        pack16(w.a, nab, r);
+        write_reg(OP_A, r, data);
+        pack16(w.b, nab, r);
+        write_reg(OP_B, r, data);
+        if (f16)
+            pack16(w.c, 8, r);
+        else
+            for (unsigned l = 0; l < TC_WARP_LANES; l++)
+                data[l] = w.c[l][r];
+        write_reg(OP_C, r, data);
+    }
+
+    start_.write(true);
+    f16_.write(f16);
+    a_col_.write(cfg.a_layout == TC_LAYOUT_COL);
+    b_col_.write(cfg.b_layout == TC_LAYOUT_COL);
+    m8n8k4_.write(cfg.shape == TC_SHAPE_M8N8K4);
+    edge(); // the sequencer takes the instruction
+    start_.write(false);
+    // Outputs as read at an edge are those of the cycle before it (tb's convention).
+    uint64_t first = 0, c = 0;
+    bool dispatched = false, finished = false;
+    for (; c < 1000 && !finished; c++) {
+        edge();
+        if (dispatch_.read() && !dispatched) {
+            first = c;
+            dispatched = true;
+        }
+        finished = done_.read();
+    }
+    if (!finished || !dispatched)
+        return TC_EIO;
+    cycles = (c - 1) - first;
+
+    for (unsigned r = 0; r < REGS; r++) {
+        read_reg(OP_C, r, data);
+        for (unsigned l = 0; l < TC_WARP_LANES; l++) {
+            if (f16 && r < 4) {
+                w.c[l][2 * r] = data[l] & 0xffffu;
+                w.c[l][2 * r + 1] = data[l] >> 16;
+            } else if (!f16) {
+                w.c[l][r] = data[l];
+            }
+        }
+    }
+    return tc_frag_store(&sc, w.c, cmd.D);
+}

@@ -1,0 +1,81 @@
+// tc_tlm_target.cpp - the TLM-2.0 target and the C-model backend (tc_tlm.h).
+#include "tc_tlm.h"
+
+tc_status tc_model_backend::wmma(const tc_tlm_cmd &cmd, uint64_t &cycles)
+{
+    unsigned m, n, k, tiles;
+    tc_status st = tc_shape_dims(cmd.cfg.shape, &m, &n, &k, &tiles);
+    if (st != TC_OK)
+        return st;
+    tc_gpu_timing g;
+    st = tc_gpu_timing_find("volta", &g);
+    tc_mma_op op = {m, n, k, TC_FMT_FP16, cmd.cfg.acc, 0};
+    tc_op_timing t;
+    if (st == TC_OK)
+        st = tc_op_timing_of(&g, &op, &t);
+    if (st == TC_OK)
+        st = tc_volta_mma(&cmd.cfg, cmd.A, cmd.B, cmd.C, cmd.D);
+    if (st == TC_OK)
+        cycles = t.latency;
+    return st;
+}
+
+tc_tlm_target::tc_tlm_target(sc_core::sc_module_name name, tc_tlm_backend &backend,
+                             sc_core::sc_time period)
+    : sc_module(name), socket("socket"), backend_(backend), period_(period)
+{
+    socket.register_b_transport(this, &tc_tlm_target::b_transport);
+    tc_sim_config cfg;
+    tc_sim_config_init(&cfg);
+    cfg.gpu = "volta";
+    cfg.tmem_banks = 8;
+    if (tc_sim_create(&cfg, &sim_) != TC_OK)
+        sim_ = nullptr; // every tmem command then answers TC_ENOMEM
+}
+
+tc_tlm_target::~tc_tlm_target()
+{
+    tc_sim_destroy(sim_);
+}
+
+void tc_tlm_target::b_transport(tlm::tlm_generic_payload &trans, sc_core::sc_time &delay)
+{
+    if (trans.get_command() != tlm::TLM_WRITE_COMMAND || trans.get_address() != 0 ||
+        trans.get_data_length() != sizeof(tc_tlm_cmd) || !trans.get_data_ptr()) {
+        trans.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
+        return;
+    }
+    tc_tlm_cmd &cmd = *reinterpret_cast<tc_tlm_cmd *>(trans.get_data_ptr());
+    uint64_t cycles = 0;
+    tc_tmem *m = nullptr;
+    tc_status st = TC_OK;
+    if (cmd.op != TC_TLM_WMMA)
+        st = sim_ ? tc_sim_tmem(sim_, &m) : TC_ENOMEM;
+    if (st == TC_OK) {
+        unsigned c = 0;
+        switch (cmd.op) {
+        case TC_TLM_WMMA:
+            st = backend_.wmma(cmd, cycles);
+            break;
+        case TC_TLM_TMEM_ST:
+            st = tc_tmem_st(m, cmd.group, cmd.col, cmd.ncols, cmd.data, &c);
+            break;
+        case TC_TLM_TMEM_LD:
+            st = tc_tmem_ld(m, cmd.group, cmd.col, cmd.ncols, cmd.data, &c);
+            break;
+        case TC_TLM_TMEM_SHIFT:
+            st = tc_tmem_shift(m, cmd.col, &c);
+            break;
+        default:
+            st = TC_EINVAL;
+        }
+        if (cmd.op != TC_TLM_WMMA)
+            cycles = c;
+    }
+    cmd.status = st;
+    cmd.cycles = st == TC_OK ? cycles : 0;
+    delay += period_ * static_cast<double>(cmd.cycles);
+    // A command the model refuses is a generic error: its reason is in cmd.status.
+    trans.set_response_status(st == TC_OK ? tlm::TLM_OK_RESPONSE
+                                          : tlm::TLM_GENERIC_ERROR_RESPONSE);
+}

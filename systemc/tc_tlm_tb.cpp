@@ -1,0 +1,185 @@
+// tc_tlm_tb.cpp - one command stream through two tc_tlm_target instances, one backed by
+// the C model and one by the Verilated RTL (rtl/tc_warp.sv in SystemC mode), compared
+// command by command: status, D bit for bit, and the cycles each annotates. Then the
+// tensor-memory commands and the target's error paths.
+//
+// usage: tc_tlm_tb [seed [count]]     prints PASSED or FAILED (exit status 0 / 1)
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_initiator_socket.h>
+#include "tc_rtl_backend.h"
+#include "tc_tlm.h"
+
+namespace {
+
+struct initiator : sc_core::sc_module {
+    tlm_utils::simple_initiator_socket<initiator> to_model, to_rtl;
+    unsigned seed, count;
+    int failures = 0, checked = 0;
+    SC_HAS_PROCESS(initiator);
+    initiator(sc_core::sc_module_name n, unsigned s, unsigned c)
+        : sc_module(n), to_model("to_model"), to_rtl("to_rtl"), seed(s), count(c)
+    {
+        SC_THREAD(run);
+    }
+
+    uint32_t rnd()
+    {
+        seed = seed * 1103515245u + 12345u;
+        return seed >> 8;
+    }
+    // A finite fp16 pattern (the RTL and the model agree on specials too, but finite
+    // values exercise the alignment and rounding that differ between implementations).
+    uint32_t fp16()
+    {
+        uint32_t v = rnd() & 0xffff;
+        return (v & 0x7c00) == 0x7c00 ? v & 0xbfff : v;
+    }
+
+    tlm::tlm_response_status send(tlm_utils::simple_initiator_socket<initiator> &s,
+                                  tc_tlm_cmd &cmd, sc_core::sc_time &delay)
+    {
+        tlm::tlm_generic_payload t;
+        t.set_command(tlm::TLM_WRITE_COMMAND);
+        t.set_address(0);
+        t.set_data_ptr(reinterpret_cast<unsigned char *>(&cmd));
+        t.set_data_length(sizeof cmd);
+        t.set_streaming_width(sizeof cmd);
+        t.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+        delay = sc_core::SC_ZERO_TIME;
+        s->b_transport(t, delay);
+        return t.get_response_status();
+    }
+
+    void fail(const char *what, unsigned i)
+    {
+        std::printf("FAIL command %u: %s\n", i, what);
+        failures++;
+    }
+
+    void run()
+    {
+        const sc_core::sc_time period(1, sc_core::SC_NS);
+        for (unsigned i = 0; i < count; i++) {
+            tc_hmma_cfg cfg = {i % 3 == 2 ? TC_SHAPE_M8N8K4 : TC_SHAPE_M16N16K16,
+                               (rnd() & 1) ? TC_LAYOUT_COL : TC_LAYOUT_ROW,
+                               (rnd() & 1) ? TC_LAYOUT_COL : TC_LAYOUT_ROW,
+                               (i & 1) ? TC_FMT_FP16 : TC_FMT_FP32};
+            unsigned m, n, k, tiles;
+            tc_shape_dims(cfg.shape, &m, &n, &k, &tiles);
+            std::vector<uint32_t> A(tiles * m * k), B(tiles * k * n), C(tiles * m * n),
+                Dm(tiles * m * n, 0xdead), Dr(tiles * m * n, 0xbeef);
+            for (auto &x : A)
+                x = fp16();
+            for (auto &x : B)
+                x = fp16();
+            for (auto &x : C) // fp32 accumulators: an fp16 value widened is exact
+                x = cfg.acc == TC_FMT_FP16 ? fp16() : (rnd() & 0x807fffffu) | 0x3c000000u;
+            tc_tlm_cmd cm = {};
+            cm.op = TC_TLM_WMMA;
+            cm.cfg = cfg;
+            cm.A = A.data();
+            cm.B = B.data();
+            cm.C = C.data();
+            cm.D = Dm.data();
+            tc_tlm_cmd cr = cm;
+            cr.D = Dr.data();
+            sc_core::sc_time dm, dr;
+            sc_core::sc_time t0 = sc_core::sc_time_stamp();
+            tlm::tlm_response_status rm = send(to_model, cm, dm);
+            tlm::tlm_response_status rr = send(to_rtl, cr, dr);
+            sc_core::sc_time spent = sc_core::sc_time_stamp() - t0;
+            checked++;
+            if (rm != tlm::TLM_OK_RESPONSE || rr != tlm::TLM_OK_RESPONSE ||
+                cm.status != TC_OK || cr.status != TC_OK) {
+                fail("a backend refused a valid wmma", i);
+                continue;
+            }
+            if (Dm != Dr)
+                fail("D differs between the model and the RTL", i);
+            if (cm.cycles != cr.cycles)
+                std::printf("FAIL command %u: cycles model %llu, RTL %llu\n", i,
+                            (unsigned long long)cm.cycles, (unsigned long long)cr.cycles),
+                    failures++;
+            if (dm != period * static_cast<double>(cm.cycles) ||
+                dr != period * static_cast<double>(cr.cycles))
+                fail("annotated delay is not cycles x period", i);
+            if (spent == sc_core::SC_ZERO_TIME)
+                fail("the RTL took no simulated time", i);
+            if (i < 6)
+                std::printf("wmma %-9s %s a %s b %s: %llu cycles (model), %llu (RTL), D %s\n",
+                            tc_shape_name(cfg.shape), cfg.acc == TC_FMT_FP16 ? "f16" : "f32",
+                            tc_layout_name(cfg.a_layout), tc_layout_name(cfg.b_layout),
+                            (unsigned long long)cm.cycles, (unsigned long long)cr.cycles,
+                            Dm == Dr ? "equal" : "DIFFERENT");
+        }
+
+        // Tensor memory through both targets: st, shift, ld; then the error paths.
+        for (auto *s : {&to_model, &to_rtl}) {
+            std::vector<uint32_t> in(32 * 8), out(32 * 8, 0);
+            for (auto &x : in)
+                x = rnd();
+            tc_tlm_cmd c = {};
+            sc_core::sc_time d;
+            c.op = TC_TLM_TMEM_ST;
+            c.group = 1;
+            c.col = 40;
+            c.ncols = 8;
+            c.data = in.data();
+            if (send(*s, c, d) != tlm::TLM_OK_RESPONSE || c.status != TC_OK || c.cycles != 1)
+                fail("tmem st", 0);
+            c.op = TC_TLM_TMEM_LD;
+            c.data = out.data();
+            if (send(*s, c, d) != tlm::TLM_OK_RESPONSE || out != in ||
+                d != period * static_cast<double>(c.cycles))
+                fail("tmem ld does not return what st wrote", 0);
+            c.op = TC_TLM_TMEM_SHIFT;
+            if (send(*s, c, d) != tlm::TLM_OK_RESPONSE || c.status != TC_OK)
+                fail("tmem shift", 0);
+            c.op = TC_TLM_TMEM_LD;
+            c.col = 512; // out of range: refused, reported, nothing else changes
+            if (send(*s, c, d) != tlm::TLM_GENERIC_ERROR_RESPONSE || c.status == TC_OK ||
+                d != sc_core::SC_ZERO_TIME)
+                fail("tmem ld out of range accepted", 0);
+            c.op = TC_TLM_WMMA;
+            c.A = nullptr;
+            if (send(*s, c, d) != tlm::TLM_GENERIC_ERROR_RESPONSE || c.status == TC_OK)
+                fail("wmma without operands accepted", 0);
+            tlm::tlm_generic_payload t; // a read, of the wrong length: not a command
+            unsigned char byte = 0;
+            t.set_command(tlm::TLM_READ_COMMAND);
+            t.set_data_ptr(&byte);
+            t.set_data_length(1);
+            t.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+            (*s)->b_transport(t, d);
+            if (t.get_response_status() != tlm::TLM_COMMAND_ERROR_RESPONSE)
+                fail("a malformed payload accepted", 0);
+        }
+        std::printf("%d wmma commands compared, %d failures\n", checked, failures);
+        sc_core::sc_stop();
+    }
+};
+
+} // namespace
+
+int sc_main(int argc, char **argv)
+{
+    unsigned seed = argc > 1 ? (unsigned)std::strtoul(argv[1], nullptr, 0) : 1;
+    unsigned count = argc > 2 ? (unsigned)std::strtoul(argv[2], nullptr, 0) : 24;
+    const sc_core::sc_time period(1, sc_core::SC_NS);
+    tc_model_backend model;
+    tc_rtl_backend rtl("rtl", period);
+    tc_tlm_target model_target("model_target", model, period);
+    tc_tlm_target rtl_target("rtl_target", rtl, period);
+    initiator init("initiator", seed, count);
+    init.to_model.bind(model_target.socket);
+    init.to_rtl.bind(rtl_target.socket);
+    sc_core::sc_start();
+    bool ok = init.failures == 0 && init.checked == (int)count;
+    std::printf("%s\n", ok ? "PASSED" : "FAILED");
+    return ok ? 0 : 1;
+}

@@ -1,0 +1,125 @@
+/* bw_dut.c - one MMA of the Verilated rtl/tc_blackwell.sv (bw_dut.h): the unit's
+ * tensor-memory ports served by tc_tmem_clock, its shared-memory row requests answered
+ * the cycle after each request. */
+#include <stdlib.h>
+#include <string.h>
+#include "bw_dut.h"
+
+/* An instruction that has not finished after this many cycles means a hung design. */
+#define MAX_CYCLES 50000000ull
+
+struct bw_dut {
+    bw_shim *shim;
+    bw_pins_in in;
+    bw_pins_out out;
+    uint32_t rdata[TC_TMEM_WIDE_WORDS];   /* the A port's read data, for the next cycle */
+    uint64_t cycles;
+};
+
+tc_status bw_dut_new(bw_dut **out)
+{
+    if (!out)
+        return TC_EINVAL;
+    bw_dut *d = calloc(1, sizeof *d);
+    if (!d)
+        return TC_ENOMEM;
+    d->shim = bw_shim_new();
+    for (int i = 0; i < 2; i++) { /* two cycles of reset */
+        bw_shim_set(d->shim, &d->in);
+        bw_shim_tick(d->shim);
+    }
+    d->in.rst_n = 1;
+    *out = d;
+    return TC_OK;
+}
+
+void bw_dut_free(bw_dut *d)
+{
+    if (!d)
+        return;
+    bw_shim_free(d->shim);
+    free(d);
+}
+
+uint64_t bw_dut_cycles(const bw_dut *d) { return d ? d->cycles : 0; }
+
+/* One cycle: the unit's requests this cycle (they depend on its state only), the tensor
+ * memory's answer to them in the same cycle (ready) or the next (read data), then the
+ * clock edge. */
+static tc_status cycle(bw_dut *d, tc_tmem *t)
+{
+    bw_pins_in *in = &d->in;
+    bw_pins_out *o = &d->out;
+    in->tm_a_ready = in->tm_d_ready = 0;
+    bw_shim_set(d->shim, in);
+    bw_shim_get(d->shim, o);
+    tc_tmem_inputs ti;
+    memset(&ti, 0, sizeof ti);
+    ti.a_valid = o->tm_a_valid;
+    ti.a_col = o->tm_a_col;
+    ti.d_valid = o->tm_d_valid;
+    ti.d_col = o->tm_d_col;
+    memcpy(ti.d_disable, o->tm_d_disable, sizeof ti.d_disable);
+    ti.d_data = o->tm_d_data;
+    tc_tmem_outputs to;
+    tc_status st = tc_tmem_clock(t, &ti, &to);
+    if (st != TC_OK)
+        return st;
+    in->tm_a_ready = (to.ready >> TC_TMEM_PORT_A) & 1u;
+    in->tm_d_ready = (to.ready >> TC_TMEM_PORT_D) & 1u;
+    bw_shim_set(d->shim, in); /* ready is combinational in the memory: same cycle */
+    bw_shim_tick(d->shim);
+    d->cycles++;
+    /* what the next cycle sees: the read data, and the shared-memory row asked for */
+    in->tm_a_rvalid = to.a_rvalid;
+    if (to.a_rvalid)
+        memcpy(d->rdata, to.a_rdata, sizeof d->rdata);
+    in->tm_a_rdata = d->rdata;
+    return TC_OK;
+}
+
+tc_status bw_dut_mma(bw_dut *d, tc_tmem *t, const tc_bw_mma_desc *m, uint64_t *cycles)
+{
+    const tc_profile *p;
+    if (!d || !t || !m)
+        return TC_EINVAL;
+    if ((unsigned)m->kind > TC_BW_I8)
+        return TC_EUNSUPPORTED;
+    tc_status st = tc_bw_profile(m->kind, m->in, m->out, m->scale, &p);
+    if (st != TC_OK)
+        return st;
+    if ((m->M != 64 && m->M != 128) || m->N < 8 || m->N > TC_BW_MAX_N || m->N % 8)
+        return TC_ESHAPE;
+    if (m->d_col >= TC_TMEM_COLS || m->a_col >= TC_TMEM_COLS || !m->b_smem.words ||
+        (!m->a_tmem && !m->a_smem.words))
+        return TC_EINVAL;
+    bw_pins_in *in = &d->in;
+    in->kind = (unsigned)m->kind;
+    in->in_fmt = (unsigned)m->in;
+    in->out_fmt = (unsigned)m->out;
+    in->m128 = m->M == 128;
+    in->n8_m1 = m->N / 8 - 1;
+    in->d_col = m->d_col;
+    in->a_tmem = (unsigned)m->a_tmem;
+    in->a_col = m->a_col;
+    in->enable_input_d = (unsigned)m->enable_input_d;
+    memcpy(in->disable, m->disable, sizeof in->disable);
+    in->start = 1;
+    uint64_t start = d->cycles;
+    do {
+        if ((st = cycle(d, t)) != TC_OK)
+            return st;
+        in->start = 0;
+        if (d->out.smem_req) { /* the row, on the port during the next cycle */
+            const tc_bw_smem *sm = d->out.smem_sel ? &m->b_smem : &m->a_smem;
+            unsigned rows = d->out.smem_sel ? m->N : m->M;
+            if (d->out.smem_row >= rows)
+                return TC_EIO;
+            memcpy(in->smem_data, sm->words + (size_t)d->out.smem_row * sm->row_stride,
+                   sizeof in->smem_data);
+        }
+    } while (!d->out.done && d->cycles - start < MAX_CYCLES);
+    if (cycles)
+        *cycles = d->cycles - start;
+    return d->out.done ? TC_OK : TC_EIO;
+}

@@ -1,0 +1,66 @@
+/* bw_dut.h - C API of the Verilated rtl/tc_blackwell.sv (the tcgen05.mma unit).
+ *
+ * bw_shim.cpp (the only C++) gives pin access and the clock. bw_dut.c runs one MMA: the
+ * unit's tensor-memory ports (A read, D write) are served, cycle by cycle, by the model
+ * of rtl/tmem.sv at its cycle level (tc_tmem_clock: same arbitration, handshake and
+ * timing, held to the RTL cycle by cycle by tb/tmem), and its shared-memory row requests
+ * are answered the next cycle from the instruction's descriptors. The Verilated model
+ * is thus the MMA unit alone (the tensor memory's own Verilation is tb/tmem's). */
+#ifndef BW_DUT_H
+#define BW_DUT_H
+
+#include <stdint.h>
+#include "tcsim.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------- pins (bw_shim.cpp) */
+
+typedef struct bw_pins_in {
+    int rst_n;
+    int start;
+    unsigned kind, in_fmt, out_fmt, m128, n8_m1, d_col, a_tmem, a_col, enable_input_d;
+    uint32_t disable[TC_TMEM_LANES / 32];
+    uint32_t smem_data[TC_BW_ROW_WORDS];
+    int tm_a_ready, tm_a_rvalid, tm_d_ready;
+    const uint32_t *tm_a_rdata;       /* TC_TMEM_WIDE_WORDS, read while tm_a_rvalid */
+} bw_pins_in;
+
+typedef struct bw_pins_out {
+    int busy, done, smem_req, smem_sel;
+    unsigned smem_row;
+    int tm_a_valid, tm_d_valid;
+    unsigned tm_a_col, tm_d_col;
+    uint32_t tm_d_disable[TC_TMEM_LANES / 32];
+    uint32_t tm_d_data[TC_TMEM_WIDE_WORDS];   /* filled only while tm_d_valid */
+} bw_pins_out;
+
+typedef struct bw_shim bw_shim;
+bw_shim *bw_shim_new(void);
+void bw_shim_free(bw_shim *s);
+/* Inputs for the current cycle (clock low, evaluated), then the outputs they give. */
+void bw_shim_set(bw_shim *s, const bw_pins_in *in);
+void bw_shim_get(bw_shim *s, bw_pins_out *out);
+/* The rising edge that ends the cycle. */
+void bw_shim_tick(bw_shim *s);
+
+/* ------------------------------------------------------------- one MMA (bw_dut.c) */
+
+typedef struct bw_dut bw_dut;
+
+tc_status bw_dut_new(bw_dut **out);
+void bw_dut_free(bw_dut *d);
+/* One tcgen05.mma of kind f16, tf32, f8f6f4 or i8 on the RTL (the RTL has no block-
+ * scaled kinds: TC_EUNSUPPORTED), with the tensor memory t (any organization) serving
+ * its ports, and the layouts of tcsim_bw.h. t must be idle. *cycles (may be NULL): the
+ * unit's cycles from start to done. */
+tc_status bw_dut_mma(bw_dut *d, tc_tmem *t, const tc_bw_mma_desc *desc, uint64_t *cycles);
+/* Every cycle the unit was clocked since bw_dut_new. */
+uint64_t bw_dut_cycles(const bw_dut *d);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

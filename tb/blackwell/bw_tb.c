@@ -1,0 +1,182 @@
+/* bw_tb.c - rtl/tc_blackwell.sv (on rtl/tmem.sv) against the model's tc_bw_mma, bit for
+ * bit, for every kind and format mix the RTL has (f16, tf32, f8f6f4, i8).
+ *
+ * Each case fills two tensor memories with the same random words - one for the model's
+ * instruction, one serving the RTL unit's ports cycle by cycle (bw_dut.h) - draws M, N,
+ * the organization, the A source, the columns, enable-input-d and a disable-output-lane
+ * mask, writes random operand rows (A in tensor memory or shared memory, B in shared
+ * memory), runs the instruction on both, and compares all 128 x 512 words: D, the
+ * masked lanes, the lanes outside M and every other column.
+ * Usage: bw_tb [--seed S] [--count C]  (C cases per mix). Prints PASSED or FAILED. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "bw_dut.h"
+
+static uint64_t rng;
+static uint64_t rnd(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return rng;
+}
+
+typedef struct mix {
+    tc_bw_kind kind;
+    tc_fmt in, out;
+} mix;
+
+static const mix mixes[] = {
+    {TC_BW_F16, TC_FMT_FP16, TC_FMT_FP32},    {TC_BW_F16, TC_FMT_FP16, TC_FMT_FP16},
+    {TC_BW_F16, TC_FMT_BF16, TC_FMT_FP32},    {TC_BW_TF32, TC_FMT_TF32, TC_FMT_FP32},
+    {TC_BW_F8F6F4, TC_FMT_E4M3, TC_FMT_FP32}, {TC_BW_F8F6F4, TC_FMT_E5M2, TC_FMT_FP16},
+    {TC_BW_F8F6F4, TC_FMT_E3M2, TC_FMT_FP32}, {TC_BW_F8F6F4, TC_FMT_E2M3, TC_FMT_FP16},
+    {TC_BW_F8F6F4, TC_FMT_E2M1, TC_FMT_FP32}, {TC_BW_I8, TC_FMT_INT8, TC_FMT_S32},
+    {TC_BW_I8, TC_FMT_UINT8, TC_FMT_S32},
+};
+#define N_MIXES (sizeof mixes / sizeof mixes[0])
+
+static unsigned failures;
+
+/* Random words everywhere, in both memories. */
+static void fill(tc_tmem *a, tc_tmem *b)
+{
+    for (unsigned l = 0; l < TC_TMEM_LANES; l++)
+        for (unsigned c = 0; c < TC_TMEM_COLS; c++) {
+            uint32_t w = (uint32_t)rnd();
+            tc_tmem_poke(a, l, c, w);
+            tc_tmem_poke(b, l, c, w);
+        }
+}
+
+/* Every word of both memories; returns the mismatches (the first few printed). */
+static unsigned compare(const tc_tmem *rtl, const tc_tmem *model, const char *what)
+{
+    unsigned bad = 0;
+    for (unsigned l = 0; l < TC_TMEM_LANES; l++)
+        for (unsigned c = 0; c < TC_TMEM_COLS; c++) {
+            uint32_t x, y;
+            tc_tmem_peek(rtl, l, c, &x);
+            tc_tmem_peek(model, l, c, &y);
+            if (x != y && bad++ < 4)
+                printf("  %s: lane %u col %u: rtl %08x model %08x\n", what, l, c, x, y);
+        }
+    return bad;
+}
+
+static int one_case(bw_dut *dut, const mix *mx, int directed)
+{
+    /* t: the model's instruction; rt: the memory serving the RTL's ports */
+    tc_tmem *t, *rt;
+    unsigned banks = (rnd() & 1) ? 8 : 4;
+    if (tc_tmem_new(banks, &t) != TC_OK || tc_tmem_new(banks, &rt) != TC_OK)
+        return -1;
+    fill(t, rt);
+    unsigned K, W;
+    tc_bw_kind_dims(mx->kind, &K, &W);
+    tc_bw_mma_desc d;
+    memset(&d, 0, sizeof d);
+    d.kind = mx->kind;
+    d.in = mx->in;
+    d.out = mx->out;
+    d.scale = TC_FMT_COUNT;
+    d.M = (rnd() & 1) ? 128 : 64;
+    d.N = 8 * (1 + (unsigned)(rnd() % (directed ? 32 : 6)));
+    if (directed)
+        d.N = 256;
+    d.a_tmem = (int)(rnd() & 1);
+    d.a_col = (unsigned)(rnd() % TC_TMEM_COLS); /* any column: windows wrap at 512 */
+    d.d_col = (d.a_col + 8 + (unsigned)(rnd() % (TC_TMEM_COLS - 8 - d.N + 1))) % TC_TMEM_COLS;
+    d.enable_input_d = (int)(rnd() & 1);
+    for (unsigned w = 0; w < 4; w++)
+        d.disable[w] = (rnd() & 1) ? (uint32_t)(rnd() & rnd()) : 0;
+    static uint32_t a_rows[128 * 8], b_rows[256 * 8];
+    uint32_t el;
+    memset(a_rows, 0, sizeof a_rows);
+    memset(b_rows, 0, sizeof b_rows);
+    for (unsigned i = 0; i < d.M; i++) {
+        for (unsigned e = 0; e < K; e++) {
+            tc_random_fill(mx->in, rnd(), 1, &el);
+            tc_bw_row_set(a_rows + i * 8, W, e, el);
+        }
+        if (d.a_tmem) { /* the same row in both memories */
+            for (unsigned k = 0; k < 8; k++) {
+                unsigned lane = tc_bw_lane_of_row(d.M, i), col = (d.a_col + k) % TC_TMEM_COLS;
+                tc_tmem_poke(t, lane, col, a_rows[i * 8 + k]);
+                tc_tmem_poke(rt, lane, col, a_rows[i * 8 + k]);
+            }
+        }
+    }
+    for (unsigned j = 0; j < d.N; j++)
+        for (unsigned e = 0; e < K; e++) {
+            tc_random_fill(mx->in, rnd(), 1, &el);
+            tc_bw_row_set(b_rows + j * 8, W, e, el);
+        }
+    d.a_smem.words = a_rows;
+    d.a_smem.row_stride = 8;
+    d.b_smem.words = b_rows;
+    d.b_smem.row_stride = 8;
+    tc_status sm = tc_bw_mma(t, &d, NULL);
+    uint64_t cycles = 0;
+    tc_status sr = bw_dut_mma(dut, rt, &d, &cycles);
+    char what[160];
+    snprintf(what, sizeof what, "%s %s->%s M%u N%u a_%s enable_d %d", tc_bw_kind_name(mx->kind),
+             tc_fmt_get(mx->in)->name, tc_fmt_get(mx->out)->name, d.M, d.N,
+             d.a_tmem ? "tmem" : "smem", d.enable_input_d);
+    unsigned bad = 0;
+    if (sm != TC_OK || sr != TC_OK) {
+        printf("  %s: model %s, rtl %s\n", what, tc_strerror(sm), tc_strerror(sr));
+        bad = 1;
+    } else {
+        bad = compare(rt, t, what);
+    }
+    if (bad) {
+        printf("FAIL %s: %u word(s) differ (seed as given)\n", what, bad);
+        failures++;
+    }
+    tc_tmem_free(t);
+    tc_tmem_free(rt);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    unsigned long long seed = 1, count = 3;
+    for (int i = 1; i + 1 < argc; i += 2) {
+        if (!strcmp(argv[i], "--seed"))
+            seed = strtoull(argv[i + 1], NULL, 0);
+        else if (!strcmp(argv[i], "--count"))
+            count = strtoull(argv[i + 1], NULL, 0);
+        else {
+            fprintf(stderr, "usage: bw_tb [--seed S] [--count C]\n");
+            return 2;
+        }
+    }
+    rng = seed * 0x9e3779b97f4a7c15ull + 1;
+    bw_dut *dut;
+    if (bw_dut_new(&dut) != TC_OK)
+        return 1;
+    unsigned cases = 0;
+    for (size_t m = 0; m < N_MIXES; m++)
+        for (unsigned long long c = 0; c < count; c++, cases++)
+            if (one_case(dut, &mixes[m], c == 0) != 0) {
+                printf("FAIL: the RTL hung\n");
+                failures++;
+            }
+    /* the block-scaled kinds are refused, not computed wrong */
+    tc_bw_mma_desc d;
+    memset(&d, 0, sizeof d);
+    d.kind = TC_BW_MXF4;
+    tc_tmem *t;
+    tc_tmem_new(8, &t);
+    if (bw_dut_mma(dut, t, &d, NULL) != TC_EUNSUPPORTED) {
+        printf("FAIL: mxf4 not refused\n");
+        failures++;
+    }
+    tc_tmem_free(t);
+    printf("%s: %u case(s), %u failure(s), %llu RTL cycles\n", failures ? "FAILED" : "PASSED",
+           cases, failures, (unsigned long long)bw_dut_cycles(dut));
+    bw_dut_free(dut);
+    return failures ? 1 : 0;
+}
