@@ -19,17 +19,7 @@
 #include <string.h>
 #include "tcsim.h"
 
-static int failures;
-#define CHECK(cond, ...)                                                                   \
-    do {                                                                                   \
-        if (!(cond)) {                                                                     \
-            if (failures++ < 30) {                                                         \
-                printf("FAIL %s:%d: ", __FILE__, __LINE__);                               \
-                printf(__VA_ARGS__);                                                       \
-                printf("\n");                                                              \
-            }                                                                              \
-        }                                                                                  \
-    } while (0)
+#include "../check.h"
 
 typedef struct kindmix {
     tc_bw_kind kind;

@@ -14,17 +14,7 @@
 #include <string.h>
 #include "tcsim.h"
 
-static int failures;
-#define CHECK(cond, ...)                                                                   \
-    do {                                                                                   \
-        if (!(cond)) {                                                                     \
-            if (failures++ < 20) {                                                         \
-                printf("FAIL %s:%d: ", __FILE__, __LINE__);                               \
-                printf(__VA_ARGS__);                                                       \
-                printf("\n");                                                              \
-            }                                                                              \
-        }                                                                                  \
-    } while (0)
+#include "../check.h"
 
 static uint64_t rng = 0x2545f4914f6cdd1dull;
 static uint64_t rnd(void)

@@ -19,17 +19,7 @@
 #include <string.h>
 #include "tcsim.h"
 
-static int fails;
-#define CHECK(cond, ...)                                                       \
-    do {                                                                       \
-        if (!(cond)) {                                                         \
-            if (fails++ < 20) {                                                \
-                printf("FAIL %s:%d: ", __FILE__, __LINE__);                    \
-                printf(__VA_ARGS__);                                           \
-                printf("\n");                                                  \
-            }                                                                  \
-        }                                                                      \
-    } while (0)
+#include "../check.h"
 
 static tc_frag_spec spec(tc_shape sh, tc_operand op, tc_layout lay, tc_fmt acc)
 {
@@ -448,6 +438,6 @@ int main(void)
     test_m8n8k4();
     test_wmma();
     test_sets_steps();
-    printf("%s: %d failure(s)\n", fails ? "FAILED" : "PASSED", fails);
-    return fails != 0;
+    printf("%s: %d failure(s)\n", failures ? "FAILED" : "PASSED", failures);
+    return failures != 0;
 }

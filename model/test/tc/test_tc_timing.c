@@ -8,17 +8,7 @@
 #include <string.h>
 #include "tcsim.h"
 
-static int fails;
-#define CHECK(cond, ...)                                                       \
-    do {                                                                       \
-        if (!(cond)) {                                                         \
-            if (fails++ < 20) {                                                \
-                printf("FAIL %s:%d: ", __FILE__, __LINE__);                    \
-                printf(__VA_ARGS__);                                           \
-                printf("\n");                                                  \
-            }                                                                  \
-        }                                                                      \
-    } while (0)
+#include "../check.h"
 
 /* Seed 001 Figure 9a (mixed precision, HMMA.884.F32.F32, SET1..4 x STEP0..3) and 9b
  * (FP16 mode, HMMA.884.F16.F16, SET1..4 x STEP0..1), in program order. */
@@ -116,6 +106,6 @@ int main(void)
     CHECK(tc_volta_hmma_timing(&bad, &cfg, ev, 16, &n, &done) == TC_EINVAL, "fetch 0 accepted");
     CHECK(tc_volta_hmma_timing(&t, &cfg, ev, 15, &n, &done) == TC_ESHAPE, "cap 15 accepted");
 
-    printf("%s: %d failure(s)\n", fails ? "FAILED" : "PASSED", fails);
-    return fails != 0;
+    printf("%s: %d failure(s)\n", failures ? "FAILED" : "PASSED", failures);
+    return failures != 0;
 }
