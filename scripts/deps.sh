@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Install (as root) or name (otherwise) the Debian 12 packages the project needs.
 # Sourced by ./run; exits non-zero, with the exact apt-get line, when it cannot install.
+# zlib1g-dev: Verilator's FST writer (and sim/waves/xwd2png) include zlib.h, and the
+# verilator package does not pull it in.
 TCSIM_PACKAGES="cmake make gcc g++ git python3 verilator yosys libsystemc-dev gtkwave opensta \
-qflow-tech-osu018 iverilog xvfb libgmp-dev libmpfr-dev pkgconf"
+qflow-tech-osu018 iverilog xvfb libgmp-dev libmpfr-dev pkgconf zlib1g-dev"
 
 tcsim_missing_packages() {
     local p missing=""
