@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Install (as root) or name (otherwise) the Debian 12 packages the project needs.
 # Sourced by ./run; exits non-zero, with the exact apt-get line, when it cannot install.
-# zlib1g-dev: Verilator's FST writer (and sim/waves/xwd2png) include zlib.h, and the
-# verilator package does not pull it in.
+# zlib1g-dev: Verilator's FST writer (and sim/waves/xwd2png) include zlib.h; xauth:
+# xvfb-run needs it. Neither comes with its user package when recommends are not installed.
 TCSIM_PACKAGES="cmake make gcc g++ git python3 verilator yosys libsystemc-dev gtkwave opensta \
-qflow-tech-osu018 iverilog xvfb libgmp-dev libmpfr-dev pkgconf zlib1g-dev"
+qflow-tech-osu018 iverilog xvfb xauth libgmp-dev libmpfr-dev pkgconf zlib1g-dev"
 
 tcsim_missing_packages() {
     local p missing=""
