@@ -24,9 +24,9 @@ extern "C" {
 #endif
 
 #define TCSIM_VERSION_MAJOR 0
-#define TCSIM_VERSION_MINOR 1
+#define TCSIM_VERSION_MINOR 2
 #define TCSIM_VERSION_PATCH 0
-#define TCSIM_VERSION "0.1.0"
+#define TCSIM_VERSION "0.2.0"
 
 /* ---------------------------------------------------------------- status */
 

@@ -17,7 +17,11 @@
  *  - the latency from issue to the result being readable is
  *      depth + ceil(m / drain_rows) + (steps-1) * max(step_fwd, beats of a step)
  *      + acc32_extra (fp32 accumulator only)
- *    where `step_fwd` is the forwarding delay of one k-step's sum into the next.
+ *    where `step_fwd` is the forwarding delay of one k-step's sum into the next;
+ *  - with acc32_rate_div > 1 only the fp32 accumulator stage is slower: the front end
+ *    (operand fetch, multipliers) is busy `front_interval` = the 16-bit rate's interval
+ *    and takes an instruction while the accumulator's backlog is at most
+ *    acc32_buffer front passes (tc_unit_next_take; Turing 1, seed 001 Table I).
  * Volta (arch volta) also carries the HMMA pipeline of tcsim_tc.h (tc_volta_timing),
  * which reproduces seed 001 Figure 9 exactly; its wmma/m8n8k4 latencies come from it.
  *
@@ -59,6 +63,10 @@ typedef struct tc_gpu_timing {
                                     of that benchmark's code, not of the tensor core */
     unsigned measure_offset;     /* seed 001's first clock read to the first HMMA */
     tc_volta_timing volta;       /* arch volta: the HMMA pipeline (tcsim_tc.h) */
+    /* appended in 0.2 (fields are only appended: earlier offsets stay) */
+    unsigned acc32_buffer;       /* front-end passes the front end may run ahead of a
+                                    slower (fp32, acc32_rate_div > 1) accumulator stage:
+                                    Turing 1 (seed 001 Table I FP32-acc rows) */
 } tc_gpu_timing;
 
 /* The i-th GPU of the built-in table (0, 1, ...), copied into *out; TC_EUNSUPPORTED
@@ -90,15 +98,39 @@ tc_status tc_mma_shape_parse(const char *s, unsigned *m, unsigned *n, unsigned *
 typedef struct tc_op_timing {
     unsigned steps;              /* k-steps */
     unsigned beats;              /* cycles one step keeps the tensor cores busy */
-    unsigned issue_interval;     /* cycles before the sub-core takes the next instruction */
-    unsigned latency;            /* cycles from issue to the result being readable */
+    unsigned issue_interval;     /* cycles the accumulator stage is busy: the steady-state
+                                    interval between two instructions of a sub-core */
+    unsigned latency;            /* cycles from the accumulator starting it (the issue
+                                    cycle unless it is still busy) to the result being
+                                    readable */
     uint64_t fmas;               /* m*n*k multiply-adds (dense count for sparse) */
+    /* appended in 0.2 (fields are only appended: earlier offsets stay) */
+    unsigned front_interval;     /* cycles the front end (operand fetch, multipliers) is
+                                    busy; < issue_interval only for a slower fp32
+                                    accumulator (acc32_rate_div > 1) */
+    unsigned acc_slack;          /* cycles of accumulator backlog the front end takes an
+                                    instruction over (acc32_buffer * front_interval) */
 } tc_op_timing;
 
 /* TC_ESHAPE for a shape that is not a whole number of steps, TC_EUNSUPPORTED for a format
  * the structure has no width for. On volta, m16n16k16 and m8n8k4 (fp16 inputs) come
  * from the HMMA pipeline (tc_volta_hmma_timing). */
 tc_status tc_op_timing_of(const tc_gpu_timing *g, const tc_mma_op *op, tc_op_timing *out);
+
+/* One sub-core's tensor cores as two stages (front end, accumulator), for a host or
+ * simulator that issues instructions to it; all-zero is idle. */
+typedef struct tc_unit_state {
+    uint64_t front_free;         /* first cycle the front end takes an instruction */
+    uint64_t acc_free;           /* first cycle the accumulator stage is free */
+} tc_unit_state;
+
+/* The first cycle >= now at which the sub-core takes an instruction of timing *t:
+ * the front end is free and the accumulator's backlog is at most t->acc_slack. */
+uint64_t tc_unit_next_take(const tc_unit_state *u, const tc_op_timing *t, uint64_t now);
+
+/* The sub-core takes the instruction at cycle now (>= tc_unit_next_take): updates *u and
+ * returns the cycle its result is readable (latency after the accumulator starts it). */
+uint64_t tc_unit_take(tc_unit_state *u, const tc_op_timing *t, uint64_t now);
 
 /* Seed 004's microbenchmark replayed through the cycle-level simulator (tcsim_sim.h):
  * `warps` warps on one SM, each running `iters` iterations of `ilp` independent mma

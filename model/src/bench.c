@@ -125,6 +125,23 @@ tc_status tc_bench_mma(const tc_gpu_timing *g, const tc_mma_op *op, unsigned war
 
 enum { WMMA_MAX = 64 };
 
+/* Completions the handle has: each marks its HMMA (its tag) done at its ready cycle. */
+static tc_status collect(tc_sim *s, int *pending, uint64_t *ready, size_t *outstanding,
+                         size_t *got)
+{
+    tc_sim_completion c[WMMA_MAX];
+    size_t nc;
+    tc_status st = tc_sim_poll(s, c, WMMA_MAX, &nc);
+    for (size_t j = 0; st == TC_OK && j < nc; j++) {
+        pending[c[j].tag] = 0;
+        ready[c[j].tag] = c[j].ready;
+        (*outstanding)--;
+    }
+    if (got)
+        *got = st == TC_OK ? nc : 0;
+    return st;
+}
+
 tc_status tc_wmma_cumulative(const tc_gpu_timing *g, const tc_mma_op *op, uint64_t *cum,
                              size_t cap, size_t *n)
 {
@@ -174,23 +191,25 @@ tc_status tc_wmma_cumulative(const tc_gpu_timing *g, const tc_mma_op *op, uint64
     tc_sim_op_init(&sop);
     sop.mma = h;
     uint64_t issue[WMMA_MAX + 1], ready[WMMA_MAX];
+    int pending[WMMA_MAX] = {0};
+    size_t outstanding = 0;
     uint64_t now = 0, done = 0;
     for (size_t i = 0; i < total && st == TC_OK;) {
+        /* The handle says when each HMMA's result is readable. */
+        if ((st = collect(s, pending, ready, &outstanding, NULL)) != TC_OK)
+            break;
         /* In order: HMMA i waits for the one before it in its accumulator, and for the
          * cycle after the previous issue. */
-        int dep_ok = i < accs || ready[i - accs] <= now;
+        int dep_ok = i < accs || !pending[i - accs];
         int order_ok = i == 0 || issue[i - 1] < now;
         if (dep_ok && order_ok) {
             uint64_t ticket;
             sop.tag = i;
             st = tc_sim_issue(s, &sop, &ticket);
             if (st == TC_OK) {
-                tc_op_timing t;
-                st = tc_op_timing_of(g, &h, &t);
                 issue[i] = now;
-                ready[i] = now + t.latency;
-                if (ready[i] > done)
-                    done = ready[i];
+                pending[i] = 1;
+                outstanding++;
                 i++;
                 continue;
             }
@@ -201,9 +220,19 @@ tc_status tc_wmma_cumulative(const tc_gpu_timing *g, const tc_mma_op *op, uint64
         st = tc_sim_tick(s, 1);
         now++;
     }
+    /* The last results: run the handle until every HMMA has completed. */
+    while (st == TC_OK && outstanding) {
+        size_t got;
+        st = collect(s, pending, ready, &outstanding, &got);
+        if (st == TC_OK && got == 0)
+            st = tc_sim_tick(s, 1);
+    }
     tc_sim_destroy(s);
     if (st != TC_OK)
         return st;
+    for (size_t i = 0; i < total; i++)
+        if (ready[i] > done)
+            done = ready[i];
     for (size_t i = 0; i < total; i++)
         cum[i] = g->measure_offset + (i + 1 < total ? issue[i + 1] : done) - issue[0];
     *n = total;

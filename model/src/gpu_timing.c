@@ -35,6 +35,7 @@ static const key_def keys[] = {
     {"sparse_ii_min", F(sparse_ii_min), 100000},
     {"warp_overhead", F(warp_overhead), 100000},
     {"measure_offset", F(measure_offset), 100000},
+    {"acc32_buffer", F(acc32_buffer), 16},
     {"volta_operand_fetch", F(volta.operand_fetch), 64},
     {"volta_fedp_latency", F(volta.fedp_latency), 64},
     {"volta_f16_pack", F(volta.f16_pack), 64},
@@ -292,6 +293,8 @@ static tc_status volta_op(const tc_gpu_timing *g, const tc_mma_op *op, tc_op_tim
     out->beats = beats;
     /* The FEDPs take the next instruction's first HMMA after this one's last beats. */
     out->issue_interval = (unsigned)(ev[n - 1].dispatch - ev[0].dispatch) + beats;
+    out->front_interval = out->issue_interval;   /* one stage: no accumulator lag */
+    out->acc_slack = 0;
     out->latency = (unsigned)(done - ev[0].dispatch);
     out->fmas = (uint64_t)op->m * op->n * op->k * (cfg.shape == TC_SHAPE_M8N8K4 ? 4 : 1);
     return TC_OK;
@@ -316,7 +319,9 @@ tc_status tc_op_timing_of(const tc_gpu_timing *g, const tc_mma_op *op, tc_op_tim
                                      (op->m == 8 && op->n == 8 && op->k == 4)))
         return volta_op(g, op, out);
     /* An FEDP's length and an instruction step's k scale with the input width. */
-    uint64_t rate = (uint64_t)g->tc_per_subcore * g->fedps_per_tc * g->fedp_len16 * 16 / bits;
+    uint64_t front_rate = (uint64_t)g->tc_per_subcore * g->fedps_per_tc * g->fedp_len16 *
+                          16 / bits;
+    uint64_t rate = front_rate;
     if (op->acc == TC_FMT_FP32)
         rate /= g->acc32_rate_div;
     unsigned kstep = g->step_k16 * 16 / bits;
@@ -330,11 +335,56 @@ tc_status tc_op_timing_of(const tc_gpu_timing *g, const tc_mma_op *op, tc_op_tim
     if (ii < ii_min)
         ii = ii_min;
     unsigned fwd = g->step_fwd > beats ? g->step_fwd : beats;
+    /* The front end (operand fetch and multipliers) runs at the rate before the fp32
+     * division: only the accumulator operand is wider in fp32 mode (seed 001 Sec. II:
+     * "two 4x4 16-bit ... along with a third 4x4 32-bit floating-point accumulation
+     * matrix"), so a slower fp32 accumulator stage limits the steady state (ii) but not
+     * how soon the front end takes an instruction into an idle tensor core. The front
+     * end may run acc32_buffer passes ahead of the accumulator, its products waiting in
+     * between. Seed 001 Table I shows it on Turing: the first FP32-acc set is no slower
+     * than the FP16-acc one (42 vs 44 cycles published), the later sets follow at the
+     * half-rate accumulator's pace (22, 21 cycles against 8, 14); docs/timing.md. */
+    unsigned front = ii;
+    if (op->acc == TC_FMT_FP32 && g->acc32_rate_div > 1) {
+        unsigned fb = steps * div_up((uint64_t)op->m * op->n * kstep, front_rate);
+        if (fb < ii_min)
+            fb = ii_min;
+        if (fb < front)
+            front = fb;
+    }
     out->steps = steps;
     out->beats = beats;
     out->issue_interval = ii;
+    out->front_interval = front;
+    out->acc_slack = front < ii ? g->acc32_buffer * front : 0;
     out->latency = g->depth + div_up(op->m, g->drain_rows) + (steps - 1) * fwd +
                    (op->acc == TC_FMT_FP32 ? g->acc32_extra : 0);
     out->fmas = (uint64_t)op->m * op->n * op->k;
     return TC_OK;
+}
+
+/* ------------------------------------------------- a sub-core taking instructions */
+
+/* Two stages per sub-core: the front end is busy front_interval cycles per instruction,
+ * the accumulator stage issue_interval; the front end takes an instruction only while
+ * the accumulator's backlog is at most the op's acc_slack cycles. With acc_slack 0 and
+ * front_interval <= issue_interval (every GPU but Turing's fp32 accumulation) this is
+ * the one-stage rule: a sub-core takes the next instruction issue_interval cycles after
+ * the last. */
+uint64_t tc_unit_next_take(const tc_unit_state *u, const tc_op_timing *t, uint64_t now)
+{
+    uint64_t at = u->front_free > now ? u->front_free : now;
+    if (u->acc_free > at + t->acc_slack)
+        at = u->acc_free - t->acc_slack;
+    return at;
+}
+
+uint64_t tc_unit_take(tc_unit_state *u, const tc_op_timing *t, uint64_t now)
+{
+    /* The accumulator starts on the instruction when it is done with the one before;
+     * the result is readable `latency` after that start (after issue if it was idle). */
+    uint64_t start = u->acc_free > now ? u->acc_free : now;
+    u->front_free = now + t->front_interval;
+    u->acc_free = start + t->issue_interval;
+    return start + t->latency;
 }

@@ -26,7 +26,7 @@ struct tc_sim {
     unsigned units;
     uint64_t now;
     uint64_t next_ticket;
-    uint64_t *free_at;         /* per unit: first cycle it takes an instruction */
+    tc_unit_state *unit;       /* per unit: when its stages take an instruction */
     op_cache *cache;           /* per unit */
     flight *heap;
     size_t n_flight, cap_flight;
@@ -90,11 +90,11 @@ tc_status tc_sim_create(const tc_sim_config *cfg, tc_sim **out)
     s->g = g;
     s->units = cfg->sms * g.subcores;
     s->cap_flight = cfg->max_in_flight ? cfg->max_in_flight : 1024;
-    s->free_at = calloc(s->units, sizeof *s->free_at);
+    s->unit = calloc(s->units, sizeof *s->unit);
     s->cache = calloc(s->units, sizeof *s->cache);
     s->heap = malloc(s->cap_flight * sizeof *s->heap);
     tc_status st = TC_OK;
-    if (!s->free_at || !s->cache || !s->heap)
+    if (!s->unit || !s->cache || !s->heap)
         st = TC_ENOMEM;
     else if (cfg->tmem_banks)
         st = tc_tmem_new(cfg->tmem_banks, &s->tmem);
@@ -114,7 +114,7 @@ void tc_sim_destroy(tc_sim *s)
     if (!s)
         return;
     tc_tmem_free(s->tmem);
-    free(s->free_at);
+    free(s->unit);
     free(s->cache);
     free(s->heap);
     free(s);
@@ -187,9 +187,10 @@ static tc_status op_check(const tc_sim *s, const tc_sim_op *op, tc_op_timing *t)
     return tc_op_timing_of(&s->g, &op->mma, t);
 }
 
-static int is_busy(const tc_sim *s, unsigned unit)
+static int is_busy(const tc_sim *s, unsigned unit, const tc_op_timing *t)
 {
-    return s->free_at[unit] > s->now || s->n_flight >= s->cap_flight;
+    return tc_unit_next_take(&s->unit[unit], t, s->now) > s->now ||
+           s->n_flight >= s->cap_flight;
 }
 
 tc_status tc_sim_can_issue(const tc_sim *s, const tc_sim_op *op, int *ok)
@@ -200,7 +201,7 @@ tc_status tc_sim_can_issue(const tc_sim *s, const tc_sim_op *op, int *ok)
     tc_status st = op_check(s, op, &t);
     if (st != TC_OK)
         return st;
-    *ok = !is_busy(s, op->unit);
+    *ok = !is_busy(s, op->unit, &t);
     return TC_OK;
 }
 
@@ -212,7 +213,7 @@ tc_status tc_sim_issue(tc_sim *s, const tc_sim_op *op, uint64_t *ticket)
     tc_status st = op_check(s, op, &t);
     if (st != TC_OK)
         return st;
-    if (is_busy(s, op->unit)) {
+    if (is_busy(s, op->unit, &t)) {
         s->st.busy_rejects++;
         return TC_EBUSY;
     }
@@ -232,8 +233,8 @@ tc_status tc_sim_issue(tc_sim *s, const tc_sim_op *op, uint64_t *ticket)
     c->valid = 1;
     c->op = op->mma;
     c->t = t;
-    s->free_at[op->unit] = s->now + t.issue_interval;
-    flight f = {s->now + t.latency, s->next_ticket++, op->tag, s->now, op->unit};
+    uint64_t ready = tc_unit_take(&s->unit[op->unit], &t, s->now);
+    flight f = {ready, s->next_ticket++, op->tag, s->now, op->unit};
     heap_push(s, f);
     s->st.issued++;
     s->st.fmas += t.fmas;
@@ -271,9 +272,15 @@ tc_status tc_sim_next_event(const tc_sim *s, uint64_t *cycle)
         next = s->heap[0].ready;
     else if (s->n_flight)
         next = s->now; /* a result is already readable: poll it */
-    for (unsigned u = 0; u < s->units; u++)
-        if (s->free_at[u] > s->now && s->free_at[u] < next)
-            next = s->free_at[u];
+    for (unsigned u = 0; u < s->units; u++) {
+        /* When the unit takes its last kind of instruction again (the front end's
+         * cycle if it has had none). */
+        uint64_t at = s->cache[u].valid
+                          ? tc_unit_next_take(&s->unit[u], &s->cache[u].t, s->now)
+                          : s->unit[u].front_free;
+        if (at > s->now && at < next)
+            next = at;
+    }
     *cycle = next;
     return TC_OK;
 }

@@ -33,15 +33,15 @@ static void print_x10(const char *what, uint64_t v, const char *unit)
 static int list_gpus(void)
 {
     tc_gpu_timing g;
-    printf("%-10s %-7s %3s %3s %5s %4s %6s %5s %5s %5s %4s %6s %6s %6s %5s %6s\n", "gpu",
-           "arch", "sub", "tc", "fedps", "len", "acc32/", "kstep", "depth", "drain", "fwd",
-           "acc32+", "ii_min", "sp_ii", "loop", "offset");
+    printf("%-10s %-7s %3s %3s %5s %4s %6s %5s %5s %5s %4s %6s %6s %6s %5s %6s %6s\n",
+           "gpu", "arch", "sub", "tc", "fedps", "len", "acc32/", "kstep", "depth", "drain",
+           "fwd", "acc32+", "ii_min", "sp_ii", "loop", "offset", "accbuf");
     for (size_t i = 0; tc_gpu_timing_get(i, &g) == TC_OK; i++)
-        printf("%-10s %-7s %3u %3u %5u %4u %6u %5u %5u %5u %4u %6u %6u %6u %5u %6u\n",
+        printf("%-10s %-7s %3u %3u %5u %4u %6u %5u %5u %5u %4u %6u %6u %6u %5u %6u %6u\n",
                g.name, tc_arch_name(g.arch), g.subcores, g.tc_per_subcore, g.fedps_per_tc,
                g.fedp_len16, g.acc32_rate_div, g.step_k16, g.depth, g.drain_rows,
                g.step_fwd, g.acc32_extra, g.ii_min, g.sparse_ii_min, g.warp_overhead,
-               g.measure_offset);
+               g.measure_offset, g.acc32_buffer);
     return CLI_OK;
 }
 
@@ -135,6 +135,9 @@ static int timing_run(int argc, char **argv)
             printf("instruction: %u step(s) of %u beat(s), issue interval %u cycles, "
                    "completion latency %u cycles\n",
                    t.steps, t.beats, t.issue_interval, t.latency);
+            if (t.front_interval < t.issue_interval)
+                printf("front end: %u cycles, ahead of the accumulator by up to %u\n",
+                       t.front_interval, t.acc_slack);
             printf("benchmark: %llu warp(s) x ILP %llu, %llu iterations, %llu cycles\n",
                    warps, ilp, iters, (unsigned long long)r.cycles);
             print_x10("latency", r.latency_x10, "cycles per iteration");

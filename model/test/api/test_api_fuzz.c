@@ -1,8 +1,9 @@
 /* test_api_fuzz [seed [calls]] - random sequences of handle API calls (tcsim_sim.h),
  * good and bad mixed, checked against a shadow of what must hold:
  *  - can_issue and issue agree; an error or TC_EBUSY changes nothing;
- *  - every ticket completes exactly once, no earlier than its issue cycle + latency
- *    of tc_op_timing_of, and poll returns completions in (ready, ticket) order;
+ *  - every ticket completes exactly once, at the cycle a shadow of its sub-core's
+ *    stages gives (tc_unit_take: issue + latency of tc_op_timing_of, or later behind a
+ *    slower fp32 accumulator), and poll returns completions in (ready, ticket) order;
  *  - the statistics count exactly the calls that succeeded.
  * Run under ASan+UBSan by the sanitizer build (label model). */
 #include <stdio.h>
@@ -38,6 +39,7 @@ int main(int argc, char **argv)
     const char *gpus[] = {"a100", "rtx3070ti", "rtx2080ti", "v100"};
     static uint64_t expect_ready[MAXT];
     static unsigned char done[MAXT];
+    static tc_unit_state shadow[64];
 
     for (int round = 0; round < 4; round++) {
         tc_sim_config cfg;
@@ -51,6 +53,9 @@ int main(int argc, char **argv)
         tc_gpu_timing g;
         tc_gpu_timing_find(gpus[round], &g);
         unsigned units = cfg.sms * g.subcores;
+        memset(shadow, 0, sizeof shadow);
+        if (units > sizeof shadow / sizeof shadow[0])
+            FAILF("%u units", units);
         uint64_t issued = 0, completed = 0, rejects = 0, now = 0, last_ready = 0,
                  last_ticket = 0, in_flight = 0;
         memset(done, 0, sizeof done);
@@ -105,7 +110,7 @@ int main(int argc, char **argv)
                           (unsigned long long)(issued + 1));
                 issued++;
                 in_flight++;
-                expect_ready[ticket] = now + t.latency;
+                expect_ready[ticket] = tc_unit_take(&shadow[op.unit], &t, now);
             } else if (what < 7) {
                 uint64_t d = rnd(4) ? rnd(8) : rnd(200);
                 if (tc_sim_tick(s, d) != TC_OK)

@@ -20,7 +20,7 @@ static const char *good =
     "    acc32_rate_div 2 step_k16 8 depth 10 drain_rows 4 step_fwd 6 acc32_extra 1 \\\n"
     "    ii_min 2 sparse_ii_min 3 warp_overhead 0 measure_offset 5 # trailing comment\n"
     "    volta_operand_fetch 0 volta_fedp_latency 0 volta_f16_pack 0 volta_writeback 0 \\\n"
-    "    volta_fedps_per_tg 0\n";
+    "    volta_fedps_per_tg 0 acc32_buffer 1\n";
 
 int main(void)
 {
@@ -78,8 +78,11 @@ int main(void)
     /* 2 steps of 16*8*8/64 = 16 beats; latency 10 + 16/4 + 1*max(6,16) + 1 = 31. */
     CHECK(t.steps == 2 && t.beats == 16 && t.issue_interval == 32 && t.latency == 31 &&
           t.fmas == 2048);
-    op.acc = TC_FMT_FP16; /* 8 beats, latency 10 + 4 + 8 */
-    CHECK(tc_op_timing_of(&g, &op, &t) == TC_OK && t.beats == 8 && t.latency == 22);
+    /* The front end at the fp16 rate: 2 steps of 8; acc32_buffer 1: one pass of slack. */
+    CHECK(t.front_interval == 16 && t.acc_slack == 16);
+    op.acc = TC_FMT_FP16; /* 8 beats, latency 10 + 4 + 8; one stage */
+    CHECK(tc_op_timing_of(&g, &op, &t) == TC_OK && t.beats == 8 && t.latency == 22 &&
+          t.front_interval == t.issue_interval && t.acc_slack == 0);
     op.k = 8;             /* one step: 8 beats >= ii_min */
     CHECK(tc_op_timing_of(&g, &op, &t) == TC_OK && t.steps == 1 && t.issue_interval == 8 &&
           t.latency == 14);
@@ -97,6 +100,53 @@ int main(void)
     op = (tc_mma_op){0, 8, 16, TC_FMT_FP16, TC_FMT_FP32, 0};
     CHECK(tc_op_timing_of(&g, &op, &t) == TC_ESHAPE);
     CHECK(tc_op_timing_of(NULL, &op, &t) == TC_EINVAL);
+
+    /* A sub-core taking instructions (tc_unit_take): Turing's m16n8k8 with an fp32
+     * accumulator, front end 8 cycles, accumulator 16, one pass of slack. Four back to
+     * back are taken at 0, 8, 24, 40 (seed 001 Table I's FP32-acc wmma) and complete
+     * latency after the accumulator starts each: 0, 16, 32, 48. */
+    CHECK(tc_gpu_timing_find("rtx2080ti", &g) == TC_OK && g.acc32_buffer == 1);
+    op = (tc_mma_op){16, 8, 8, TC_FMT_FP16, TC_FMT_FP32, 0};
+    CHECK(tc_op_timing_of(&g, &op, &t) == TC_OK && t.front_interval == 8 &&
+          t.issue_interval == 16 && t.acc_slack == 8 && t.latency == 18);
+    {
+        tc_unit_state u = {0, 0};
+        const uint64_t take[4] = {0, 8, 24, 40}, ready[4] = {18, 34, 50, 66};
+        uint64_t now = 0;
+        for (int i = 0; i < 4; i++) {
+            now = tc_unit_next_take(&u, &t, now);
+            CHECK(now == take[i]);
+            CHECK(tc_unit_take(&u, &t, now) == ready[i]);
+        }
+    }
+    /* The same with an fp16 accumulator: one stage, every 8 cycles. */
+    op.acc = TC_FMT_FP16;
+    CHECK(tc_op_timing_of(&g, &op, &t) == TC_OK && t.front_interval == 8 &&
+          t.issue_interval == 8 && t.acc_slack == 0);
+    {
+        tc_unit_state u = {0, 0};
+        uint64_t now = 0;
+        for (int i = 0; i < 4; i++) {
+            now = tc_unit_next_take(&u, &t, now);
+            CHECK(now == 8u * (unsigned)i);
+            CHECK(tc_unit_take(&u, &t, now) == now + t.latency);
+        }
+    }
+    /* Ampere GA104 (acc32_buffer 0): fp32 accumulation is the one-stage rule. */
+    CHECK(tc_gpu_timing_find("rtx3070ti", &g) == TC_OK && g.acc32_buffer == 0);
+    CHECK(tc_op_timing_of(&g, &op, &t) == TC_OK && t.acc_slack == 0);
+    {
+        op.acc = TC_FMT_FP32;
+        CHECK(tc_op_timing_of(&g, &op, &t) == TC_OK && t.acc_slack == 0 &&
+              t.front_interval < t.issue_interval);
+        tc_unit_state u = {0, 0};
+        uint64_t now = 0;
+        for (int i = 0; i < 3; i++) {
+            now = tc_unit_next_take(&u, &t, now);
+            CHECK(now == (uint64_t)t.issue_interval * (unsigned)i);
+            CHECK(tc_unit_take(&u, &t, now) == now + t.latency);
+        }
+    }
 
     unsigned m, n, k;
     CHECK(tc_mma_shape_parse("m16n8k16", &m, &n, &k) == TC_OK && m == 16 && n == 8 && k == 16);
