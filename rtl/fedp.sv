@@ -26,6 +26,13 @@
 // supported set gives the canonical NaN. The output format is a run-time select because
 // every profile with fp16 output shares its datapath with the fp32 one; OutFmts drops the
 // fp16 rounder from instances whose formats have no fp16 output (tf32, bf16).
+//
+// Block scaling (mxf8f6f4 of tcgen05, NUMERICS.md): an instance with ScaleFmts = ue8m0
+// takes one scale factor for all of a (sa_i) and one for all of b (sb_i) and raises every
+// product's exponent by e(sa) + e(sb); c is not scaled; a NaN scale (0xff) gives the
+// canonical NaN. A ue8m0 scale has significand 1, so scaling is an exponent addition in
+// UNPACK+MUL and widens the exponents; 127 (2^0) for both leaves the step unscaled.
+// Without ScaleFmts the scale inputs are ignored.
 module fedp #(
   parameter int L /*verilator public*/ = 4,   // products per step
   parameter int F /*verilator public*/ = 23,  // fraction bits kept after alignment (23 + extra)
@@ -38,6 +45,8 @@ module fedp #(
   parameter int EminAlignFp16 /*verilator public*/ = -19,
   // Fraction bits of an fp32 result: 23, or 13 for native fp8 (an e8m13 value in fp32).
   parameter int Fp32ManBits /*verilator public*/ = 23,
+  // Scale-factor formats: 0 (a plain step) or 1 << tc_pkg::FMT_UE8M0 (block-scaled).
+  parameter int ScaleFmts /*verilator public*/ = 0,
   localparam int ELEM_W /*verilator public*/ = tc_pkg::max_value_bits(InFmts),
   localparam int C_W = tc_pkg::max_value_bits(OutFmts),
   localparam int FW = tc_pkg::FMT_BITS
@@ -50,6 +59,8 @@ module fedp #(
   input  logic [L*ELEM_W-1:0] a_i,
   input  logic [L*ELEM_W-1:0] b_i,
   input  logic [C_W-1:0]      c_i,
+  input  logic [7:0]          sa_i,       // ue8m0 scale of a (ScaleFmts only)
+  input  logic [7:0]          sb_i,       // ue8m0 scale of b (ScaleFmts only)
   output logic                valid_o,
   output logic [C_W-1:0]      d_o
 );
@@ -71,6 +82,11 @@ module fedp #(
   localparam int NONE = tc_pkg::EMIN_ALIGN_NONE;
   localparam bit OUT32 = OutFmts[FP32];
   localparam bit OUT16 = OutFmts[FP16];
+  localparam int UE8M0 = tc_pkg::FMT_UE8M0;
+  localparam bit SCALED = ScaleFmts != 0;
+  // What a scale pair adds to a product's exponent: e(sa) + e(sb) spans 2*emin .. 2*emax.
+  localparam int S_HI = SCALED ? 2 * tc_pkg::emax(UE8M0) : 0;
+  localparam int S_LO = SCALED ? 2 * tc_pkg::emin(UE8M0) : 0;
 
   localparam int N   = L + 1;                           // terms of the sum: L products and c
   localparam int MB  = tc_pkg::max_man_bits(InFmts);    // every element's fraction, left-justified
@@ -90,8 +106,8 @@ module fedp #(
   // Exponents. Products span twice the inputs' range, c its own; the floors may lie
   // below both (-133 < -126). NORM moves the sum's exponent by -F .. MW-1-F, and ALIGN
   // subtracts any two exponents: EW holds all of these signed.
-  localparam int E_HI = max2(2 * tc_pkg::max_emax(InFmts), tc_pkg::max_emax(OutFmts));
-  localparam int E_NAT = min2(2 * tc_pkg::min_emin(InFmts), tc_pkg::min_emin(OutFmts));
+  localparam int E_HI = max2(2 * tc_pkg::max_emax(InFmts) + S_HI, tc_pkg::max_emax(OutFmts));
+  localparam int E_NAT = min2(2 * tc_pkg::min_emin(InFmts) + S_LO, tc_pkg::min_emin(OutFmts));
   localparam int E_LO = min2(E_NAT, min2(OUT32 && EminAlignFp32 != NONE ? EminAlignFp32 : 0,
                                          OUT16 && EminAlignFp16 != NONE ? EminAlignFp16 : 0));
   localparam int EXP_MAG = max2(E_HI + MW, max2(F - E_LO, E_HI - E_LO)) + 1;
@@ -127,6 +143,10 @@ module fedp #(
     if (InFmts[f] && (tc_pkg::fmt_class(f) != tc_pkg::CLASS_FLOAT || f == FP32)) begin : gen_bad
       $error("fedp: InFmts has format %0d, which is not an element float format", f);
     end
+  end
+  if (ScaleFmts != 0 && ScaleFmts != (1 << UE8M0)) begin : gen_bad_scale
+    $error("fedp: ScaleFmts = 'h%0h, expected 0 or ue8m0 (a scale with significand 1)",
+           ScaleFmts);
   end
   if (InFmts == 0 || (InFmts >> tc_pkg::FMT_COUNT) != 0) begin : gen_bad_in
     $error("fedp: InFmts = 'h%0h names no format or an unknown one", InFmts);
@@ -173,6 +193,18 @@ module fedp #(
     .nan_o (c_nan)
   );
 
+  // The scale pair's exponent offset, and its NaN (ue8m0: 2^(x - bias), 0xff is NaN).
+  logic [EW-1:0] scale_exp;
+  logic          scale_nan;
+  if (SCALED) begin : gen_scale
+    assign scale_exp = EW'(sa_i) + EW'(sb_i) - EW'(2 * tc_pkg::bias(UE8M0));
+    assign scale_nan = &sa_i || &sb_i;
+  end else begin : gen_no_scale
+    wire unused_scale = ^{sa_i, sb_i};
+    assign scale_exp = '0;
+    assign scale_nan = 1'b0;
+  end
+
   logic [L*PW-1:0] mul_psig;
   logic [L*EW-1:0] mul_pexp;
   logic [L-1:0]    mul_psign, mul_pzero;
@@ -180,13 +212,13 @@ module fedp #(
 
   always_comb begin : stage_mul
     // Special values (NUMERICS.md): NaN in, Inf * 0 and Inf - Inf give NaN; otherwise
-    // an Inf product or Inf c gives Inf of its sign.
-    mul_nan = c_nan;
+    // an Inf product or Inf c gives Inf of its sign. A NaN scale gives NaN.
+    mul_nan = c_nan || scale_nan;
     mul_pinf = c_inf && !c_sign;
     mul_ninf = c_inf && c_sign;
     for (int i = 0; i < L; i++) begin
       mul_psig[i*PW +: PW] = PW'(a_sig[i*(MB+1) +: MB+1]) * PW'(b_sig[i*(MB+1) +: MB+1]);
-      mul_pexp[i*EW +: EW] = a_exp[i*EW +: EW] + b_exp[i*EW +: EW];
+      mul_pexp[i*EW +: EW] = a_exp[i*EW +: EW] + b_exp[i*EW +: EW] + scale_exp;
       mul_psign[i] = a_sign[i] ^ b_sign[i];
       mul_pzero[i] = a_zero[i] || b_zero[i];
       if (a_nan[i] || b_nan[i] || (a_inf[i] && b_zero[i]) || (a_zero[i] && b_inf[i]))

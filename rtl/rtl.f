@@ -9,3 +9,5 @@ fedp_csa_tree.sv
 fedp_lzc.sv
 fedp_round.sv
 fedp.sv
+fedp_scale_decode.sv
+fedp_grouped.sv

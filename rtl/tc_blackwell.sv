@@ -12,9 +12,12 @@
 // column d_col + j.
 //
 // Kinds (kind_i, the tc_bw_kind codes): 0 f16 (fp16/bf16 -> fp32/fp16), 1 tf32 -> fp32,
-// 2 f8f6f4 (e4m3 e5m2 e3m2 e2m3 e2m1 -> fp32/fp16), 3 i8 (int8/uint8 -> s32). The block-
-// scaled kinds are not in this RTL: fedp.sv has no scale-exponent input (the C model
-// has them; docs/blackwell_mma.md).
+// 2 f8f6f4 (e4m3 e5m2 e3m2 e2m3 e2m1 -> fp32/fp16), 3 i8 (int8/uint8 -> s32), and the
+// block-scaled 4 mxf8f6f4 (the f8f6f4 fedp with its ue8m0 scale inputs; f8f6f4 itself
+// gives it 2^0), 5 mxf4 (ue8m0 per 32) and 6 mxf4nvf4 (ue8m0 or ue4m3, scale_fmt_i, per
+// 16) on fedp_grouped.sv. Scale factors come from tensor memory (tcsim_bw.h): byte g of
+// word (lane of row i, sfa_col) is A's scale for K-block g, byte g of word (lane n % 128,
+// sfb_col + n / 128) B's for column n; both windows are read once per instruction.
 //
 // A documented simplification of the array: the modelled SM has 4 x 8 x 8 FEDPs per
 // kind (tcsim_bw.h); this unit has ONE FEDP per kind and computes the 128 x 8 elements
@@ -24,6 +27,7 @@
 //
 // Sequence, per instruction (start_i in IDLE, operands held until done_o):
 //   A      tmem A read of a_col (1 request), or M rows from the shared-memory port
+//   SF     block-scaled kinds: tmem A reads of sfa_col, then sfb_col
 //   per slice of 8 columns j0 = 0, 8, .., N-8:
 //     B    8 rows (columns j0..j0+7 of B) from the shared-memory port
 //     C    tmem A read of d_col + j0 when enable_input_d (else every c is +0)
@@ -59,6 +63,16 @@ module tc_blackwell #(
   parameter int F8EminAlignFp32 = -133,
   parameter int F8EminAlignFp16 = -133,
   parameter int F8Fp32ManBits = 23,
+  parameter int F8ScaleFmts = 1 << tc_pkg::FMT_UE8M0,
+  // fedp_grouped parameters of mxf4 / mxf4nvf4 (the table's rows, passed in by the build)
+  parameter int Mx4L = 64,
+  parameter int Mx4F = 35,
+  parameter int Mx4InFmts = 1 << tc_pkg::FMT_E2M1,
+  parameter int Mx4OutFmts = 1 << tc_pkg::FMT_FP32,              // checked: fp32 only
+  parameter int Mx4EminAlignFp32 = -133,
+  parameter int Mx4EminAlignFp16 = tc_pkg::EMIN_ALIGN_NONE,       // checked: none
+  parameter int Mx4Fp32ManBits = 23,
+  parameter int Mx4ScaleFmts = (1 << tc_pkg::FMT_UE8M0) | (1 << tc_pkg::FMT_UE4M3),
   localparam int FW = tc_pkg::FMT_BITS,
   localparam int COL_W = tmem_pkg::COL_W,
   localparam int LANES = tmem_pkg::LANES,
@@ -69,14 +83,17 @@ module tc_blackwell #(
   input  logic               rst_ni,
   // the instruction
   input  logic               start_i,
-  input  logic [1:0]         kind_i,
+  input  logic [2:0]         kind_i,
   input  logic [FW-1:0]      in_fmt_i,
   input  logic [FW-1:0]      out_fmt_i,
+  input  logic [FW-1:0]      scale_fmt_i,     // block-scaled kinds: ue8m0 or ue4m3
   input  logic               m128_i,          // 1: M = 128, 0: M = 64
   input  logic [4:0]         n8_m1_i,         // N / 8 - 1
   input  logic [COL_W-1:0]   d_col_i,
   input  logic               a_tmem_i,
   input  logic [COL_W-1:0]   a_col_i,
+  input  logic [COL_W-1:0]   sfa_col_i,
+  input  logic [COL_W-1:0]   sfb_col_i,
   input  logic [LANES-1:0]   disable_i,       // disable-output-lane
   input  logic               enable_input_d_i,
   output logic               busy_o,
@@ -110,17 +127,28 @@ module tc_blackwell #(
   localparam int TF32_C_W = tc_pkg::max_value_bits(Tf32OutFmts);
   localparam int F8_C_W = tc_pkg::max_value_bits(F8OutFmts);
   localparam int I8_L = 32;
+  localparam int MX4_EW = tc_pkg::max_value_bits(Mx4InFmts);
+  localparam int MX4_G = 16;                              // NUMERICS.md: groups of 16
+  localparam int MX4_NG = Mx4L / MX4_G;
+  localparam int SF_W = LANES * 32;                       // one slot of a window
 
   if (HalfL * (ROW_W / HalfL) != ROW_W || HALF_EW > ROW_W / HalfL ||
       Tf32L * (ROW_W / Tf32L) != ROW_W || TF32_EW > ROW_W / Tf32L ||
-      F8L * (ROW_W / F8L) != ROW_W || F8_EW > ROW_W / F8L) begin : gen_bad_rows
+      F8L * (ROW_W / F8L) != ROW_W || F8_EW > ROW_W / F8L ||
+      Mx4L * (ROW_W / Mx4L) != ROW_W || MX4_EW > ROW_W / Mx4L) begin : gen_bad_rows
     $error("tc_blackwell: an fedp's L elements do not fill a 256-bit row");
   end
+  if (Mx4OutFmts != (1 << tc_pkg::FMT_FP32) || Mx4EminAlignFp16 != tc_pkg::EMIN_ALIGN_NONE)
+  begin : gen_bad_mx4
+    $error("tc_blackwell: the mxf4 kinds have fp32 output only (fedp_grouped.sv)");
+  end
 
-  localparam logic [1:0] KIND_F16 = 2'd0, KIND_TF32 = 2'd1, KIND_F8 = 2'd2, KIND_I8 = 2'd3;
+  localparam logic [2:0] KIND_F16 = 3'd0, KIND_TF32 = 3'd1, KIND_F8 = 3'd2, KIND_I8 = 3'd3,
+                         KIND_MXF8 = 3'd4, KIND_MXF4 = 3'd5, KIND_MXF4NV = 3'd6;
 
   typedef enum logic [3:0] {
-    S_IDLE, S_A_TMEM, S_A_WAIT, S_A_SMEM, S_B, S_C_TMEM, S_C_WAIT, S_MAC, S_DRAIN, S_D, S_DONE
+    S_IDLE, S_A_TMEM, S_A_WAIT, S_A_SMEM, S_SFA, S_SFA_WAIT, S_SFB, S_SFB_WAIT, S_B,
+    S_C_TMEM, S_C_WAIT, S_MAC, S_DRAIN, S_D, S_DONE
   } state_e;
 
   // ------------------------------------------------------------------------ State
@@ -129,6 +157,8 @@ module tc_blackwell #(
   logic [WIDE_W-1:0]      arow_q;            // A, slot-major as the A port: word k*128 + lane
   logic [SLICE*ROW_W-1:0] brow_q;            // B columns j0..j0+7
   logic [WIDE_W-1:0]      cbuf_q;            // C in, D out: slot-major, word k*128 + lane
+  logic [SF_W-1:0]        sfa_q;             // A's scale word of each lane
+  logic [2*SF_W-1:0]      sfb_q;             // B's scale word of each column n (slots 0, 1)
   logic [7:0]       cnt_q;                   // rows requested in S_A_SMEM / S_B
   logic [4:0]       slice_q;                 // j0 / 8
   logic [10:0]      op_q;                    // next operation of S_MAC
@@ -151,6 +181,7 @@ module tc_blackwell #(
   wire [7:0] m_rows = m128_i ? 8'd128 : 8'd64;
   // C from tensor memory: an fp16 accumulator is the low 16 bits of its word
   wire [31:0] c_mask = out_fmt_i == FW'(tc_pkg::FMT_FP16) ? 32'h0000_ffff : 32'hffff_ffff;
+  wire scaled = kind_i == KIND_MXF8 || kind_i == KIND_MXF4 || kind_i == KIND_MXF4NV;
 
   // ------------------------------------------------------------------------ Control
   wire mac_last = op_q == 11'(OPS - 1);
@@ -162,8 +193,12 @@ module tc_blackwell #(
     unique case (state_q)
       S_IDLE:   if (start_i) state_d = a_tmem_i ? S_A_TMEM : S_A_SMEM;
       S_A_TMEM: if (tm_a_ready_i) state_d = S_A_WAIT;
-      S_A_WAIT: if (tm_a_rvalid_i) state_d = S_B;
-      S_A_SMEM: if (cnt_q == m_rows && !pend_q) state_d = S_B;
+      S_A_WAIT: if (tm_a_rvalid_i) state_d = scaled ? S_SFA : S_B;
+      S_A_SMEM: if (cnt_q == m_rows && !pend_q) state_d = scaled ? S_SFA : S_B;
+      S_SFA:    if (tm_a_ready_i) state_d = S_SFA_WAIT;
+      S_SFA_WAIT: if (tm_a_rvalid_i) state_d = S_SFB;
+      S_SFB:    if (tm_a_ready_i) state_d = S_SFB_WAIT;
+      S_SFB_WAIT: if (tm_a_rvalid_i) state_d = S_B;
       S_B:      if (cnt_q == 8'(SLICE) && !pend_q) state_d = enable_input_d_i ? S_C_TMEM : S_MAC;
       S_C_TMEM: if (tm_a_ready_i) state_d = S_C_WAIT;
       S_C_WAIT: if (tm_a_rvalid_i) state_d = S_MAC;
@@ -185,8 +220,16 @@ module tc_blackwell #(
   assign smem_row_o = state_q == S_B ? {slice_q, 3'(cnt_q)} : cnt_q;
 
   // tensor memory
-  assign tm_a_valid_o = state_q == S_A_TMEM || state_q == S_C_TMEM;
-  assign tm_a_col_o = state_q == S_A_TMEM ? a_col_i : d_col_i + {1'b0, slice_q, 3'b000};
+  assign tm_a_valid_o = state_q == S_A_TMEM || state_q == S_C_TMEM || state_q == S_SFA ||
+                        state_q == S_SFB;
+  always_comb begin : a_port_col
+    unique case (state_q)
+      S_A_TMEM: tm_a_col_o = a_col_i;
+      S_SFA:    tm_a_col_o = sfa_col_i;
+      S_SFB:    tm_a_col_o = sfb_col_i;
+      default:  tm_a_col_o = d_col_i + {1'b0, slice_q, 3'b000};
+    endcase
+  end
   assign tm_d_valid_o = state_q == S_D;
   assign tm_d_col_o = d_col_i + {1'b0, slice_q, 3'b000};
   assign tm_d_disable_o = disable_i | ~row_lanes;
@@ -209,7 +252,7 @@ module tc_blackwell #(
       default: ;
     endcase
     if (state_q == S_A_WAIT && tm_a_rvalid_i) cnt_q <= '0;
-    if (state_q == S_A_SMEM && state_d == S_B) cnt_q <= '0;
+    if (state_q == S_A_SMEM && state_d != S_A_SMEM) cnt_q <= '0;
     op_q <= state_q == S_MAC ? op_q + 11'd1 : '0;
   end
 
@@ -223,6 +266,10 @@ module tc_blackwell #(
         arow_q[(k*LANES + 32'(lane_of(m128_i, pend_row_q)))*32 +: 32] <= smem_data_i[k*32 +: 32];
     end
     if (pend_q && pend_sel_q) brow_q[pend_row_q[2:0]*ROW_W +: ROW_W] <= smem_data_i;
+    // scale factors: slot 0 of the sfa window (one word per lane), slots 0 and 1 of the
+    // sfb window (one word per column n = slot * 128 + lane)
+    if (state_q == S_SFA_WAIT && tm_a_rvalid_i) sfa_q <= tm_a_rdata_i[0 +: SF_W];
+    if (state_q == S_SFB_WAIT && tm_a_rvalid_i) sfb_q <= tm_a_rdata_i[0 +: 2*SF_W];
   end
 
   // ------------------------------------------------------------------------ MAC
@@ -237,11 +284,27 @@ module tc_blackwell #(
   wire [ROW_W-1:0] mac_b = brow_q[mac_k*ROW_W +: ROW_W];
   // C as read from tensor memory (an fp16 accumulator: the low 16 bits), or +0
   wire [31:0] mac_c = enable_input_d_i ? cbuf_q[op_q[9:0]*32 +: 32] & c_mask : 32'd0;
+  // The scale words of row (lane) and column j0 + k; byte g scales K-block g.
+  wire [31:0] mac_sa = sfa_q[32'(mac_lane)*32 +: 32];
+  wire [31:0] mac_sb = sfb_q[32'({slice_q, mac_k})*32 +: 32];
+  // f8f6f4 runs on the same fedp as mxf8f6f4, scaled by 2^0 (ue8m0 127)
+  wire [7:0] f8_sa = kind_i == KIND_MXF8 ? mac_sa[7:0] : 8'd127;
+  wire [7:0] f8_sb = kind_i == KIND_MXF8 ? mac_sb[7:0] : 8'd127;
+  // fedp_grouped takes one scale pair per group of 16: mxf4 scales 32 elements (byte
+  // g / 2 for group g), mxf4nvf4 16 (byte g).
+  logic [MX4_NG*8-1:0] mx4_sa, mx4_sb;
+  always_comb begin : group_scales
+    for (int g = 0; g < MX4_NG; g++) begin
+      mx4_sa[g*8 +: 8] = kind_i == KIND_MXF4 ? mac_sa[(g/2)*8 +: 8] : mac_sa[g*8 +: 8];
+      mx4_sb[g*8 +: 8] = kind_i == KIND_MXF4 ? mac_sb[(g/2)*8 +: 8] : mac_sb[g*8 +: 8];
+    end
+  end
 
   // the row's containers into each unit's element slots
   logic [HalfL*HALF_EW-1:0] half_a, half_b;
   logic [Tf32L*TF32_EW-1:0] tf32_a, tf32_b;
   logic [F8L*F8_EW-1:0]     f8_a, f8_b;
+  logic [Mx4L*MX4_EW-1:0]   mx4_a, mx4_b;
   always_comb begin : slots
     for (int e = 0; e < HalfL; e++) begin
       half_a[e*HALF_EW +: HALF_EW] = mac_a[e*(ROW_W/HalfL) + (ROW_W/HalfL - HALF_EW) +: HALF_EW];
@@ -255,13 +318,17 @@ module tc_blackwell #(
       f8_a[e*F8_EW +: F8_EW] = mac_a[e*(ROW_W/F8L) +: F8_EW];
       f8_b[e*F8_EW +: F8_EW] = mac_b[e*(ROW_W/F8L) +: F8_EW];
     end
+    for (int e = 0; e < Mx4L; e++) begin
+      mx4_a[e*MX4_EW +: MX4_EW] = mac_a[e*(ROW_W/Mx4L) +: MX4_EW];
+      mx4_b[e*MX4_EW +: MX4_EW] = mac_b[e*(ROW_W/Mx4L) +: MX4_EW];
+    end
   end
 
-  logic half_v, tf32_v, f8_v, i8_v;
+  logic half_v, tf32_v, f8_v, i8_v, mx4_v;
   logic [HALF_C_W-1:0] half_d;
   logic [TF32_C_W-1:0] tf32_d;
   logic [F8_C_W-1:0] f8_d;
-  logic [31:0] i8_d;
+  logic [31:0] i8_d, mx4_d;
 
   fedp #(
     .L(HalfL), .F(HalfF), .InFmts(HalfInFmts), .OutFmts(HalfOutFmts),
@@ -269,7 +336,8 @@ module tc_blackwell #(
     .Fp32ManBits(HalfFp32ManBits)
   ) i_fedp_half (
     .clk_i, .rst_ni, .valid_i(mac_valid && kind_i == KIND_F16), .in_fmt_i, .out_fmt_i,
-    .a_i(half_a), .b_i(half_b), .c_i(HALF_C_W'(mac_c)), .valid_o(half_v), .d_o(half_d)
+    .a_i(half_a), .b_i(half_b), .c_i(HALF_C_W'(mac_c)), .sa_i(8'd0), .sb_i(8'd0),
+    .valid_o(half_v), .d_o(half_d)
   );
   fedp #(
     .L(Tf32L), .F(Tf32F), .InFmts(Tf32InFmts), .OutFmts(Tf32OutFmts),
@@ -277,15 +345,25 @@ module tc_blackwell #(
     .Fp32ManBits(Tf32Fp32ManBits)
   ) i_fedp_tf32 (
     .clk_i, .rst_ni, .valid_i(mac_valid && kind_i == KIND_TF32), .in_fmt_i, .out_fmt_i,
-    .a_i(tf32_a), .b_i(tf32_b), .c_i(TF32_C_W'(mac_c)), .valid_o(tf32_v), .d_o(tf32_d)
+    .a_i(tf32_a), .b_i(tf32_b), .c_i(TF32_C_W'(mac_c)), .sa_i(8'd0), .sb_i(8'd0),
+    .valid_o(tf32_v), .d_o(tf32_d)
   );
   fedp #(
     .L(F8L), .F(F8F), .InFmts(F8InFmts), .OutFmts(F8OutFmts),
     .EminAlignFp32(F8EminAlignFp32), .EminAlignFp16(F8EminAlignFp16),
-    .Fp32ManBits(F8Fp32ManBits)
+    .Fp32ManBits(F8Fp32ManBits), .ScaleFmts(F8ScaleFmts)
   ) i_fedp_f8 (
-    .clk_i, .rst_ni, .valid_i(mac_valid && kind_i == KIND_F8), .in_fmt_i, .out_fmt_i,
-    .a_i(f8_a), .b_i(f8_b), .c_i(F8_C_W'(mac_c)), .valid_o(f8_v), .d_o(f8_d)
+    .clk_i, .rst_ni, .valid_i(mac_valid && (kind_i == KIND_F8 || kind_i == KIND_MXF8)),
+    .in_fmt_i, .out_fmt_i, .a_i(f8_a), .b_i(f8_b), .c_i(F8_C_W'(mac_c)), .sa_i(f8_sa),
+    .sb_i(f8_sb), .valid_o(f8_v), .d_o(f8_d)
+  );
+  fedp_grouped #(
+    .L(Mx4L), .G(MX4_G), .F(Mx4F), .InFmts(Mx4InFmts), .ScaleFmts(Mx4ScaleFmts),
+    .EminAlignFp32(Mx4EminAlignFp32), .Fp32ManBits(Mx4Fp32ManBits)
+  ) i_fedp_mx4 (
+    .clk_i, .rst_ni, .valid_i(mac_valid && (kind_i == KIND_MXF4 || kind_i == KIND_MXF4NV)),
+    .in_fmt_i, .scale_fmt_i, .a_i(mx4_a), .b_i(mx4_b), .sa_i(mx4_sa), .sb_i(mx4_sb),
+    .c_i(mac_c), .valid_o(mx4_v), .d_o(mx4_d)
   );
   bw_int_dot #(.L(I8_L)) i_int_dot (
     .clk_i, .rst_ni, .valid_i(mac_valid && kind_i == KIND_I8),
@@ -295,12 +373,13 @@ module tc_blackwell #(
 
   // Result selection: one unit works per instruction; an fp16 result is the low 16 bits.
   always_comb begin : result_select
-    res_valid = half_v | tf32_v | f8_v | i8_v;
+    res_valid = half_v | tf32_v | f8_v | i8_v | mx4_v;
     unique case (kind_i)
-      KIND_F16:  res_data = 32'(half_d);
-      KIND_TF32: res_data = 32'(tf32_d);
-      KIND_F8:   res_data = 32'(f8_d);
-      default:   res_data = i8_d;
+      KIND_F16:            res_data = 32'(half_d);
+      KIND_TF32:           res_data = 32'(tf32_d);
+      KIND_F8, KIND_MXF8:  res_data = 32'(f8_d);
+      KIND_I8:             res_data = i8_d;
+      default:             res_data = mx4_d;
     endcase
     res_data = res_data & c_mask;
   end

@@ -190,6 +190,8 @@ module tensor_core #(
       .a_i      (fedp_a[l*4*EW +: 4*EW]),
       .b_i      (fedp_b[l*4*EW +: 4*EW]),
       .c_i      (fedp_c[l*32 +: 32]),
+      .sa_i     (8'd0),               // no block scaling on Volta
+      .sb_i     (8'd0),
       .valid_o  (fedp_valid[l]),
       .d_o      (fedp_d[l*32 +: 32])
     );

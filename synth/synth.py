@@ -53,7 +53,7 @@ SRAM_UM2_PER_BIT = 7.5
 
 # Names, in order, of the fields of tb/fedp/fedp_gen_params.c's output after the name.
 FEDP_PARAM_NAMES = ['L', 'F', 'InFmts', 'OutFmts', 'EminAlignFp32', 'EminAlignFp16',
-                    'Fp32ManBits']
+                    'Fp32ManBits', 'ScaleFmts']
 
 
 class FlowError(Exception):
@@ -90,7 +90,7 @@ def parse_options(words, where):
         else:
             flags.add(w)
     for k in opts:
-        if k not in ('lists', 'params', 'stages', 'blackbox', 'set'):
+        if k not in ('lists', 'params', 'stages', 'blackbox', 'set', 'extrapolate'):
             raise UsageError(f'{where}: unknown option {k}=')
     return opts, flags
 
@@ -132,6 +132,13 @@ def read_blocks(path):
             if ':' not in s:
                 raise UsageError(f'{path}: top {b["top"]}: stage "{s}" is not NAME:GLOB')
             b['stages'].append(tuple(s.split(':', 1)))
+        b['extrapolate'] = None
+        if t.get('extrapolate'):
+            m = re.fullmatch(r'(\w+):(\d+)', t['extrapolate'])
+            if not m:
+                raise UsageError(f'{path}: top {b["top"]}: extrapolate "{t["extrapolate"]}" '
+                                 'is not PARAM:FULL')
+            b['extrapolate'] = (m.group(1), int(m.group(2)))
         b['boxes'] = []
         for s in [x for x in t.get('blackbox', '').split(',') if x]:
             parts = s.split(':')
@@ -447,6 +454,8 @@ def synth_block(block, cfg):
         rec['skipped'] = params
         return rec
     rec['params'] = params
+    if block['extrapolate']:
+        rec['extrapolate'] = list(block['extrapolate'])
 
     netlist = os.path.join(work, 'netlist.v')
     stat_json = os.path.join(work, 'stat.json')
@@ -522,6 +531,9 @@ def write_reports(records, cfg, total_seconds):
     comp = comparisons(records)
     if comp:
         doc['fused_vs_baseline'] = comp
+    extra = extrapolations(records)
+    if extra:
+        doc['width_extrapolation'] = extra
     jpath = os.path.join(cfg['reports'], 'synth.json')
     with open(jpath + '.tmp', 'w') as f:
         json.dump(doc, f, indent=2)
@@ -562,6 +574,22 @@ def write_reports(records, cfg, total_seconds):
                       f'{c["fused_worst_stage_ns"]:.2f} | {c["baseline_worst_stage_ns"]:.2f} | '
                       f'{"yes" if c["stage_target_met"] else "no"} | {c["fused_latency"]} | '
                       f'{c["baseline_latency"]} |')
+    if extra:
+        md += ['', '## Extrapolated to the full width (estimates, from the slices above)', '',
+               'A block synthesized at two or more widths of its bit-parallel datapath '
+               '(Yosys does not finish the full width in reasonable time): area, cells and '
+               'flops fitted as fixed + per-bit x width (least squares over the measured '
+               'widths) and evaluated at the full width; the bank bits scale exactly. '
+               'Timing is the slices\' (the bit slices are parallel).', '',
+               '| top | parameter | measured at | per bit um^2 | fixed um^2 | area um^2 at full '
+               '| cells | flops | bank bits | SRAM um^2 |',
+               '|---|---|---|---:|---:|---:|---:|---:|---:|---:|']
+        for e in extra:
+            md.append(f'| {e["top"]} | {e["param"]}={e["full"]} | '
+                      f'{", ".join(str(w) for w in e["measured_widths"])} | '
+                      f'{e["area_per_bit_um2"]:,.0f} | {e["area_fixed_um2"]:,.0f} | '
+                      f'{e["area_um2"]:,.0f} | {e["cells"]:,} | {e["flops"]:,} | '
+                      f'{e["bank_bits"]:,} | {e["sram_area_um2"]:,.0f} |')
     storage = [r for r in records if 'storage' in r]
     if storage:
         md += ['', '## Black-boxed storage (estimated, not in the areas above)', '',
@@ -602,6 +630,47 @@ def comparisons(records):
                     'stage_target_met': fw <= bw,
                     'fused_latency': len(r['stages']),
                     'baseline_latency': b['params'].get('L', len(b['stages']))})
+    return out
+
+
+def extrapolations(records):
+    """Per top with an `extrapolate=PARAM:FULL` option and blocks at two or more values
+    of PARAM: a least-squares line through (PARAM, figure) evaluated at FULL."""
+    groups = {}
+    for r in records:
+        if 'area_um2' in r and r.get('extrapolate'):
+            param, full = r['extrapolate']
+            if param in r['params']:
+                groups.setdefault((r['top'], param, full), []).append(r)
+    out = []
+    for (top, param, full), rs in sorted(groups.items()):
+        xs = [r['params'][param] for r in rs]
+        if len(set(xs)) < 2:
+            continue
+
+        def fit(ys):
+            n = len(xs)
+            mx, my = sum(xs) / n, sum(ys) / n
+            slope = (sum((x - mx) * (y - my) for x, y in zip(xs, ys)) /
+                     sum((x - mx) ** 2 for x in xs))
+            return my - slope * mx, slope
+
+        a0, a1 = fit([r['area_um2'] for r in rs])
+        c0, c1 = fit([r['cells'] for r in rs])
+        f0, f1 = fit([r['flops'] for r in rs])
+        bits = sram = 0
+        for r in rs[:1]:   # bank bits are proportional to the width
+            for st in r.get('storage', {}).values():
+                bits += st['bits'] * full // r['params'][param]
+                sram += st['sram_area_um2'] * full / r['params'][param]
+        out.append({'top': top, 'param': param, 'full': full,
+                    'measured_widths': sorted(xs), 'blocks': [r['name'] for r in rs],
+                    'area_per_bit_um2': round(a1, 1), 'area_fixed_um2': round(a0, 1),
+                    'area_um2': round(a0 + a1 * full, 1),
+                    'nand2_eq': round((a0 + a1 * full) / rs[0]['area_um2'] *
+                                      rs[0]['nand2_eq'], 1),
+                    'cells': round(c0 + c1 * full), 'flops': round(f0 + f1 * full),
+                    'bank_bits': bits, 'sram_area_um2': round(sram, 1)})
     return out
 
 

@@ -2,7 +2,7 @@
 # make_waves.sh BUILD [BLOCK...] - the waveform of each block and its PNG:
 #   BUILD/logs/<block>.fst            (the testbench's own --fst/--trace run)
 #   BUILD/reports/waves/<block>.png   (screenshot.sh of sim/waves/<block>.gtkw on it)
-# BLOCK: fedp, tensor_core, tmem (default: all three). To look at one yourself:
+# BLOCK: fedp, tensor_core, tmem, tc_blackwell (default: all). To look at one yourself:
 #   gtkwave BUILD/logs/<block>.fst sim/waves/<block>.gtkw      (from the project folder)
 # Exit status 1 if a waveform or a PNG could not be made.
 set -u
@@ -11,7 +11,7 @@ root=$(cd "$here/../.." && pwd)
 [ $# -ge 1 ] || { sed -n '2,2p' "$0" | sed 's/^# /usage: /' >&2; exit 2; }
 build=$(cd "$1" && pwd) || exit 2
 shift
-blocks=${*:-fedp tensor_core tmem}
+blocks=${*:-fedp tensor_core tmem tc_blackwell}
 mkdir -p "$build/logs" "$build/reports/waves"
 rc=0
 for b in $blocks; do
@@ -23,7 +23,9 @@ for b in $blocks; do
       tensor_core) "$build/tb/tensor_core/tc_warp_tb" --fst "$fst" ;;
       # a tcgen05.shift moving lanes, 8-bank organization
       tmem) mkdir -p "$build/logs/tmem" && "$build/tb/tmem/tmem_tb" --trace "$build/logs/tmem" && cp "$build/logs/tmem/tmem8.fst" "$fst" ;;
-      *) echo "make_waves: no block '$b' (fedp, tensor_core, tmem)" >&2; exit 2 ;;
+      # one tcgen05.mma kind::mxf4nvf4, M 128, N 8
+      tc_blackwell) "$build/tb/blackwell/bw_tb" --fst "$fst" ;;
+      *) echo "make_waves: no block '$b' (fedp, tensor_core, tmem, tc_blackwell)" >&2; exit 2 ;;
     esac >"$build/logs/$b.wave.log" 2>&1 || { echo "make_waves: $b: the testbench failed (see $build/logs/$b.wave.log)" >&2; rc=1; continue; }
     bash "$here/screenshot.sh" "$build" "$root/sim/waves/$b.gtkw" "$fst" "$build/reports/waves/$b.png" || rc=1
 done

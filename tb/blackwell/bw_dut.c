@@ -5,8 +5,9 @@
 #include <string.h>
 #include "bw_dut.h"
 
-/* An instruction that has not finished after this many cycles means a hung design. */
-#define MAX_CYCLES 50000000ull
+/* An instruction that has not finished after this many cycles means a hung design (the
+ * longest, N = 256 from shared memory, takes about 34,000). */
+#define MAX_CYCLES 1000000ull
 
 struct bw_dut {
     bw_shim *shim;
@@ -16,14 +17,20 @@ struct bw_dut {
     uint64_t cycles;
 };
 
-tc_status bw_dut_new(bw_dut **out)
+tc_status bw_dut_new(bw_dut **out) { return bw_dut_open(NULL, out); }
+
+tc_status bw_dut_open(const char *fst_path, bw_dut **out)
 {
     if (!out)
         return TC_EINVAL;
     bw_dut *d = calloc(1, sizeof *d);
     if (!d)
         return TC_ENOMEM;
-    d->shim = bw_shim_new();
+    d->shim = bw_shim_new(fst_path);
+    if (!d->shim) {
+        free(d);
+        return TC_EIO;
+    }
     for (int i = 0; i < 2; i++) { /* two cycles of reset */
         bw_shim_set(d->shim, &d->in);
         bw_shim_tick(d->shim);
@@ -83,25 +90,27 @@ tc_status bw_dut_mma(bw_dut *d, tc_tmem *t, const tc_bw_mma_desc *m, uint64_t *c
     const tc_profile *p;
     if (!d || !t || !m)
         return TC_EINVAL;
-    if ((unsigned)m->kind > TC_BW_I8)
-        return TC_EUNSUPPORTED;
     tc_status st = tc_bw_profile(m->kind, m->in, m->out, m->scale, &p);
     if (st != TC_OK)
         return st;
     if ((m->M != 64 && m->M != 128) || m->N < 8 || m->N > TC_BW_MAX_N || m->N % 8)
         return TC_ESHAPE;
-    if (m->d_col >= TC_TMEM_COLS || m->a_col >= TC_TMEM_COLS || !m->b_smem.words ||
+    if (m->d_col >= TC_TMEM_COLS || m->a_col >= TC_TMEM_COLS || m->sfa_col >= TC_TMEM_COLS ||
+        m->sfb_col >= TC_TMEM_COLS || !m->b_smem.words ||
         (!m->a_tmem && !m->a_smem.words))
         return TC_EINVAL;
     bw_pins_in *in = &d->in;
     in->kind = (unsigned)m->kind;
     in->in_fmt = (unsigned)m->in;
     in->out_fmt = (unsigned)m->out;
+    in->scale_fmt = (unsigned)m->scale;
     in->m128 = m->M == 128;
     in->n8_m1 = m->N / 8 - 1;
     in->d_col = m->d_col;
     in->a_tmem = (unsigned)m->a_tmem;
     in->a_col = m->a_col;
+    in->sfa_col = m->sfa_col;
+    in->sfb_col = m->sfb_col;
     in->enable_input_d = (unsigned)m->enable_input_d;
     memcpy(in->disable, m->disable, sizeof in->disable);
     in->start = 1;

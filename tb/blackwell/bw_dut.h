@@ -21,7 +21,8 @@ extern "C" {
 typedef struct bw_pins_in {
     int rst_n;
     int start;
-    unsigned kind, in_fmt, out_fmt, m128, n8_m1, d_col, a_tmem, a_col, enable_input_d;
+    unsigned kind, in_fmt, out_fmt, scale_fmt, m128, n8_m1, d_col, a_tmem, a_col;
+    unsigned sfa_col, sfb_col, enable_input_d;
     uint32_t disable[TC_TMEM_LANES / 32];
     uint32_t smem_data[TC_BW_ROW_WORDS];
     int tm_a_ready, tm_a_rvalid, tm_d_ready;
@@ -38,7 +39,9 @@ typedef struct bw_pins_out {
 } bw_pins_out;
 
 typedef struct bw_shim bw_shim;
-bw_shim *bw_shim_new(void);
+/* fst_path: write an FST waveform there (the model is Verilated with --trace-fst), or
+ * NULL; NULL if the file cannot be opened. */
+bw_shim *bw_shim_new(const char *fst_path);
 void bw_shim_free(bw_shim *s);
 /* Inputs for the current cycle (clock low, evaluated), then the outputs they give. */
 void bw_shim_set(bw_shim *s, const bw_pins_in *in);
@@ -51,11 +54,13 @@ void bw_shim_tick(bw_shim *s);
 typedef struct bw_dut bw_dut;
 
 tc_status bw_dut_new(bw_dut **out);
+/* bw_dut_new that also writes every cycle to an FST waveform at fst_path (TC_EIO if it
+ * cannot be opened); closed by bw_dut_free. */
+tc_status bw_dut_open(const char *fst_path, bw_dut **out);
 void bw_dut_free(bw_dut *d);
-/* One tcgen05.mma of kind f16, tf32, f8f6f4 or i8 on the RTL (the RTL has no block-
- * scaled kinds: TC_EUNSUPPORTED), with the tensor memory t (any organization) serving
- * its ports, and the layouts of tcsim_bw.h. t must be idle. *cycles (may be NULL): the
- * unit's cycles from start to done. */
+/* One tcgen05.mma of any kind (tcsim_bw.h) on the RTL, with the tensor memory t (any
+ * organization) serving its ports, and the layouts of tcsim_bw.h. t must be idle.
+ * *cycles (may be NULL): the unit's cycles from start to done. */
 tc_status bw_dut_mma(bw_dut *d, tc_tmem *t, const tc_bw_mma_desc *desc, uint64_t *cycles);
 /* Every cycle the unit was clocked since bw_dut_new. */
 uint64_t bw_dut_cycles(const bw_dut *d);

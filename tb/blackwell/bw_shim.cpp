@@ -1,10 +1,11 @@
 // bw_shim.cpp - the only C++ of tb/blackwell: owns the VerilatedContext and the Verilated
 // rtl/tc_blackwell.sv (Vtc_blackwell), and gives the C side pin access and the clock
-// (bw_dut.h).
+// (bw_dut.h), and the FST waveform when one is asked for.
 #include <memory>
 
 #include "Vtc_blackwell.h"
 #include "verilated.h"
+#include "verilated_fst_c.h"
 
 #include "bw_dut.h"
 #include "../tb_coverage.h"
@@ -13,15 +14,29 @@ struct bw_shim {
     // The context outlives the model and is configured before it is built.
     std::unique_ptr<VerilatedContext> ctx;
     std::unique_ptr<Vtc_blackwell> top;
+    std::unique_ptr<VerilatedFstC> fst;   // closed after final()
+    void dump() { if (fst) fst->dump(ctx->time()); }
 };
 
 extern "C" {
 
-bw_shim *bw_shim_new(void)
+bw_shim *bw_shim_new(const char *fst_path)
 {
     bw_shim *s = new bw_shim;
     s->ctx = std::make_unique<VerilatedContext>();
+    if (fst_path)
+        s->ctx->traceEverOn(true);
     s->top = std::make_unique<Vtc_blackwell>(s->ctx.get(), "TOP");
+    if (fst_path) {
+        s->fst = std::make_unique<VerilatedFstC>();
+        s->top->trace(s->fst.get(), 99);
+        s->fst->open(fst_path);
+        if (!s->fst->isOpen()) {
+            s->top.reset();
+            delete s;
+            return nullptr;
+        }
+    }
     s->top->clk_i = 0;
     s->top->eval();
     return s;
@@ -32,6 +47,8 @@ void bw_shim_free(bw_shim *s)
     if (!s)
         return;
     s->top->final();
+    if (s->fst)
+        s->fst->close();
     tb_coverage_write(s->ctx.get(), "blackwell");  // a coverage build only
     delete s;
 }
@@ -45,11 +62,14 @@ void bw_shim_set(bw_shim *s, const bw_pins_in *in)
     t->kind_i = in->kind;
     t->in_fmt_i = in->in_fmt;
     t->out_fmt_i = in->out_fmt;
+    t->scale_fmt_i = in->scale_fmt;
     t->m128_i = in->m128;
     t->n8_m1_i = in->n8_m1;
     t->d_col_i = in->d_col;
     t->a_tmem_i = in->a_tmem;
     t->a_col_i = in->a_col;
+    t->sfa_col_i = in->sfa_col;
+    t->sfb_col_i = in->sfb_col;
     t->enable_input_d_i = in->enable_input_d;
     for (unsigned i = 0; i < TC_TMEM_LANES / 32; i++)
         t->disable_i[i] = in->disable[i];
@@ -85,9 +105,11 @@ void bw_shim_get(bw_shim *s, bw_pins_out *out)
 
 void bw_shim_tick(bw_shim *s)
 {
+    s->dump();               // the low phase with this cycle's final inputs
     s->ctx->timeInc(1);
     s->top->clk_i = 1;
     s->top->eval();
+    s->dump();
     s->ctx->timeInc(1);
 }
 

@@ -1,13 +1,20 @@
 /* bw_tb.c - rtl/tc_blackwell.sv (on rtl/tmem.sv) against the model's tc_bw_mma, bit for
- * bit, for every kind and format mix the RTL has (f16, tf32, f8f6f4, i8).
+ * bit, for every kind and format mix of tcsim_bw.h: f16, tf32, f8f6f4, i8 and the block-
+ * scaled mxf8f6f4, mxf4 and mxf4nvf4 (ue8m0 and ue4m3 scales).
  *
  * Each case fills two tensor memories with the same random words - one for the model's
  * instruction, one serving the RTL unit's ports cycle by cycle (bw_dut.h) - draws M, N,
  * the organization, the A source, the columns, enable-input-d and a disable-output-lane
  * mask, writes random operand rows (A in tensor memory or shared memory, B in shared
  * memory), runs the instruction on both, and compares all 128 x 512 words: D, the
- * masked lanes, the lanes outside M and every other column.
- * Usage: bw_tb [--seed S] [--count C]  (C cases per mix). Prints PASSED or FAILED. */
+ * masked lanes, the lanes outside M and every other column. Scale factors are drawn
+ * mostly near 2^0 with the corners mixed in (the extremes, ue8m0 0xff and ue4m3
+ * S.1111.111 NaN, ue4m3 zero and subnormals), so that most results stay finite.
+ * Usage: bw_tb [--seed S] [--count C] [--kind K] [-v] [--fst FILE]  (C cases per mix;
+ * --kind: only the mixes of kind K; -v: a line per case; --fst: instead, one short
+ * mxf4nvf4 instruction (ue4m3 scales, M 128, N 8, A and C from tensor memory) checked
+ * the same way and written to FILE for sim/waves/tc_blackwell.gtkw). Prints PASSED or
+ * FAILED. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,19 +32,31 @@ static uint64_t rnd(void)
 typedef struct mix {
     tc_bw_kind kind;
     tc_fmt in, out;
+    tc_fmt scale;   /* block-scaled kinds; else TC_FMT_COUNT */
 } mix;
+#define NS TC_FMT_COUNT
 
 static const mix mixes[] = {
-    {TC_BW_F16, TC_FMT_FP16, TC_FMT_FP32},    {TC_BW_F16, TC_FMT_FP16, TC_FMT_FP16},
-    {TC_BW_F16, TC_FMT_BF16, TC_FMT_FP32},    {TC_BW_TF32, TC_FMT_TF32, TC_FMT_FP32},
-    {TC_BW_F8F6F4, TC_FMT_E4M3, TC_FMT_FP32}, {TC_BW_F8F6F4, TC_FMT_E5M2, TC_FMT_FP16},
-    {TC_BW_F8F6F4, TC_FMT_E3M2, TC_FMT_FP32}, {TC_BW_F8F6F4, TC_FMT_E2M3, TC_FMT_FP16},
-    {TC_BW_F8F6F4, TC_FMT_E2M1, TC_FMT_FP32}, {TC_BW_I8, TC_FMT_INT8, TC_FMT_S32},
-    {TC_BW_I8, TC_FMT_UINT8, TC_FMT_S32},
+    {TC_BW_F16, TC_FMT_FP16, TC_FMT_FP32, NS},    {TC_BW_F16, TC_FMT_FP16, TC_FMT_FP16, NS},
+    {TC_BW_F16, TC_FMT_BF16, TC_FMT_FP32, NS},    {TC_BW_TF32, TC_FMT_TF32, TC_FMT_FP32, NS},
+    {TC_BW_F8F6F4, TC_FMT_E4M3, TC_FMT_FP32, NS}, {TC_BW_F8F6F4, TC_FMT_E5M2, TC_FMT_FP16, NS},
+    {TC_BW_F8F6F4, TC_FMT_E3M2, TC_FMT_FP32, NS}, {TC_BW_F8F6F4, TC_FMT_E2M3, TC_FMT_FP16, NS},
+    {TC_BW_F8F6F4, TC_FMT_E2M1, TC_FMT_FP32, NS}, {TC_BW_I8, TC_FMT_INT8, TC_FMT_S32, NS},
+    {TC_BW_I8, TC_FMT_UINT8, TC_FMT_S32, NS},
+    {TC_BW_MXF8F6F4, TC_FMT_E4M3, TC_FMT_FP32, TC_FMT_UE8M0},
+    {TC_BW_MXF8F6F4, TC_FMT_E5M2, TC_FMT_FP32, TC_FMT_UE8M0},
+    {TC_BW_MXF8F6F4, TC_FMT_E3M2, TC_FMT_FP32, TC_FMT_UE8M0},
+    {TC_BW_MXF8F6F4, TC_FMT_E2M3, TC_FMT_FP32, TC_FMT_UE8M0},
+    {TC_BW_MXF8F6F4, TC_FMT_E2M1, TC_FMT_FP32, TC_FMT_UE8M0},
+    {TC_BW_MXF4, TC_FMT_E2M1, TC_FMT_FP32, TC_FMT_UE8M0},
+    {TC_BW_MXF4NVF4, TC_FMT_E2M1, TC_FMT_FP32, TC_FMT_UE8M0},
+    {TC_BW_MXF4NVF4, TC_FMT_E2M1, TC_FMT_FP32, TC_FMT_UE4M3},
 };
 #define N_MIXES (sizeof mixes / sizeof mixes[0])
 
 static unsigned failures;
+static int verbose;
+static int wave_case;   /* --fst: one short instruction */
 
 /* Random words everywhere, in both memories. */
 static void fill(tc_tmem *a, tc_tmem *b)
@@ -65,6 +84,47 @@ static unsigned compare(const tc_tmem *rtl, const tc_tmem *model, const char *wh
     return bad;
 }
 
+/* One scale factor: near 2^0 mostly; the corners one time in eight. */
+static uint32_t scale_byte(tc_fmt f)
+{
+    uint32_t r = (uint32_t)rnd();
+    if (f == TC_FMT_UE8M0) {
+        static const uint32_t corner[] = {0x00, 0x01, 0xfe, 0xff, 127 - 100, 127 + 100};
+        return (r & 7) ? 127 - 6 + (r >> 8) % 13 : corner[(r >> 8) % 6];
+    }
+    /* ue4m3: the sign bit is ignored, so it is random; zero, subnormals, the largest
+     * value and NaN (x.1111.111) among the corners */
+    static const uint32_t corner[] = {0x00, 0x01, 0x05, 0x7e, 0x7f, 0x08};
+    uint32_t sign = (r >> 20) & 0x80;
+    return sign | ((r & 7) ? (uint32_t)((7 - 2 + (r >> 8) % 5) << 3 | ((r >> 12) & 7))
+                           : corner[(r >> 8) % 6]);
+}
+
+/* Whether column c is one of the n columns from first (wrapping at 512). */
+static int in_window(unsigned c, unsigned first, unsigned n)
+{
+    return (c + TC_TMEM_COLS - first) % TC_TMEM_COLS < n;
+}
+
+/* A first column for `cols` columns of scale-factor words clear of A's window, of D and
+ * of `avoid_n` columns at avoid: an A element must stay an element of its format (the
+ * model refuses anything else), and one scale word must not replace another. */
+static unsigned scale_col(const tc_bw_mma_desc *d, unsigned cols, unsigned avoid,
+                          unsigned avoid_n)
+{
+    for (;;) {
+        unsigned c = (unsigned)(rnd() % TC_TMEM_COLS), ok = 1;
+        for (unsigned k = 0; k < cols; k++) {
+            unsigned x = (c + k) % TC_TMEM_COLS;
+            if ((d->a_tmem && in_window(x, d->a_col, 8)) || in_window(x, d->d_col, d->N) ||
+                in_window(x, avoid, avoid_n))
+                ok = 0;
+        }
+        if (ok)
+            return c;
+    }
+}
+
 static int one_case(bw_dut *dut, const mix *mx, int directed)
 {
     /* t: the model's instruction; rt: the memory serving the RTL's ports */
@@ -80,15 +140,20 @@ static int one_case(bw_dut *dut, const mix *mx, int directed)
     d.kind = mx->kind;
     d.in = mx->in;
     d.out = mx->out;
-    d.scale = TC_FMT_COUNT;
+    d.scale = mx->scale;
     d.M = (rnd() & 1) ? 128 : 64;
     d.N = 8 * (1 + (unsigned)(rnd() % (directed ? 32 : 6)));
     if (directed)
         d.N = 256;
     d.a_tmem = (int)(rnd() & 1);
+    if (wave_case) {
+        d.M = 128;
+        d.N = 8;
+        d.a_tmem = 1;
+    }
     d.a_col = (unsigned)(rnd() % TC_TMEM_COLS); /* any column: windows wrap at 512 */
     d.d_col = (d.a_col + 8 + (unsigned)(rnd() % (TC_TMEM_COLS - 8 - d.N + 1))) % TC_TMEM_COLS;
-    d.enable_input_d = (int)(rnd() & 1);
+    d.enable_input_d = wave_case || (rnd() & 1);
     for (unsigned w = 0; w < 4; w++)
         d.disable[w] = (rnd() & 1) ? (uint32_t)(rnd() & rnd()) : 0;
     static uint32_t a_rows[128 * 8], b_rows[256 * 8];
@@ -113,6 +178,27 @@ static int one_case(bw_dut *dut, const mix *mx, int directed)
             tc_random_fill(mx->in, rnd(), 1, &el);
             tc_bw_row_set(b_rows + j * 8, W, e, el);
         }
+    if (mx->scale != NS) { /* four scale bytes per word: all K-blocks the kind has */
+        unsigned sfb_cols = (d.N + TC_TMEM_LANES - 1) / TC_TMEM_LANES;
+        d.sfb_col = scale_col(&d, sfb_cols, 0, 0);
+        d.sfa_col = scale_col(&d, 1, d.sfb_col, sfb_cols);
+
+        for (unsigned l = 0; l < TC_TMEM_LANES; l++) {
+            uint32_t w = 0;
+            for (unsigned g = 0; g < 4; g++)
+                w |= scale_byte(mx->scale) << (8 * g);
+            tc_tmem_poke(t, l, d.sfa_col, w);
+            tc_tmem_poke(rt, l, d.sfa_col, w);
+        }
+        for (unsigned n = 0; n < d.N; n++) {
+            uint32_t w = 0;
+            for (unsigned g = 0; g < 4; g++)
+                w |= scale_byte(mx->scale) << (8 * g);
+            unsigned col = (d.sfb_col + n / TC_TMEM_LANES) % TC_TMEM_COLS;
+            tc_tmem_poke(t, n % TC_TMEM_LANES, col, w);
+            tc_tmem_poke(rt, n % TC_TMEM_LANES, col, w);
+        }
+    }
     d.a_smem.words = a_rows;
     d.a_smem.row_stride = 8;
     d.b_smem.words = b_rows;
@@ -121,9 +207,10 @@ static int one_case(bw_dut *dut, const mix *mx, int directed)
     uint64_t cycles = 0;
     tc_status sr = bw_dut_mma(dut, rt, &d, &cycles);
     char what[160];
-    snprintf(what, sizeof what, "%s %s->%s M%u N%u a_%s enable_d %d", tc_bw_kind_name(mx->kind),
-             tc_fmt_get(mx->in)->name, tc_fmt_get(mx->out)->name, d.M, d.N,
-             d.a_tmem ? "tmem" : "smem", d.enable_input_d);
+    snprintf(what, sizeof what, "%s %s->%s%s%s M%u N%u a_%s enable_d %d",
+             tc_bw_kind_name(mx->kind), tc_fmt_get(mx->in)->name, tc_fmt_get(mx->out)->name,
+             mx->scale != NS ? " scale " : "", mx->scale != NS ? tc_fmt_get(mx->scale)->name : "",
+             d.M, d.N, d.a_tmem ? "tmem" : "smem", d.enable_input_d);
     unsigned bad = 0;
     if (sm != TC_OK || sr != TC_OK) {
         printf("  %s: model %s, rtl %s\n", what, tc_strerror(sm), tc_strerror(sr));
@@ -134,6 +221,9 @@ static int one_case(bw_dut *dut, const mix *mx, int directed)
     if (bad) {
         printf("FAIL %s: %u word(s) differ (seed as given)\n", what, bad);
         failures++;
+    } else if (verbose) {
+        printf("ok %s: %llu cycles\n", what, (unsigned long long)cycles);
+        fflush(stdout);
     }
     tc_tmem_free(t);
     tc_tmem_free(rt);
@@ -143,35 +233,72 @@ static int one_case(bw_dut *dut, const mix *mx, int directed)
 int main(int argc, char **argv)
 {
     unsigned long long seed = 1, count = 3;
-    for (int i = 1; i + 1 < argc; i += 2) {
+    const char *only = NULL, *fst = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "-v")) {
+            verbose = 1;
+            continue;
+        }
+        if (i + 1 >= argc || (strcmp(argv[i], "--seed") && strcmp(argv[i], "--count") &&
+                              strcmp(argv[i], "--kind") && strcmp(argv[i], "--fst"))) {
+            fprintf(stderr, "bw_tb: bad argument '%s'\nusage: bw_tb [--seed S] [--count C] "
+                            "[--kind K] [-v] [--fst FILE]\n", argv[i]);
+            return 2;
+        }
         if (!strcmp(argv[i], "--seed"))
             seed = strtoull(argv[i + 1], NULL, 0);
         else if (!strcmp(argv[i], "--count"))
             count = strtoull(argv[i + 1], NULL, 0);
-        else {
-            fprintf(stderr, "usage: bw_tb [--seed S] [--count C]\n");
-            return 2;
-        }
+        else if (!strcmp(argv[i], "--fst"))
+            fst = argv[i + 1];
+        else
+            only = argv[i + 1];
+        i++;
+    }
+    tc_bw_kind only_kind = TC_BW_KIND_COUNT;
+    if (only && tc_bw_kind_parse(only, &only_kind) != TC_OK) {
+        fprintf(stderr, "bw_tb: unknown kind '%s'\n", only);
+        return 2;
     }
     rng = seed * 0x9e3779b97f4a7c15ull + 1;
     bw_dut *dut;
-    if (bw_dut_new(&dut) != TC_OK)
+    if (bw_dut_open(fst, &dut) != TC_OK) {
+        fprintf(stderr, "bw_tb: cannot start the model%s%s\n", fst ? " or write " : "",
+                fst ? fst : "");
         return 1;
+    }
+    if (fst) {
+        static const mix wave = {TC_BW_MXF4NVF4, TC_FMT_E2M1, TC_FMT_FP32, TC_FMT_UE4M3};
+        wave_case = verbose = 1;
+        one_case(dut, &wave, 0);
+        printf("%s: the waveform case, %llu RTL cycles, in %s\n",
+               failures ? "FAILED" : "PASSED", (unsigned long long)bw_dut_cycles(dut), fst);
+        bw_dut_free(dut);
+        return failures ? 1 : 0;
+    }
     unsigned cases = 0;
     for (size_t m = 0; m < N_MIXES; m++)
-        for (unsigned long long c = 0; c < count; c++, cases++)
+        for (unsigned long long c = 0; c < count && (!only || mixes[m].kind == only_kind);
+             c++, cases++)
             if (one_case(dut, &mixes[m], c == 0) != 0) {
                 printf("FAIL: the RTL hung\n");
                 failures++;
             }
-    /* the block-scaled kinds are refused, not computed wrong */
+    /* a mix the table does not list (mxf4 scales with ue8m0 only) is refused, not run */
     tc_bw_mma_desc d;
     memset(&d, 0, sizeof d);
     d.kind = TC_BW_MXF4;
+    d.in = TC_FMT_E2M1;
+    d.out = TC_FMT_FP32;
+    d.scale = TC_FMT_UE4M3;
+    d.M = 128;
+    d.N = 8;
+    d.b_smem.words = (const uint32_t[8]){0};
+    d.b_smem.row_stride = 8;
     tc_tmem *t;
     tc_tmem_new(8, &t);
     if (bw_dut_mma(dut, t, &d, NULL) != TC_EUNSUPPORTED) {
-        printf("FAIL: mxf4 not refused\n");
+        printf("FAIL: mxf4 with ue4m3 scales not refused\n");
         failures++;
     }
     tc_tmem_free(t);

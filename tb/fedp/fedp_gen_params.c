@@ -1,11 +1,16 @@
 /* fedp_gen_params.c - the parameters of each Verilated fedp instance, read from the
  * model's profile table (CMake builds and runs this at configure time with try_run).
  *
- * Arguments: one instance per argument, "name:arch:instr:fmt[,fmt...]". For each, prints
- * one line "name L F InFmts OutFmts EminAlignFp32 EminAlignFp16 Fp32ManBits" built from
- * the FEDP rows of (arch, instr, fmt, fp32/fp16). The rows an instance covers must agree
- * on every parameter, or the instance is not one datapath: that, an unknown name or a
- * missing row is an error (exit 1) that stops the configuration.
+ * Arguments: one instance per argument, "name:arch:instr:fmt[,fmt...][:kind[,kind...]]".
+ * For each, prints one line
+ *   "name L F InFmts OutFmts EminAlignFp32 EminAlignFp16 Fp32ManBits ScaleFmts"
+ * built from the FEDP rows of (arch, instr, fmt, fp32/fp16) and, for each block-scaled
+ * kind named (mxf8f6f4, mxf4, mxf4nvf4), its rows of every scale format with those
+ * input formats (ScaleFmts: the scale formats seen, 0 for none). The rows an instance
+ * covers must agree on every parameter, or the instance is not one datapath: that, an
+ * unknown name or a missing row is an error (exit 1) that stops the configuration. An
+ * instance of mxf4 rows (fedp_grouped.sv) takes no plain rows: name no formats of a
+ * plain kind for it ("-").
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,10 +19,17 @@
 
 typedef struct inst {
     unsigned L, F, man32;
-    uint32_t in_fmts, out_fmts;
+    uint32_t in_fmts, out_fmts, scale_fmts;
     int emin32, emin16;
     int have;
+    tc_kind kind;   /* TC_KIND_FEDP (with TC_KIND_MX rows) or TC_KIND_MXF4 */
 } inst;
+
+/* The datapath a row needs: an mxf8f6f4 step is an FEDP step with scaled exponents. */
+static tc_kind datapath_of(const tc_profile *p)
+{
+    return p->kind == TC_KIND_MX ? TC_KIND_FEDP : p->kind;
+}
 
 /* Folds one row into the instance; 0 if it disagrees with the rows before it. */
 static int fold(inst *s, const tc_profile *p)
@@ -25,7 +37,7 @@ static int fold(inst *s, const tc_profile *p)
     int fp16 = p->out == TC_FMT_FP16;
     int *emin = fp16 ? &s->emin16 : &s->emin32;
     int seen_out = (s->out_fmts >> p->out) & 1u;
-    if (s->have && (p->L != s->L || p->F != s->F))
+    if (s->have && (p->L != s->L || p->F != s->F || datapath_of(p) != s->kind))
         return 0;
     if (seen_out && (*emin != p->emin_align || (!fp16 && p->out_man_bits != s->man32)))
         return 0;
@@ -34,7 +46,10 @@ static int fold(inst *s, const tc_profile *p)
         return 0;
     s->L = p->L;
     s->F = p->F;
+    s->kind = datapath_of(p);
     s->have = 1;
+    if (p->kind == TC_KIND_MX || p->kind == TC_KIND_MXF4)
+        s->scale_fmts |= 1u << p->scale;
     s->in_fmts |= 1u << p->in;
     s->out_fmts |= 1u << p->out;
     *emin = p->emin_align;
@@ -46,7 +61,7 @@ static int fold(inst *s, const tc_profile *p)
 static int gen(char *spec)
 {
     char *name = strtok(spec, ":"), *arch_s = strtok(NULL, ":"), *instr_s = strtok(NULL, ":"),
-         *fmts = strtok(NULL, ":");
+         *fmts = strtok(NULL, ":"), *kinds = strtok(NULL, ":");
     tc_arch arch;
     tc_instr instr;
     if (!name || !fmts || tc_arch_parse(arch_s, &arch) != TC_OK ||
@@ -55,8 +70,8 @@ static int gen(char *spec)
                 spec);
         return 1;
     }
-    inst s = {0, 0, 23, 0, 0, TC_EMIN_ALIGN_NONE, TC_EMIN_ALIGN_NONE, 0};
-    for (char *f = strtok(fmts, ","); f; f = strtok(NULL, ",")) {
+    inst s = {0, 0, 23, 0, 0, 0, TC_EMIN_ALIGN_NONE, TC_EMIN_ALIGN_NONE, 0, TC_KIND_FEDP};
+    for (char *f = strtok(strcmp(fmts, "-") ? fmts : NULL, ","); f; f = strtok(NULL, ",")) {
         tc_fmt in;
         int rows = 0;
         if (tc_fmt_parse(f, &in) != TC_OK) {
@@ -81,8 +96,36 @@ static int gen(char *spec)
             return 1;
         }
     }
-    printf("%s %u %u %u %u %d %d %u\n", name, s.L, s.F, (unsigned)s.in_fmts,
-           (unsigned)s.out_fmts, s.emin32, s.emin16, s.man32);
+    /* the block-scaled kinds: every row of the kind for this arch and instruction */
+    for (char *k = kinds ? strtok(kinds, ",") : NULL; k; k = strtok(NULL, ",")) {
+        const tc_profile *rows;
+        size_t n = tc_profile_table(&rows), found = 0;
+        for (size_t r = 0; r < n; r++) {
+            const tc_profile *p = &rows[r], *q;
+            if (p->arch != arch || p->instr != instr ||
+                (p->kind != TC_KIND_MX && p->kind != TC_KIND_MXF4) ||
+                tc_profile_find_scaled(arch, instr, k, p->in, p->scale, p->scale_block, &q) !=
+                    TC_OK || q != p)
+                continue;
+            if (!fold(&s, p)) {
+                fprintf(stderr, "fedp_gen_params: %s: profile %s does not have the parameters "
+                                "of the instance's other rows\n", name, p->name);
+                return 1;
+            }
+            found++;
+        }
+        if (!found) {
+            fprintf(stderr, "fedp_gen_params: %s: no block-scaled kind '%s' for %s %s\n", name,
+                    k, arch_s, instr_s);
+            return 1;
+        }
+    }
+    if (!s.have) {
+        fprintf(stderr, "fedp_gen_params: %s: no rows\n", name);
+        return 1;
+    }
+    printf("%s %u %u %u %u %d %d %u %u\n", name, s.L, s.F, (unsigned)s.in_fmts,
+           (unsigned)s.out_fmts, s.emin32, s.emin16, s.man32, (unsigned)s.scale_fmts);
     return 0;
 }
 

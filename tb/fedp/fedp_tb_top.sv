@@ -55,6 +55,8 @@ module fedp_tb_top #(
     .a_i      (a_q),
     .b_i      (b_q),
     .c_i      (c_q),
+    .sa_i     (8'd0),   // the plain instances: no block scaling
+    .sb_i     (8'd0),
     .valid_o,
     .d_o
   );
