@@ -9,7 +9,8 @@
  * memory), runs the instruction on both, and compares all 128 x 512 words: D, the
  * masked lanes, the lanes outside M and every other column. Scale factors are drawn
  * mostly near 2^0 with the corners mixed in (the extremes, ue8m0 0xff and ue4m3
- * S.1111.111 NaN, ue4m3 zero and subnormals), so that most results stay finite.
+ * S.1111.111 NaN, ue4m3 zero and subnormals), so that most results stay finite; one
+ * tensor-memory word in 32 is an infinity (see fill).
  * Usage: bw_tb [--seed S] [--count C] [--kind K] [-v] [--fst FILE]  (C cases per mix;
  * --kind: only the mixes of kind K; -v: a line per case; --fst: instead, one short
  * mxf4nvf4 instruction (ue4m3 scales, M 128, N 8, A and C from tensor memory) checked
@@ -58,12 +59,17 @@ static unsigned failures;
 static int verbose;
 static int wave_case;   /* --fst: one short instruction */
 
-/* Random words everywhere, in both memories. */
+/* Random words everywhere, in both memories. One word in 32 is an infinity instead
+ * (+-Inf of fp32, and of fp16 in the low half), which a uniform word almost never is:
+ * an Inf accumulator must come out as that Inf, or NaN against an opposite Inf. */
 static void fill(tc_tmem *a, tc_tmem *b)
 {
+    static const uint32_t inf[4] = {0x7f800000u, 0xff800000u, 0x00007c00u, 0x0000fc00u};
     for (unsigned l = 0; l < TC_TMEM_LANES; l++)
         for (unsigned c = 0; c < TC_TMEM_COLS; c++) {
             uint32_t w = (uint32_t)rnd();
+            if ((w & 31u) == 0)
+                w = inf[(w >> 5) & 3u];
             tc_tmem_poke(a, l, c, w);
             tc_tmem_poke(b, l, c, w);
         }
