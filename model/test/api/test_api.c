@@ -6,15 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "tcsim.h"
+#include "../check.h"
 
-static int failures;
-#define CHECK(cond)                                                          \
-    do {                                                                     \
-        if (!(cond)) {                                                       \
-            printf("FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond);           \
-            failures++;                                                      \
-        }                                                                    \
-    } while (0)
 
 static tc_sim *make(const char *gpu, unsigned sms, unsigned banks)
 {
@@ -25,7 +18,7 @@ static tc_sim *make(const char *gpu, unsigned sms, unsigned banks)
     cfg.tmem_banks = banks;
     tc_sim *s = NULL;
     tc_status st = tc_sim_create(&cfg, &s);
-    CHECK(st == TC_OK && s);
+    CHECK_COND(st == TC_OK && s);
     return s;
 }
 
@@ -44,8 +37,8 @@ static void test_version(void)
     char v[32];
     snprintf(v, sizeof v, "%d.%d.%d", TCSIM_VERSION_MAJOR, TCSIM_VERSION_MINOR,
              TCSIM_VERSION_PATCH);
-    CHECK(!strcmp(v, TCSIM_VERSION));
-    CHECK(strcmp(tc_strerror(TC_EBUSY), "unknown status") != 0);
+    CHECK_COND(!strcmp(v, TCSIM_VERSION));
+    CHECK_COND(strcmp(tc_strerror(TC_EBUSY), "unknown status") != 0);
 }
 
 static void test_create(void)
@@ -54,43 +47,43 @@ static void test_create(void)
     tc_sim *s = (tc_sim *)&cfg; /* a sentinel: must stay untouched on failure */
     tc_sim *const sentinel = s;
 
-    CHECK(tc_sim_create(NULL, &s) == TC_EINVAL && s == sentinel);
+    CHECK_COND(tc_sim_create(NULL, &s) == TC_EINVAL && s == sentinel);
     tc_sim_config_init(&cfg);
-    CHECK(tc_sim_create(&cfg, NULL) == TC_EINVAL);
+    CHECK_COND(tc_sim_create(&cfg, NULL) == TC_EINVAL);
     cfg.size = 4;
-    CHECK(tc_sim_create(&cfg, &s) == TC_EINVAL && s == sentinel);
+    CHECK_COND(tc_sim_create(&cfg, &s) == TC_EINVAL && s == sentinel);
     tc_sim_config_init(&cfg);
     cfg.sms = 0;
-    CHECK(tc_sim_create(&cfg, &s) == TC_EINVAL && s == sentinel);
+    CHECK_COND(tc_sim_create(&cfg, &s) == TC_EINVAL && s == sentinel);
     tc_sim_config_init(&cfg);
     cfg.gpu = "h100";
-    CHECK(tc_sim_create(&cfg, &s) == TC_EUNSUPPORTED && s == sentinel);
+    CHECK_COND(tc_sim_create(&cfg, &s) == TC_EUNSUPPORTED && s == sentinel);
     tc_sim_config_init(&cfg);
     cfg.gpu = NULL;
-    CHECK(tc_sim_create(&cfg, &s) == TC_EINVAL && s == sentinel);
+    CHECK_COND(tc_sim_create(&cfg, &s) == TC_EINVAL && s == sentinel);
     tc_sim_config_init(&cfg);
     cfg.tmem_banks = 3;
-    CHECK(tc_sim_create(&cfg, &s) == TC_EINVAL && s == sentinel);
+    CHECK_COND(tc_sim_create(&cfg, &s) == TC_EINVAL && s == sentinel);
     /* Explicit parameters: a zero that a formula divides by is refused. */
     tc_gpu_timing g;
-    CHECK(tc_gpu_timing_find("a100", &g) == TC_OK);
+    CHECK_COND(tc_gpu_timing_find("a100", &g) == TC_OK);
     g.fedps_per_tc = 0;
     tc_sim_config_init(&cfg);
     cfg.timing = &g;
-    CHECK(tc_sim_create(&cfg, &s) == TC_EINVAL && s == sentinel);
+    CHECK_COND(tc_sim_create(&cfg, &s) == TC_EINVAL && s == sentinel);
     g.fedps_per_tc = 64;
-    CHECK(tc_sim_create(&cfg, &s) == TC_OK && s != sentinel);
+    CHECK_COND(tc_sim_create(&cfg, &s) == TC_OK && s != sentinel);
     const tc_gpu_timing *gp;
-    CHECK(tc_sim_timing(s, &gp) == TC_OK && !strcmp(gp->name, "a100"));
-    CHECK(tc_sim_timing(NULL, &gp) == TC_EINVAL && tc_sim_timing(s, NULL) == TC_EINVAL);
+    CHECK_COND(tc_sim_timing(s, &gp) == TC_OK && !strcmp(gp->name, "a100"));
+    CHECK_COND(tc_sim_timing(NULL, &gp) == TC_EINVAL && tc_sim_timing(s, NULL) == TC_EINVAL);
     tc_sim_destroy(s);
     tc_sim_destroy(NULL);
 
     s = make("turing", 2, 0); /* by arch; 2 SMs of 4 sub-cores */
     tc_sim_stats st;
     tc_sim_stats_init(&st);
-    CHECK(tc_sim_stats_get(s, &st) == TC_OK && st.units == 8 && st.cycles == 0);
-    CHECK(tc_sim_timing(s, &gp) == TC_OK && !strcmp(gp->name, "rtx2080ti"));
+    CHECK_COND(tc_sim_stats_get(s, &st) == TC_OK && st.units == 8 && st.cycles == 0);
+    CHECK_COND(tc_sim_timing(s, &gp) == TC_OK && !strcmp(gp->name, "rtx2080ti"));
     tc_sim_destroy(s);
 }
 
@@ -99,51 +92,51 @@ static void test_issue_timing(void)
     tc_sim *s = make("a100", 1, 0);
     tc_gpu_timing g;
     tc_op_timing t;
-    CHECK(tc_gpu_timing_find("a100", &g) == TC_OK);
+    CHECK_COND(tc_gpu_timing_find("a100", &g) == TC_OK);
     tc_sim_op op = mma_op(1, 16, 8, 16, TC_FMT_FP16, TC_FMT_FP32);
-    CHECK(tc_op_timing_of(&g, &op.mma, &t) == TC_OK);
+    CHECK_COND(tc_op_timing_of(&g, &op.mma, &t) == TC_OK);
 
     int ok = -1;
     uint64_t ticket = 0, t1, t2, now, next;
-    CHECK(tc_sim_can_issue(s, &op, &ok) == TC_OK && ok == 1);
+    CHECK_COND(tc_sim_can_issue(s, &op, &ok) == TC_OK && ok == 1);
     op.tag = 77;
-    CHECK(tc_sim_issue(s, &op, &t1) == TC_OK && t1 == 1);
+    CHECK_COND(tc_sim_issue(s, &op, &t1) == TC_OK && t1 == 1);
     /* Busy for the issue interval: same unit refused, state unchanged. */
-    CHECK(tc_sim_can_issue(s, &op, &ok) == TC_OK && ok == 0);
-    CHECK(tc_sim_issue(s, &op, &ticket) == TC_EBUSY && ticket == 0);
+    CHECK_COND(tc_sim_can_issue(s, &op, &ok) == TC_OK && ok == 0);
+    CHECK_COND(tc_sim_issue(s, &op, &ticket) == TC_EBUSY && ticket == 0);
     /* Another sub-core is free. */
     tc_sim_op other = op;
     other.unit = 2;
     other.tag = 78;
-    CHECK(tc_sim_issue(s, &other, &t2) == TC_OK && t2 == 2);
-    CHECK(tc_sim_next_event(s, &next) == TC_OK && next == t.issue_interval);
-    CHECK(tc_sim_tick(s, t.issue_interval - 1) == TC_OK);
-    CHECK(tc_sim_issue(s, &op, &ticket) == TC_EBUSY);
-    CHECK(tc_sim_tick(s, 1) == TC_OK);
-    CHECK(tc_sim_now(s, &now) == TC_OK && now == t.issue_interval);
-    CHECK(tc_sim_can_issue(s, &op, &ok) == TC_OK && ok == 1);
+    CHECK_COND(tc_sim_issue(s, &other, &t2) == TC_OK && t2 == 2);
+    CHECK_COND(tc_sim_next_event(s, &next) == TC_OK && next == t.issue_interval);
+    CHECK_COND(tc_sim_tick(s, t.issue_interval - 1) == TC_OK);
+    CHECK_COND(tc_sim_issue(s, &op, &ticket) == TC_EBUSY);
+    CHECK_COND(tc_sim_tick(s, 1) == TC_OK);
+    CHECK_COND(tc_sim_now(s, &now) == TC_OK && now == t.issue_interval);
+    CHECK_COND(tc_sim_can_issue(s, &op, &ok) == TC_OK && ok == 1);
 
     /* Nothing is readable before `latency` cycles. */
     tc_sim_completion c[4];
     size_t n = 9;
-    CHECK(tc_sim_poll(s, c, 4, &n) == TC_OK && n == 0);
-    CHECK(tc_sim_next_event(s, &next) == TC_OK && next == t.latency);
-    CHECK(tc_sim_tick(s, t.latency - now) == TC_OK);
-    CHECK(tc_sim_poll(s, NULL, 0, &n) == TC_OK && n == 2); /* count only */
-    CHECK(tc_sim_poll(s, c, 1, &n) == TC_OK && n == 1 && c[0].ticket == t1 &&
+    CHECK_COND(tc_sim_poll(s, c, 4, &n) == TC_OK && n == 0);
+    CHECK_COND(tc_sim_next_event(s, &next) == TC_OK && next == t.latency);
+    CHECK_COND(tc_sim_tick(s, t.latency - now) == TC_OK);
+    CHECK_COND(tc_sim_poll(s, NULL, 0, &n) == TC_OK && n == 2); /* count only */
+    CHECK_COND(tc_sim_poll(s, c, 1, &n) == TC_OK && n == 1 && c[0].ticket == t1 &&
           c[0].tag == 77 && c[0].unit == 1 && c[0].issued == 0 && c[0].ready == t.latency);
-    CHECK(tc_sim_poll(s, c, 4, &n) == TC_OK && n == 1 && c[0].ticket == t2 && c[0].tag == 78);
-    CHECK(tc_sim_poll(s, c, 4, &n) == TC_OK && n == 0);
-    CHECK(tc_sim_next_event(s, &next) == TC_OK && next == UINT64_MAX);
+    CHECK_COND(tc_sim_poll(s, c, 4, &n) == TC_OK && n == 1 && c[0].ticket == t2 && c[0].tag == 78);
+    CHECK_COND(tc_sim_poll(s, c, 4, &n) == TC_OK && n == 0);
+    CHECK_COND(tc_sim_next_event(s, &next) == TC_OK && next == UINT64_MAX);
 
     tc_sim_stats st;
     tc_sim_stats_init(&st);
-    CHECK(tc_sim_stats_get(s, &st) == TC_OK);
-    CHECK(st.issued == 2 && st.completed == 2 && st.busy_rejects == 2 && st.fmas == 4096 &&
+    CHECK_COND(tc_sim_stats_get(s, &st) == TC_OK);
+    CHECK_COND(st.issued == 2 && st.completed == 2 && st.busy_rejects == 2 && st.fmas == 4096 &&
           st.busy_cycles == 2 * t.issue_interval && st.cycles == t.latency && st.units == 4);
     /* An older, shorter stats struct gets only what fits. */
     struct { size_t size; uint64_t cycles; } small = {sizeof small, 0};
-    CHECK(tc_sim_stats_get(s, (tc_sim_stats *)&small) == TC_OK && small.cycles == t.latency);
+    CHECK_COND(tc_sim_stats_get(s, (tc_sim_stats *)&small) == TC_OK && small.cycles == t.latency);
     tc_sim_destroy(s);
 }
 
@@ -159,55 +152,55 @@ static void test_errors(void)
     tc_sim_op op = mma_op(0, 16, 8, 16, TC_FMT_FP16, TC_FMT_FP32);
 
     /* NULL handle / pointers. */
-    CHECK(tc_sim_can_issue(NULL, &op, &ok) == TC_EINVAL);
-    CHECK(tc_sim_can_issue(s, NULL, &ok) == TC_EINVAL);
-    CHECK(tc_sim_can_issue(s, &op, NULL) == TC_EINVAL);
-    CHECK(tc_sim_issue(NULL, &op, &ticket) == TC_EINVAL);
-    CHECK(tc_sim_issue(s, NULL, &ticket) == TC_EINVAL);
-    CHECK(tc_sim_issue(s, &op, NULL) == TC_EINVAL);
-    CHECK(tc_sim_tick(NULL, 1) == TC_EINVAL);
-    CHECK(tc_sim_now(NULL, &x) == TC_EINVAL && tc_sim_now(s, NULL) == TC_EINVAL);
-    CHECK(tc_sim_next_event(NULL, &x) == TC_EINVAL && tc_sim_next_event(s, NULL) == TC_EINVAL);
-    CHECK(tc_sim_poll(NULL, &c, 1, &n) == TC_EINVAL);
-    CHECK(tc_sim_poll(s, NULL, 1, &n) == TC_EINVAL);
-    CHECK(tc_sim_poll(s, &c, 1, NULL) == TC_EINVAL);
-    CHECK(tc_sim_stats_get(NULL, &st) == TC_EINVAL && tc_sim_stats_get(s, NULL) == TC_EINVAL);
+    CHECK_COND(tc_sim_can_issue(NULL, &op, &ok) == TC_EINVAL);
+    CHECK_COND(tc_sim_can_issue(s, NULL, &ok) == TC_EINVAL);
+    CHECK_COND(tc_sim_can_issue(s, &op, NULL) == TC_EINVAL);
+    CHECK_COND(tc_sim_issue(NULL, &op, &ticket) == TC_EINVAL);
+    CHECK_COND(tc_sim_issue(s, NULL, &ticket) == TC_EINVAL);
+    CHECK_COND(tc_sim_issue(s, &op, NULL) == TC_EINVAL);
+    CHECK_COND(tc_sim_tick(NULL, 1) == TC_EINVAL);
+    CHECK_COND(tc_sim_now(NULL, &x) == TC_EINVAL && tc_sim_now(s, NULL) == TC_EINVAL);
+    CHECK_COND(tc_sim_next_event(NULL, &x) == TC_EINVAL && tc_sim_next_event(s, NULL) == TC_EINVAL);
+    CHECK_COND(tc_sim_poll(NULL, &c, 1, &n) == TC_EINVAL);
+    CHECK_COND(tc_sim_poll(s, NULL, 1, &n) == TC_EINVAL);
+    CHECK_COND(tc_sim_poll(s, &c, 1, NULL) == TC_EINVAL);
+    CHECK_COND(tc_sim_stats_get(NULL, &st) == TC_EINVAL && tc_sim_stats_get(s, NULL) == TC_EINVAL);
 
     /* Bad ops: unit, code, shape, formats, half the data pointers, op size. */
     tc_sim_op bad = op;
     bad.unit = 4;
-    CHECK(tc_sim_issue(s, &bad, &ticket) == TC_EINVAL);
-    CHECK(tc_sim_can_issue(s, &bad, &ok) == TC_EINVAL);
+    CHECK_COND(tc_sim_issue(s, &bad, &ticket) == TC_EINVAL);
+    CHECK_COND(tc_sim_can_issue(s, &bad, &ok) == TC_EINVAL);
     bad = op;
     bad.code = TC_SIM_OPCODE_COUNT;
-    CHECK(tc_sim_issue(s, &bad, &ticket) == TC_EINVAL);
+    CHECK_COND(tc_sim_issue(s, &bad, &ticket) == TC_EINVAL);
     bad = op;
     bad.mma.k = 12;
-    CHECK(tc_sim_issue(s, &bad, &ticket) == TC_ESHAPE);
-    CHECK(tc_sim_can_issue(s, &bad, &ok) == TC_ESHAPE);
+    CHECK_COND(tc_sim_issue(s, &bad, &ticket) == TC_ESHAPE);
+    CHECK_COND(tc_sim_can_issue(s, &bad, &ok) == TC_ESHAPE);
     bad.mma.k = 0;
-    CHECK(tc_sim_issue(s, &bad, &ticket) == TC_ESHAPE);
+    CHECK_COND(tc_sim_issue(s, &bad, &ticket) == TC_ESHAPE);
     bad = op;
     bad.mma.in = TC_FMT_FP32;
-    CHECK(tc_sim_issue(s, &bad, &ticket) == TC_EUNSUPPORTED);
+    CHECK_COND(tc_sim_issue(s, &bad, &ticket) == TC_EUNSUPPORTED);
     bad = op;
     bad.mma.acc = TC_FMT_COUNT;
-    CHECK(tc_sim_issue(s, &bad, &ticket) == TC_EUNSUPPORTED);
+    CHECK_COND(tc_sim_issue(s, &bad, &ticket) == TC_EUNSUPPORTED);
     uint32_t buf[16 * 16];
     bad = op;
     bad.A = buf;
-    CHECK(tc_sim_issue(s, &bad, &ticket) == TC_EINVAL);
+    CHECK_COND(tc_sim_issue(s, &bad, &ticket) == TC_EINVAL);
     bad = op;
     bad.size = 8;
-    CHECK(tc_sim_issue(s, &bad, &ticket) == TC_EINVAL);
-    CHECK(tc_sim_tick(s, 1) == TC_OK);
-    CHECK(tc_sim_tick(s, UINT64_MAX) == TC_EINVAL); /* the clock would wrap */
+    CHECK_COND(tc_sim_issue(s, &bad, &ticket) == TC_EINVAL);
+    CHECK_COND(tc_sim_tick(s, 1) == TC_OK);
+    CHECK_COND(tc_sim_tick(s, UINT64_MAX) == TC_EINVAL); /* the clock would wrap */
 
     /* None of that changed anything. */
-    CHECK(ticket == 12345);
-    CHECK(tc_sim_stats_get(s, &st) == TC_OK && st.issued == 0 && st.cycles == 1 &&
+    CHECK_COND(ticket == 12345);
+    CHECK_COND(tc_sim_stats_get(s, &st) == TC_OK && st.issued == 0 && st.cycles == 1 &&
           st.busy_rejects == 0);
-    CHECK(tc_sim_issue(s, &op, &ticket) == TC_OK && ticket == 1);
+    CHECK_COND(tc_sim_issue(s, &op, &ticket) == TC_OK && ticket == 1);
     tc_sim_destroy(s);
 }
 
@@ -217,21 +210,21 @@ static void test_full_queue(void)
     tc_sim_config_init(&cfg);
     cfg.max_in_flight = 2;
     tc_sim *s = NULL;
-    CHECK(tc_sim_create(&cfg, &s) == TC_OK);
+    CHECK_COND(tc_sim_create(&cfg, &s) == TC_OK);
     tc_sim_op op = mma_op(0, 16, 8, 8, TC_FMT_FP16, TC_FMT_FP16);
     uint64_t t;
     tc_sim_completion c[4];
     size_t n;
     op.unit = 0;
-    CHECK(tc_sim_issue(s, &op, &t) == TC_OK);
+    CHECK_COND(tc_sim_issue(s, &op, &t) == TC_OK);
     op.unit = 1;
-    CHECK(tc_sim_issue(s, &op, &t) == TC_OK);
+    CHECK_COND(tc_sim_issue(s, &op, &t) == TC_OK);
     op.unit = 2; /* a free sub-core, but two results wait for poll */
-    CHECK(tc_sim_issue(s, &op, &t) == TC_EBUSY);
-    CHECK(tc_sim_tick(s, 1000) == TC_OK);
-    CHECK(tc_sim_issue(s, &op, &t) == TC_EBUSY); /* still: poll drains, not time */
-    CHECK(tc_sim_poll(s, c, 4, &n) == TC_OK && n == 2);
-    CHECK(tc_sim_issue(s, &op, &t) == TC_OK && t == 3);
+    CHECK_COND(tc_sim_issue(s, &op, &t) == TC_EBUSY);
+    CHECK_COND(tc_sim_tick(s, 1000) == TC_OK);
+    CHECK_COND(tc_sim_issue(s, &op, &t) == TC_EBUSY); /* still: poll drains, not time */
+    CHECK_COND(tc_sim_poll(s, c, 4, &n) == TC_OK && n == 2);
+    CHECK_COND(tc_sim_issue(s, &op, &t) == TC_OK && t == 3);
     tc_sim_destroy(s);
 }
 
@@ -248,30 +241,31 @@ static void test_arithmetic(void)
     for (unsigned i = 0; i < M * N; i++)
         C[i] = 0x3f800000u;
     const tc_profile *p;
-    CHECK(tc_profile_find(TC_ARCH_AMPERE, TC_INSTR_MMA, TC_FMT_FP16, TC_FMT_FP32, &p) == TC_OK);
-    CHECK(tc_mma_tile(p, M, N, K, A, B, C, ref) == TC_OK);
+    CHECK_COND(tc_profile_find(TC_ARCH_AMPERE, TC_INSTR_MMA, TC_FMT_FP16, TC_FMT_FP32, &p) ==
+               TC_OK);
+    CHECK_COND(tc_mma_tile(p, M, N, K, A, B, C, ref) == TC_OK);
     tc_sim_op op = mma_op(0, M, N, K, TC_FMT_FP16, TC_FMT_FP32);
     op.A = A;
     op.B = B;
     op.C = C;
     op.D = D;
     uint64_t t;
-    CHECK(tc_sim_issue(s, &op, &t) == TC_OK);
-    CHECK(!memcmp(D, ref, sizeof D));
+    CHECK_COND(tc_sim_issue(s, &op, &t) == TC_OK);
+    CHECK_COND(!memcmp(D, ref, sizeof D));
     /* A bad bit pattern: the arithmetic's error, and the handle unchanged. */
-    CHECK(tc_sim_tick(s, 100) == TC_OK);
+    CHECK_COND(tc_sim_tick(s, 100) == TC_OK);
     A[0] = 0x10000; /* wider than fp16 */
-    CHECK(tc_sim_issue(s, &op, &t) == TC_EFORMAT);
+    CHECK_COND(tc_sim_issue(s, &op, &t) == TC_EFORMAT);
     tc_sim_stats st;
     tc_sim_stats_init(&st);
-    CHECK(tc_sim_stats_get(s, &st) == TC_OK && st.issued == 1);
+    CHECK_COND(tc_sim_stats_get(s, &st) == TC_OK && st.issued == 1);
     A[0] = 0;
-    CHECK(tc_sim_issue(s, &op, &t) == TC_OK && t == 2);
+    CHECK_COND(tc_sim_issue(s, &op, &t) == TC_OK && t == 2);
     /* Sparse operands have no data path: refused, not computed wrong. */
     op.mma.sparse = 1;
     op.mma.k = 32;
-    CHECK(tc_sim_tick(s, 100) == TC_OK);
-    CHECK(tc_sim_issue(s, &op, &t) == TC_EUNSUPPORTED);
+    CHECK_COND(tc_sim_tick(s, 100) == TC_OK);
+    CHECK_COND(tc_sim_issue(s, &op, &t) == TC_EUNSUPPORTED);
     tc_sim_destroy(s);
 }
 
@@ -279,28 +273,29 @@ static void test_tmem(void)
 {
     tc_sim *s = make("a100", 1, 0);
     tc_tmem *m = (tc_tmem *)s;
-    CHECK(tc_sim_tmem(s, &m) == TC_EUNSUPPORTED && m == (tc_tmem *)s);
-    CHECK(tc_sim_tmem(NULL, &m) == TC_EINVAL && tc_sim_tmem(s, NULL) == TC_EINVAL);
+    CHECK_COND(tc_sim_tmem(s, &m) == TC_EUNSUPPORTED && m == (tc_tmem *)s);
+    CHECK_COND(tc_sim_tmem(NULL, &m) == TC_EINVAL && tc_sim_tmem(s, NULL) == TC_EINVAL);
     tc_sim_destroy(s);
 
     s = make("a100", 1, 8);
-    CHECK(tc_sim_tmem(s, &m) == TC_OK && tc_tmem_banks(m) == 8);
+    CHECK_COND(tc_sim_tmem(s, &m) == TC_OK && tc_tmem_banks(m) == 8);
     uint32_t v = 0;
-    CHECK(tc_tmem_poke(m, 5, 300, 0xdeadbeef) == TC_OK);
-    CHECK(tc_tmem_peek(m, 5, 300, &v) == TC_OK && v == 0xdeadbeef);
+    CHECK_COND(tc_tmem_poke(m, 5, 300, 0xdeadbeef) == TC_OK);
+    CHECK_COND(tc_tmem_peek(m, 5, 300, &v) == TC_OK && v == 0xdeadbeef);
     /* Out of range: lane 128, column 512. Nothing written; later calls still work. */
-    CHECK(tc_tmem_poke(m, TC_TMEM_LANES, 0, 1) != TC_OK);
-    CHECK(tc_tmem_poke(m, 0, TC_TMEM_COLS, 1) != TC_OK);
-    CHECK(tc_tmem_peek(m, 0, TC_TMEM_COLS, &v) != TC_OK && v == 0xdeadbeef);
-    CHECK(tc_tmem_peek(m, 5, 300, &v) == TC_OK && v == 0xdeadbeef);
+    CHECK_COND(tc_tmem_poke(m, TC_TMEM_LANES, 0, 1) != TC_OK);
+    CHECK_COND(tc_tmem_poke(m, 0, TC_TMEM_COLS, 1) != TC_OK);
+    CHECK_COND(tc_tmem_peek(m, 0, TC_TMEM_COLS, &v) != TC_OK && v == 0xdeadbeef);
+    CHECK_COND(tc_tmem_peek(m, 5, 300, &v) == TC_OK && v == 0xdeadbeef);
     uint32_t row[8 * 32];
     unsigned cycles = 0;
-    CHECK(tc_tmem_ld(m, 0, 300, 8, row, &cycles) == TC_OK && cycles == 1 && row[0 * 32 + 5] == 0xdeadbeef);
-    CHECK(tc_tmem_ld(m, 4, 0, 8, row, &cycles) != TC_OK);    /* group 4 of 4 */
-    CHECK(tc_tmem_ld(m, 0, 0, 9, row, &cycles) != TC_OK);    /* more than a slice */
+    CHECK_COND(tc_tmem_ld(m, 0, 300, 8, row, &cycles) == TC_OK && cycles == 1 &&
+               row[0 * 32 + 5] == 0xdeadbeef);
+    CHECK_COND(tc_tmem_ld(m, 4, 0, 8, row, &cycles) != TC_OK);    /* group 4 of 4 */
+    CHECK_COND(tc_tmem_ld(m, 0, 0, 9, row, &cycles) != TC_OK);    /* more than a slice */
     tc_sim_op op = mma_op(0, 16, 8, 16, TC_FMT_FP16, TC_FMT_FP32);
     uint64_t t;
-    CHECK(tc_sim_issue(s, &op, &t) == TC_OK);
+    CHECK_COND(tc_sim_issue(s, &op, &t) == TC_OK);
     tc_sim_destroy(s);
 }
 

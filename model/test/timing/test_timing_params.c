@@ -4,15 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 #include "tcsim.h"
+#include "../check.h"
 
-static int failures;
-#define CHECK(cond)                                                          \
-    do {                                                                     \
-        if (!(cond)) {                                                       \
-            printf("FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond);           \
-            failures++;                                                      \
-        }                                                                    \
-    } while (0)
 
 static const char *good =
     "# a comment\n"
@@ -28,29 +21,29 @@ int main(void)
     /* The built-in table: the four GPUs of the seeds, by name and by arch. */
     const char *names[] = {"v100", "a100", "rtx3070ti", "rtx2080ti"};
     for (size_t i = 0; i < 4; i++) {
-        CHECK(tc_gpu_timing_get(i, &g) == TC_OK && !strcmp(g.name, names[i]));
-        CHECK(tc_gpu_timing_find(names[i], &g) == TC_OK && !strcmp(g.name, names[i]));
+        CHECK_COND(tc_gpu_timing_get(i, &g) == TC_OK && !strcmp(g.name, names[i]));
+        CHECK_COND(tc_gpu_timing_find(names[i], &g) == TC_OK && !strcmp(g.name, names[i]));
     }
-    CHECK(tc_gpu_timing_get(4, &g) == TC_EUNSUPPORTED);
-    CHECK(tc_gpu_timing_find("ampere", &g) == TC_OK && !strcmp(g.name, "a100"));
-    CHECK(tc_gpu_timing_find("turing", &g) == TC_OK && !strcmp(g.name, "rtx2080ti"));
-    CHECK(tc_gpu_timing_find("volta", &g) == TC_OK && g.volta.operand_fetch == 3 &&
+    CHECK_COND(tc_gpu_timing_get(4, &g) == TC_EUNSUPPORTED);
+    CHECK_COND(tc_gpu_timing_find("ampere", &g) == TC_OK && !strcmp(g.name, "a100"));
+    CHECK_COND(tc_gpu_timing_find("turing", &g) == TC_OK && !strcmp(g.name, "rtx2080ti"));
+    CHECK_COND(tc_gpu_timing_find("volta", &g) == TC_OK && g.volta.operand_fetch == 3 &&
           g.volta.issue_offset == 8);
-    CHECK(tc_gpu_timing_find("hopper", &g) == TC_EUNSUPPORTED);
-    CHECK(tc_gpu_timing_find("nope", &g) == TC_EUNSUPPORTED);
-    CHECK(tc_gpu_timing_find(NULL, &g) == TC_EINVAL);
-    CHECK(tc_gpu_timing_find("a100", NULL) == TC_EINVAL);
+    CHECK_COND(tc_gpu_timing_find("hopper", &g) == TC_EUNSUPPORTED);
+    CHECK_COND(tc_gpu_timing_find("nope", &g) == TC_EUNSUPPORTED);
+    CHECK_COND(tc_gpu_timing_find(NULL, &g) == TC_EINVAL);
+    CHECK_COND(tc_gpu_timing_find("a100", NULL) == TC_EINVAL);
 
     /* A GPU of the caller's own, the '\' continuation and the first line without it. */
-    CHECK(tc_gpu_timing_parse(good, "toy", &g) != TC_OK); /* the 3rd line lacks its '\' */
+    CHECK_COND(tc_gpu_timing_parse(good, "toy", &g) != TC_OK); /* the 3rd line lacks its '\' */
     char fixed[1024];
     snprintf(fixed, sizeof fixed, "%s", good);
     char *p = strstr(fixed, "# trailing comment");
     memcpy(p, "                 \\", 18);
-    CHECK(tc_gpu_timing_parse(fixed, "toy", &g) == TC_OK);
-    CHECK(g.arch == TC_ARCH_AMPERE && g.fedps_per_tc == 32 && g.step_fwd == 6 &&
+    CHECK_COND(tc_gpu_timing_parse(fixed, "toy", &g) == TC_OK);
+    CHECK_COND(g.arch == TC_ARCH_AMPERE && g.fedps_per_tc == 32 && g.step_fwd == 6 &&
           g.measure_offset == 5);
-    CHECK(tc_gpu_timing_parse(fixed, "other", &g) == TC_EUNSUPPORTED);
+    CHECK_COND(tc_gpu_timing_parse(fixed, "other", &g) == TC_EUNSUPPORTED);
     const char *bad[] = {
         "gpu x arch ampere\n",                                   /* keys missing */
         "gpx x\n",                                               /* not a gpu line */
@@ -65,49 +58,49 @@ int main(void)
         tc_gpu_timing before;
         memset(&before, 0x5a, sizeof before);
         g = before;
-        CHECK(tc_gpu_timing_parse(bad[i], "x", &g) == TC_EINVAL);
-        CHECK(!memcmp(&g, &before, sizeof g)); /* untouched on failure */
+        CHECK_COND(tc_gpu_timing_parse(bad[i], "x", &g) == TC_EINVAL);
+        CHECK_COND(!memcmp(&g, &before, sizeof g)); /* untouched on failure */
     }
-    CHECK(tc_gpu_timing_parse(NULL, "x", &g) == TC_EINVAL);
-    CHECK(tc_gpu_timing_parse(fixed, "toy", &g) == TC_OK);
+    CHECK_COND(tc_gpu_timing_parse(NULL, "x", &g) == TC_EINVAL);
+    CHECK_COND(tc_gpu_timing_parse(fixed, "toy", &g) == TC_OK);
 
     /* One instruction on the toy GPU: rate 32*4 = 128 fp16 FMA/clk, 64 with fp32 acc. */
     tc_mma_op op = {16, 8, 16, TC_FMT_FP16, TC_FMT_FP32, 0};
     tc_op_timing t;
-    CHECK(tc_op_timing_of(&g, &op, &t) == TC_OK);
+    CHECK_COND(tc_op_timing_of(&g, &op, &t) == TC_OK);
     /* 2 steps of 16*8*8/64 = 16 beats; latency 10 + 16/4 + 1*max(6,16) + 1 = 31. */
-    CHECK(t.steps == 2 && t.beats == 16 && t.issue_interval == 32 && t.latency == 31 &&
+    CHECK_COND(t.steps == 2 && t.beats == 16 && t.issue_interval == 32 && t.latency == 31 &&
           t.fmas == 2048);
     /* The front end at the fp16 rate: 2 steps of 8; acc32_buffer 1: one pass of slack. */
-    CHECK(t.front_interval == 16 && t.acc_slack == 16);
+    CHECK_COND(t.front_interval == 16 && t.acc_slack == 16);
     op.acc = TC_FMT_FP16; /* 8 beats, latency 10 + 4 + 8; one stage */
-    CHECK(tc_op_timing_of(&g, &op, &t) == TC_OK && t.beats == 8 && t.latency == 22 &&
+    CHECK_COND(tc_op_timing_of(&g, &op, &t) == TC_OK && t.beats == 8 && t.latency == 22 &&
           t.front_interval == t.issue_interval && t.acc_slack == 0);
     op.k = 8;             /* one step: 8 beats >= ii_min */
-    CHECK(tc_op_timing_of(&g, &op, &t) == TC_OK && t.steps == 1 && t.issue_interval == 8 &&
+    CHECK_COND(tc_op_timing_of(&g, &op, &t) == TC_OK && t.steps == 1 && t.issue_interval == 8 &&
           t.latency == 14);
     op = (tc_mma_op){8, 8, 16, TC_FMT_INT8, TC_FMT_S32, 0}; /* rate 256: 1024/256 = 4 beats */
-    CHECK(tc_op_timing_of(&g, &op, &t) == TC_OK && t.beats == 4 && t.issue_interval == 4 &&
+    CHECK_COND(tc_op_timing_of(&g, &op, &t) == TC_OK && t.beats == 4 && t.issue_interval == 4 &&
           t.latency == 12);
     op = (tc_mma_op){16, 8, 16, TC_FMT_FP16, TC_FMT_FP16, 1}; /* sparse: dense k8 */
-    CHECK(tc_op_timing_of(&g, &op, &t) == TC_OK && t.steps == 1 && t.fmas == 2048);
+    CHECK_COND(tc_op_timing_of(&g, &op, &t) == TC_OK && t.steps == 1 && t.fmas == 2048);
     op = (tc_mma_op){16, 8, 12, TC_FMT_FP16, TC_FMT_FP16, 0}; /* not whole steps */
-    CHECK(tc_op_timing_of(&g, &op, &t) == TC_ESHAPE);
+    CHECK_COND(tc_op_timing_of(&g, &op, &t) == TC_ESHAPE);
     op = (tc_mma_op){16, 8, 16, TC_FMT_FP32, TC_FMT_FP32, 0}; /* no fp32 inputs */
-    CHECK(tc_op_timing_of(&g, &op, &t) == TC_EUNSUPPORTED);
+    CHECK_COND(tc_op_timing_of(&g, &op, &t) == TC_EUNSUPPORTED);
     op = (tc_mma_op){16, 8, 16, TC_FMT_INT8, TC_FMT_FP32, 0}; /* int in, float acc */
-    CHECK(tc_op_timing_of(&g, &op, &t) == TC_EUNSUPPORTED);
+    CHECK_COND(tc_op_timing_of(&g, &op, &t) == TC_EUNSUPPORTED);
     op = (tc_mma_op){0, 8, 16, TC_FMT_FP16, TC_FMT_FP32, 0};
-    CHECK(tc_op_timing_of(&g, &op, &t) == TC_ESHAPE);
-    CHECK(tc_op_timing_of(NULL, &op, &t) == TC_EINVAL);
+    CHECK_COND(tc_op_timing_of(&g, &op, &t) == TC_ESHAPE);
+    CHECK_COND(tc_op_timing_of(NULL, &op, &t) == TC_EINVAL);
 
     /* A sub-core taking instructions (tc_unit_take): Turing's m16n8k8 with an fp32
      * accumulator, front end 8 cycles, accumulator 16, one pass of slack. Four back to
      * back are taken at 0, 8, 24, 40 (seed 001 Table I's FP32-acc wmma) and complete
      * latency after the accumulator starts each: 0, 16, 32, 48. */
-    CHECK(tc_gpu_timing_find("rtx2080ti", &g) == TC_OK && g.acc32_buffer == 1);
+    CHECK_COND(tc_gpu_timing_find("rtx2080ti", &g) == TC_OK && g.acc32_buffer == 1);
     op = (tc_mma_op){16, 8, 8, TC_FMT_FP16, TC_FMT_FP32, 0};
-    CHECK(tc_op_timing_of(&g, &op, &t) == TC_OK && t.front_interval == 8 &&
+    CHECK_COND(tc_op_timing_of(&g, &op, &t) == TC_OK && t.front_interval == 8 &&
           t.issue_interval == 16 && t.acc_slack == 8 && t.latency == 18);
     {
         tc_unit_state u = {0, 0};
@@ -115,53 +108,53 @@ int main(void)
         uint64_t now = 0;
         for (int i = 0; i < 4; i++) {
             now = tc_unit_next_take(&u, &t, now);
-            CHECK(now == take[i]);
-            CHECK(tc_unit_take(&u, &t, now) == ready[i]);
+            CHECK_COND(now == take[i]);
+            CHECK_COND(tc_unit_take(&u, &t, now) == ready[i]);
         }
     }
     /* The same with an fp16 accumulator: one stage, every 8 cycles. */
     op.acc = TC_FMT_FP16;
-    CHECK(tc_op_timing_of(&g, &op, &t) == TC_OK && t.front_interval == 8 &&
+    CHECK_COND(tc_op_timing_of(&g, &op, &t) == TC_OK && t.front_interval == 8 &&
           t.issue_interval == 8 && t.acc_slack == 0);
     {
         tc_unit_state u = {0, 0};
         uint64_t now = 0;
         for (int i = 0; i < 4; i++) {
             now = tc_unit_next_take(&u, &t, now);
-            CHECK(now == 8u * (unsigned)i);
-            CHECK(tc_unit_take(&u, &t, now) == now + t.latency);
+            CHECK_COND(now == 8u * (unsigned)i);
+            CHECK_COND(tc_unit_take(&u, &t, now) == now + t.latency);
         }
     }
     /* Ampere GA104 (acc32_buffer 0): fp32 accumulation is the one-stage rule. */
-    CHECK(tc_gpu_timing_find("rtx3070ti", &g) == TC_OK && g.acc32_buffer == 0);
-    CHECK(tc_op_timing_of(&g, &op, &t) == TC_OK && t.acc_slack == 0);
+    CHECK_COND(tc_gpu_timing_find("rtx3070ti", &g) == TC_OK && g.acc32_buffer == 0);
+    CHECK_COND(tc_op_timing_of(&g, &op, &t) == TC_OK && t.acc_slack == 0);
     {
         op.acc = TC_FMT_FP32;
-        CHECK(tc_op_timing_of(&g, &op, &t) == TC_OK && t.acc_slack == 0 &&
+        CHECK_COND(tc_op_timing_of(&g, &op, &t) == TC_OK && t.acc_slack == 0 &&
               t.front_interval < t.issue_interval);
         tc_unit_state u = {0, 0};
         uint64_t now = 0;
         for (int i = 0; i < 3; i++) {
             now = tc_unit_next_take(&u, &t, now);
-            CHECK(now == (uint64_t)t.issue_interval * (unsigned)i);
-            CHECK(tc_unit_take(&u, &t, now) == now + t.latency);
+            CHECK_COND(now == (uint64_t)t.issue_interval * (unsigned)i);
+            CHECK_COND(tc_unit_take(&u, &t, now) == now + t.latency);
         }
     }
 
     unsigned m, n, k;
-    CHECK(tc_mma_shape_parse("m16n8k16", &m, &n, &k) == TC_OK && m == 16 && n == 8 && k == 16);
-    CHECK(tc_mma_shape_parse("m16n8", &m, &n, &k) == TC_EINVAL);
-    CHECK(tc_mma_shape_parse("m16n8k16x", &m, &n, &k) == TC_EINVAL);
-    CHECK(tc_mma_shape_parse("m0n8k16", &m, &n, &k) == TC_EINVAL);
+    CHECK_COND(tc_mma_shape_parse("m16n8k16", &m, &n, &k) == TC_OK && m == 16 && n == 8 && k == 16);
+    CHECK_COND(tc_mma_shape_parse("m16n8", &m, &n, &k) == TC_EINVAL);
+    CHECK_COND(tc_mma_shape_parse("m16n8k16x", &m, &n, &k) == TC_EINVAL);
+    CHECK_COND(tc_mma_shape_parse("m0n8k16", &m, &n, &k) == TC_EINVAL);
 
     /* The benchmark's arguments. */
     tc_bench_result r;
-    CHECK(tc_gpu_timing_find("a100", &g) == TC_OK);
+    CHECK_COND(tc_gpu_timing_find("a100", &g) == TC_OK);
     op = (tc_mma_op){16, 8, 16, TC_FMT_FP16, TC_FMT_FP32, 0};
-    CHECK(tc_bench_mma(&g, &op, 0, 1, 10, &r) == TC_EINVAL);
-    CHECK(tc_bench_mma(&g, &op, 1, 0, 10, &r) == TC_EINVAL);
-    CHECK(tc_bench_mma(&g, &op, 1, 1, 0, &r) == TC_EINVAL);
-    CHECK(tc_bench_mma(&g, &op, 1, 1, 10, &r) == TC_OK && r.cycles > 0);
+    CHECK_COND(tc_bench_mma(&g, &op, 0, 1, 10, &r) == TC_EINVAL);
+    CHECK_COND(tc_bench_mma(&g, &op, 1, 0, 10, &r) == TC_EINVAL);
+    CHECK_COND(tc_bench_mma(&g, &op, 1, 1, 0, &r) == TC_EINVAL);
+    CHECK_COND(tc_bench_mma(&g, &op, 1, 1, 10, &r) == TC_OK && r.cycles > 0);
 
     printf("%s\n", failures ? "FAILED" : "PASSED");
     return failures ? 1 : 0;

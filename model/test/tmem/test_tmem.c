@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "tcsim.h"
+#include "../check.h"
 
 #define LANES TC_TMEM_LANES
 #define COLS TC_TMEM_COLS
@@ -14,18 +15,6 @@
 #define WIDE TC_TMEM_WIDE_WORDS
 #define QUARTER TC_TMEM_QUARTER_WORDS
 
-static unsigned long fails, checks;
-#define CHECK(cond, ...)                                                                  \
-    do {                                                                                  \
-        checks++;                                                                         \
-        if (!(cond)) {                                                                    \
-            if (++fails <= 25) {                                                          \
-                fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                      \
-                fprintf(stderr, __VA_ARGS__);                                             \
-                fputc('\n', stderr);                                                      \
-            }                                                                             \
-        }                                                                                 \
-    } while (0)
 
 static uint32_t tag(unsigned lane, unsigned col) { return 0xa0000000u | (lane << 12) | col; }
 
@@ -326,6 +315,6 @@ int main(void)
         test_ops(banks);
         test_clock(banks);
     }
-    printf("test_tmem: %lu checks, %lu failed: %s\n", checks, fails, fails ? "FAILED" : "PASSED");
-    return fails ? 1 : 0;
+    printf("test_tmem: %lu checks, %d failed: %s\n", checks, failures, failures ? "FAILED" : "PASSED");
+    return failures ? 1 : 0;
 }
