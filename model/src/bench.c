@@ -148,13 +148,13 @@ tc_status tc_wmma_cumulative(const tc_gpu_timing *g, const tc_mma_op *op, uint64
     if (!g || !op || !cum || !n)
         return TC_EINVAL;
     if (g->arch == TC_ARCH_VOLTA) {
-        tc_hmma_cfg cfg = {TC_SHAPE_M16N16K16, TC_LAYOUT_ROW, TC_LAYOUT_COL, op->acc};
-        if (!(op->m == 16 && op->n == 16 && op->k == 16) || op->in != TC_FMT_FP16)
+        if (!(op->m == 16 && op->n == 16 && op->k == 16)) /* wmma's one Volta shape */
             return TC_ESHAPE;
-        tc_hmma_event ev[16];
+        tc_hmma_cfg cfg;
+        tc_hmma_event ev[VOLTA_MAX_HMMA];
         size_t cnt;
         uint64_t done;
-        tc_status st = tc_volta_hmma_timing(&g->volta, &cfg, ev, 16, &cnt, &done);
+        tc_status st = tc_volta_events_of(g, op, &cfg, ev, &cnt, &done);
         if (st != TC_OK)
             return st;
         if (cap < cnt)

@@ -39,18 +39,18 @@ typedef struct bw_timeline {
     uint64_t d_drained[2];        /* the region read out */
 } bw_timeline;
 
-void bwt_init(bw_timeline *t);
+void tc_bwt_init(bw_timeline *t);
 /* `rows` 256-bit rows copied from shared memory into window `win`. */
-void bwt_copy_rows(bw_timeline *t, unsigned win, uint64_t rows);
+void tc_bwt_copy_rows(bw_timeline *t, unsigned win, uint64_t rows);
 /* A tcgen05.shift of window `win` costing `cycles` on the tensor-memory port. */
-void bwt_shift(bw_timeline *t, unsigned win, uint64_t cycles);
+void tc_bwt_shift(bw_timeline *t, unsigned win, uint64_t cycles);
 /* An MMA reading window `win` and accumulating into D region `dreg`. */
-void bwt_mma(bw_timeline *t, unsigned win, unsigned dreg, const tc_bw_cost *cost);
+void tc_bwt_mma(bw_timeline *t, unsigned win, unsigned dreg, const tc_bw_cost *cost);
 /* Zeroing / reading out D region `dreg`: `cycles` on the tensor-memory port. */
-void bwt_d_zero(bw_timeline *t, unsigned dreg, uint64_t cycles);
-void bwt_d_read(bw_timeline *t, unsigned dreg, uint64_t cycles);
+void tc_bwt_d_zero(bw_timeline *t, unsigned dreg, uint64_t cycles);
+void tc_bwt_d_read(bw_timeline *t, unsigned dreg, uint64_t cycles);
 /* Cycles from the first issue until the last result: every resource idle, plus the
  * FEDP pipeline's latency once (the last MMA's results leave the array). */
-uint64_t bwt_total(const bw_timeline *t);
+uint64_t tc_bwt_total(const bw_timeline *t);
 
 #endif

@@ -32,7 +32,7 @@ tc_status tc_bw_mma_cost(unsigned M, unsigned N, uint64_t smem_rows, uint64_t tm
 
 /* ------------------------------------------------------------- timeline */
 
-void bwt_init(bw_timeline *t) { memset(t, 0, sizeof *t); }
+void tc_bwt_init(bw_timeline *t) { memset(t, 0, sizeof *t); }
 
 /* Move the port's window to start at new_base; the cycles left behind count as taken. */
 static void port_slide(bw_port *p, uint64_t new_base)
@@ -71,21 +71,21 @@ static uint64_t port_take(bw_port *p, uint64_t from, uint64_t cycles)
 
 static void note_end(bw_timeline *t, uint64_t end) { t->end = max2(t->end, end); }
 
-void bwt_copy_rows(bw_timeline *t, unsigned win, uint64_t rows)
+void tc_bwt_copy_rows(bw_timeline *t, unsigned win, uint64_t rows)
 {
     uint64_t start = max2(t->win_read[win], t->win_ready[win]);
     t->win_ready[win] = port_take(&t->smem, start, smem_cycles(rows));
     note_end(t, t->win_ready[win]);
 }
 
-void bwt_shift(bw_timeline *t, unsigned win, uint64_t cycles)
+void tc_bwt_shift(bw_timeline *t, unsigned win, uint64_t cycles)
 {
     uint64_t start = max2(t->win_read[win], t->win_ready[win]);
     t->win_ready[win] = port_take(&t->tmem, start, cycles);
     note_end(t, t->win_ready[win]);
 }
 
-void bwt_mma(bw_timeline *t, unsigned win, unsigned dreg, const tc_bw_cost *c)
+void tc_bwt_mma(bw_timeline *t, unsigned win, unsigned dreg, const tc_bw_cost *c)
 {
     uint64_t start = max2(t->array, max2(t->win_ready[win], t->d_ready[dreg]));
     /* B rows stream from shared memory and A/C/D through the tensor-memory port while the
@@ -97,20 +97,20 @@ void bwt_mma(bw_timeline *t, unsigned win, unsigned dreg, const tc_bw_cost *c)
     note_end(t, end);
 }
 
-void bwt_d_zero(bw_timeline *t, unsigned dreg, uint64_t cycles)
+void tc_bwt_d_zero(bw_timeline *t, unsigned dreg, uint64_t cycles)
 {
     uint64_t start = max2(t->d_done[dreg], t->d_drained[dreg]);
     t->d_ready[dreg] = port_take(&t->tmem, start, cycles);
     note_end(t, t->d_ready[dreg]);
 }
 
-void bwt_d_read(bw_timeline *t, unsigned dreg, uint64_t cycles)
+void tc_bwt_d_read(bw_timeline *t, unsigned dreg, uint64_t cycles)
 {
     t->d_drained[dreg] = port_take(&t->tmem, t->d_done[dreg], cycles);
     note_end(t, t->d_drained[dreg]);
 }
 
-uint64_t bwt_total(const bw_timeline *t)
+uint64_t tc_bwt_total(const bw_timeline *t)
 {
     return t->end + TC_FEDP_LATENCY;
 }

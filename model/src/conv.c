@@ -171,7 +171,7 @@ static tc_status conv_tap(conv_mma *cm, size_t base, unsigned active, unsigned d
             return st;
         /* as the memory does: lane l takes lane l-1's word, lane 0 keeps its own */
         memmove(cm->tag + 1, cm->tag, (TC_TMEM_LANES - 1) * sizeof cm->tag[0]);
-        bwt_shift(&cm->tl, win, cyc);
+        tc_bwt_shift(&cm->tl, win, cyc);
         cm->st.shifts++;
     }
     tc_bw_mma_desc d;
@@ -199,7 +199,7 @@ static tc_status conv_tap(conv_mma *cm, size_t base, unsigned active, unsigned d
         enabled++;
     }
     if (rows) {
-        bwt_copy_rows(&cm->tl, win, rows);
+        tc_bwt_copy_rows(&cm->tl, win, rows);
         cm->st.smem_row_loads += rows;
     }
     if (!enabled)
@@ -224,7 +224,7 @@ static tc_status conv_tap(conv_mma *cm, size_t base, unsigned active, unsigned d
     st = cm->ca->mma ? cm->ca->mma(cm->ca->mma_ctx, cm->tm, &d, &cost) : tc_bw_mma(cm->tm, &d, &cost);
     if (st != TC_OK)
         return st;
-    bwt_mma(&cm->tl, win, dreg, &cost);
+    tc_bwt_mma(&cm->tl, win, dreg, &cost);
     cm->st.mmas++;
     cm->st.array_passes += cost.array_passes;
     cm->st.weight_rows += d.N;
@@ -243,7 +243,7 @@ static tc_status d_zero(conv_mma *cm, unsigned dreg)
             return st;
         cycles += cyc;
     }
-    bwt_d_zero(&cm->tl, dreg, cycles);
+    tc_bwt_d_zero(&cm->tl, dreg, cycles);
     return TC_OK;
 }
 
@@ -276,7 +276,7 @@ static tc_status d_read(conv_mma *cm, unsigned dreg, size_t base, unsigned activ
             k0 += kc_width(cm, kc);
         }
     }
-    bwt_d_read(&cm->tl, dreg, cycles);
+    tc_bwt_d_read(&cm->tl, dreg, cycles);
     return TC_OK;
 }
 
@@ -345,9 +345,9 @@ static tc_status conv_mma_run(const tc_conv_args *ca, unsigned P, unsigned Q, un
         st = TC_ENOMEM;
     else if (D_BASE + cm->d_cols <= TC_TMEM_COLS &&
              (st = tc_tmem_new(ca->banks ? ca->banks : 8, &cm->tm)) == TC_OK) {
-        bwt_init(&cm->tl);
+        tc_bwt_init(&cm->tl);
         st = conv_tiles(cm, out);
-        cm->st.cycles = bwt_total(&cm->tl);
+        cm->st.cycles = tc_bwt_total(&cm->tl);
         if (st == TC_OK && stats)
             *stats = cm->st;
     }

@@ -269,20 +269,27 @@ static unsigned div_up(uint64_t a, uint64_t b)
     return (unsigned)((a + b - 1) / b);
 }
 
-/* Volta's wmma/m8n8k4: the HMMA pipeline of timing.c. */
-static tc_status volta_op(const tc_gpu_timing *g, const tc_mma_op *op, tc_op_timing *out)
+tc_status tc_volta_events_of(const tc_gpu_timing *g, const tc_mma_op *op, tc_hmma_cfg *cfg,
+                             tc_hmma_event ev[VOLTA_MAX_HMMA], size_t *n, uint64_t *done)
 {
-    tc_hmma_cfg cfg = {TC_SHAPE_M16N16K16, TC_LAYOUT_ROW, TC_LAYOUT_COL, op->acc};
+    *cfg = (tc_hmma_cfg){TC_SHAPE_M16N16K16, TC_LAYOUT_ROW, TC_LAYOUT_COL, op->acc};
     if (op->m == 8 && op->n == 8 && op->k == 4)
-        cfg.shape = TC_SHAPE_M8N8K4;
+        cfg->shape = TC_SHAPE_M8N8K4;
     else if (!(op->m == 16 && op->n == 16 && op->k == 16))
         return TC_ESHAPE;
     if (op->in != TC_FMT_FP16 || op->sparse)
         return TC_EUNSUPPORTED;
-    tc_hmma_event ev[16];
+    return tc_volta_hmma_timing(&g->volta, cfg, ev, VOLTA_MAX_HMMA, n, done);
+}
+
+/* Volta's wmma/m8n8k4: the HMMA pipeline of timing.c. */
+static tc_status volta_op(const tc_gpu_timing *g, const tc_mma_op *op, tc_op_timing *out)
+{
+    tc_hmma_cfg cfg;
+    tc_hmma_event ev[VOLTA_MAX_HMMA];
     size_t n;
     uint64_t done;
-    tc_status st = tc_volta_hmma_timing(&g->volta, &cfg, ev, 16, &n, &done);
+    tc_status st = tc_volta_events_of(g, op, &cfg, ev, &n, &done);
     if (st != TC_OK)
         return st;
     unsigned sets, steps, beats;

@@ -126,6 +126,14 @@ static inline int32_t fmt_int_value(const tc_fmt_info *fi, uint32_t bits)
     return (int32_t)bits;
 }
 
+/* gpu_timing.c - Volta's wmma (m16n16k16) or mma.m8n8k4 as the HMMA pipeline of
+ * timing.c runs it: its configuration, events and completion. ESHAPE for other shapes,
+ * EUNSUPPORTED for inputs other than dense fp16. Serves tc_op_timing_of and the
+ * Table I / Figure 9 replay of bench.c. */
+enum { VOLTA_MAX_HMMA = 16 };
+tc_status tc_volta_events_of(const tc_gpu_timing *g, const tc_mma_op *op, tc_hmma_cfg *cfg,
+                             tc_hmma_event ev[VOLTA_MAX_HMMA], size_t *n, uint64_t *done);
+
 #include "round.h"
 
 #endif
