@@ -50,6 +50,16 @@ static void pack16(const uint32_t frag[TC_WARP_LANES][TC_FRAG_MAX], unsigned n, 
         data[l] = 2 * reg < n ? (frag[l][2 * reg] | frag[l][2 * reg + 1] << 16) : 0;
 }
 
+/* pack16 undone, for the n elements a fragment has. */
+static void unpack16(const uint32_t data[TCW_LANES], unsigned n, unsigned reg,
+                     uint32_t frag[TC_WARP_LANES][TC_FRAG_MAX])
+{
+    for (unsigned l = 0; l < TCW_LANES && 2 * reg < n; l++) {
+        frag[l][2 * reg] = data[l] & 0xffffu;
+        frag[l][2 * reg + 1] = data[l] >> 16;
+    }
+}
+
 static int fits(const uint32_t frag[TC_WARP_LANES][TC_FRAG_MAX], unsigned n, unsigned width)
 {
     for (unsigned l = 0; l < TC_WARP_LANES; l++)
@@ -136,14 +146,16 @@ tc_status tc_warp_engine_run(tc_warp_engine *e, const tc_hmma_cfg *cfg, tc_warp_
 
     for (unsigned r = 0; r < TCW_REGS; r++) {
         tcw_read(e->dut, TCW_OP_C, r, data);
-        for (unsigned l = 0; l < TCW_LANES; l++) {
-            if (f16 && r < 4) {
-                w->c[l][2 * r] = data[l] & 0xffffu;
-                w->c[l][2 * r + 1] = data[l] >> 16;
-            } else if (!f16) {
+        if (f16) {
+            unpack16(data, 8, r, w->c);
+        } else {
+            for (unsigned l = 0; l < TCW_LANES; l++)
                 w->c[l][r] = data[l];
-            }
         }
+        tcw_read(e->dut, TCW_OP_A, r, data);
+        unpack16(data, nab, r, w->a);
+        tcw_read(e->dut, TCW_OP_B, r, data);
+        unpack16(data, nab, r, w->b);
     }
     return TC_OK;
 }

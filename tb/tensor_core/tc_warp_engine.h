@@ -5,6 +5,7 @@
  *   tc_warp_engine *e;
  *   tc_warp_engine_open(NULL, &e);
  *   tc_warp_engine_run(e, &cfg, &frags, ev, 16, &n, &done);  // frags.c: C in, D out
+ *                                                              // frags.a, .b: read back
  *   tc_warp_engine_close(e);
  */
 #ifndef TC_WARP_ENGINE_H
@@ -25,7 +26,8 @@ typedef struct tc_warp_engine tc_warp_engine;
 tc_status tc_warp_engine_open(const char *fst_path, tc_warp_engine **out);
 
 /* Runs one instruction: loads w's fragments into the warp's registers (two fp16 per
- * register), starts it, clocks until D is readable and reads D back into w->c. The
+ * register), starts it, clocks until D is readable and reads D back into w->c, and A
+ * and B back into w->a and w->b (an HMMA must leave its sources as they were). The
  * trace is the RTL's: per HMMA in dispatch order its set, step, dispatch cycle (cycle 0
  * is the first cycle after start), the cycle its beat 0 entered the FEDPs and the first
  * cycle its accumulator pair was readable; `cumulative` is Figure 9's count with the

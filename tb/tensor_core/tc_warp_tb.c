@@ -104,12 +104,17 @@ static int check_one(tc_warp_engine *e, const tc_hmma_cfg *cfg, const uint32_t *
         return -1;
     }
 
-    /* D, lane by lane */
+    /* D, lane by lane; A and B as the RTL's registers hold them after the instruction */
     for (unsigned l = 0; l < TC_WARP_LANES; l++)
         for (unsigned i = 0; i < 8; i++)
             if (rtl.c[l][i] != model.c[l][i])
                 FAIL("%s, %s: lane %u D element %u: RTL %08x, model %08x", nm, what, l, i,
                      rtl.c[l][i], model.c[l][i]);
+    for (unsigned l = 0; l < TC_WARP_LANES; l++)
+        for (unsigned i = 0; i < TC_FRAG_MAX; i++)
+            if (rtl.a[l][i] != model.a[l][i] || rtl.b[l][i] != model.b[l][i])
+                FAIL("%s, %s: lane %u A/B element %u changed: RTL %04x/%04x, loaded %04x/%04x",
+                     nm, what, l, i, rtl.a[l][i], rtl.b[l][i], model.a[l][i], model.b[l][i]);
     /* the model's D against the tc_dot chain */
     unsigned M, N, K, T;
     tc_shape_dims(cfg->shape, &M, &N, &K, &T);
