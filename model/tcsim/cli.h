@@ -19,6 +19,7 @@ typedef struct cli_cmd {
 extern const cli_cmd cmd_dot, cmd_list, cmd_bench, cmd_demo, cmd_hmma_trace, cmd_mma, cmd_tmem_map, cmd_tmem_demo, cmd_emit_pkg;
 extern const cli_cmd cmd_timing;
 extern const cli_cmd cmd_conv;
+extern const cli_cmd cmd_vectors;
 
 /* Parse helpers: print "tcsim <cmd>: <what> '<arg>'" on stderr and return non-zero
  * when the value is bad, so every error names the argument that is wrong. */

@@ -8,6 +8,7 @@ static const cli_cmd *const commands[] = {
     &cmd_list,
     &cmd_bench,
     &cmd_demo,
+    &cmd_vectors,
     &cmd_hmma_trace,
     &cmd_mma,
     &cmd_tmem_map,

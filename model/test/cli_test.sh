@@ -87,5 +87,77 @@ grep -q "^volta *mma *fp16 *fp16 *fedp *4 *23 *rne *-19" out.txt || fail "tcsim 
 run 2 "" list extra
 run 2 ""
 
+# 7. tcsim vectors: measured results laid out as ../shared/vectors/a100, for any GPU
+run 0 "" vectors
+grep -q "^A100 results in .*, through ampere mma (model)" out.txt || fail "vectors: no A100 header: $(head -1 out.txt)"
+for set in bf16_fp32 fp16_fp16 fp16_fp32 tf32_fp32; do
+    grep -q "^$set  *ampere_mma_${set}  *[48]  *5000  *5000  *0$" out.txt || fail "vectors: no exact row for $set"
+done
+grep -qx "every result bit-exact" out.txt || fail "vectors: no verdict line"
+src=$(sed -n 's/^A100 results in \(.*\), through.*/\1/p' out.txt)/fp16
+# the same results named as a V100's: the name chooses volta (L = 4, k = 8 chains two
+# steps), which is not how the A100 computed them; --arch ampere puts it right
+rm -rf vec_v100 && mkdir -p vec_v100/fp16
+cp "$src/a_A100_fp16.txt" vec_v100/fp16/a_V100_fp16.txt
+cp "$src/b_A100_fp16.txt" vec_v100/fp16/b_V100_fp16.txt
+cp "$src/c_A100_fp32.txt" vec_v100/fp16/c_V100_fp32.txt
+cp "$src/d_A100_fp32.txt" vec_v100/fp16/d_V100_fp32.txt
+run 1 "" vectors vec_v100 --show 1
+grep -q "^V100 results in vec_v100, through volta mma" out.txt || fail "vectors: V100 not volta: $(head -1 out.txt)"
+grep -q "^fp16_fp32  *volta_mma_fp16_fp32  *8  *5000 " out.txt || fail "vectors: no volta row"
+# the shown case, fed to `tcsim dot` as printed, gives the model's result it names
+case_line=$(grep -m1 "^    case " out.txt); input=$(grep -m1 "^      " out.txt)
+model_d=$(echo "$case_line" | sed 's/.*model \([0-9a-f]*\),.*/\1/')
+[ "$(echo "$input" | "$tcsim" dot --arch volta --in fp16 --out fp32)" = "$model_d" ] \
+    || fail "vectors: the shown case does not reproduce through tcsim dot: $case_line"
+run 0 "" vectors vec_v100 --arch ampere
+# k = 16 (two A100 cases joined) named as an H100's: hopper, one 16-term step; the
+# expected results come from `tcsim dot --arch hopper` on the same cases, in hex
+rm -rf vec_h100 && mkdir vec_h100
+paste -d' ' - - <"$src/a_A100_fp16.txt" | head -200 >vec_h100/a_H100_fp16.txt
+paste -d' ' - - <"$src/b_A100_fp16.txt" | head -200 >vec_h100/b_H100_fp16.txt
+awk 'NR % 2 == 1' "$src/c_A100_fp32.txt" | head -200 >vec_h100/c_H100_fp32.txt
+"$test_a100" --emit fp16_fp32 vec_in.txt vec_expect.txt || fail "cannot emit fp16_fp32"
+grep -v '^#' vec_in.txt | paste -d' ' - - | head -200 |
+    awk '{ printf "%s", $1; for (i = 2; i <= 8; i++) printf " %s", $i;      # a: 8 + 8
+           for (i = 18; i <= 25; i++) printf " %s", $i;
+           for (i = 9; i <= 16; i++) printf " %s", $i;                      # b: 8 + 8
+           for (i = 26; i <= 33; i++) printf " %s", $i; printf " %s\n", $17 }' |
+    "$tcsim" dot --arch hopper --in fp16 --out fp32 >vec_h100/d_H100_fp32.txt || fail "tcsim dot hopper"
+run 0 "" vectors vec_h100
+grep -q "^fp16_fp32  *hopper_mma_fp16_fp32  *16  *200  *200  *0$" out.txt || fail "vectors: H100 k = 16 not exact: $(cat out.txt)"
+run 1 "" vectors vec_h100 --arch ampere --show 0
+# bad files and options: status 2, the message names the file and line
+mkdir -p vec_x9 && for f in vec_v100/fp16/*; do b=$(basename "$f"); cp "$f" "vec_x9/${b/V100/X9}"; done
+run 2 "" vectors vec_x9
+expect_err "which architecture is the GPU 'X9'? give --arch"
+sed -i '3s/^[0-9a-f]*/zz/' vec_x9/a_X9_fp16.txt
+run 2 "" vectors vec_x9 --arch volta
+expect_err "vec_x9/a_X9_fp16.txt:3: word 'zz' is neither hex"
+cp vec_v100/fp16/a_V100_fp16.txt vec_x9/a_X9_fp16.txt
+sed -i '5s/^[0-9a-f]* //' vec_x9/b_X9_fp16.txt
+run 2 "" vectors vec_x9 --arch volta
+expect_err "vec_x9/b_X9_fp16.txt:5: 7 words; expected 8"
+cp vec_v100/fp16/b_V100_fp16.txt vec_x9/b_X9_fp16.txt
+sed -i '9d' vec_x9/d_X9_fp32.txt
+run 2 "" vectors vec_x9 --arch volta
+expect_err "d_X9_fp32.txt 4999: the files must hold the same cases"
+rm vec_x9/c_X9_fp32.txt
+run 2 "" vectors vec_x9 --arch volta
+expect_err "vec_x9/d_X9_fp32.txt: no c_X9_fp32.txt beside it"
+mkdir -p vec_two && cp -r vec_v100/fp16 vec_two/v && cp vec_h100/* vec_two/
+run 2 "" vectors vec_two
+expect_err "holds results of H100 and V100: choose one with --gpu"
+run 0 "" vectors vec_two --gpu H100
+run 2 "" vectors vec_two --gpu B200
+expect_err "no results of --gpu 'B200'"
+run 2 "" vectors vec_v100 --arch volta --instr wgmma
+expect_err "no profile for --arch volta --instr wgmma --in fp16 --out fp32"
+run 2 "" vectors no_such_folder
+expect_err "no_such_folder: cannot read the folder"
+run 2 "" vectors vec_v100 extra
+expect_err "unexpected argument 'extra'"
+run 0 "" vectors --help; grep -q "d_<GPU>_<out>.txt" out.txt || fail "tcsim vectors --help does not describe the files"
+
 [ "$fails" = 0 ] && echo PASSED || echo "FAILED ($fails)"
 [ "$fails" = 0 ]

@@ -35,6 +35,16 @@ for set in fp16_fp32 fp16_fp16 bf16_fp32 tf32_fp32; do
     fi
 done
 
+# tcsim vectors --engine rtl: the A100 results, set by set, through the Verilated steps
+if "$tcsim" vectors --engine rtl > "$work/vectors.txt" &&
+   grep -q "through ampere mma (Verilated RTL)" "$work/vectors.txt" &&
+   [ "$(grep -c " 5000  *5000  *0$" "$work/vectors.txt")" = 4 ]; then
+    echo "ok   tcsim vectors --engine rtl: 4 A100 sets bit-exact"
+else
+    echo "FAIL tcsim vectors --engine rtl:"; cat "$work/vectors.txt"
+    fail=1
+fi
+
 seed=1
 while read -r arch instr in out; do
     "$fedp_tb" --dot-cases "$arch" "$instr" "$in" "$out" "$cases" "$seed" > "$work/in.txt"

@@ -1,0 +1,327 @@
+/* gpu_vectors.c - finds and loads measured results laid out as gpu_vectors.h says. */
+#define _POSIX_C_SOURCE 200809L
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "gpu_vectors.h"
+
+/* ---------------------------------------------------------------- folders */
+
+static int cmp_str(const void *x, const void *y)
+{
+    return strcmp(*(char *const *)x, *(char *const *)y);
+}
+
+/* The entry names of a folder, sorted (for a deterministic order). NULL if unreadable. */
+static char **list_dir(const char *dir, size_t *n)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return NULL;
+    size_t cap = 16, len = 0;
+    char **names = malloc(cap * sizeof *names);
+    struct dirent *e;
+    while (names && (e = readdir(d))) {
+        if (e->d_name[0] == '.')
+            continue;
+        if (len == cap) {
+            char **nn = realloc(names, (cap *= 2) * sizeof *names);
+            if (!nn)
+                break;
+            names = nn;
+        }
+        if (!(names[len] = strdup(e->d_name)))
+            break;
+        len++;
+    }
+    closedir(d);
+    if (names)
+        qsort(names, len, sizeof *names, cmp_str);
+    *n = len;
+    return names;
+}
+
+static void free_list(char **names, size_t n)
+{
+    for (size_t i = 0; names && i < n; i++)
+        free(names[i]);
+    free(names);
+}
+
+/* dir/name into path; 0, or -1 (with a message) when it does not fit. */
+static int path_join(char path[GV_PATH], const char *dir, const char *name)
+{
+    int len = snprintf(path, GV_PATH, "%s/%s", dir, name);
+    if (len < 0 || len >= GV_PATH) {
+        fprintf(stderr, "%s/%s: path too long\n", dir, name);
+        return -1;
+    }
+    return 0;
+}
+
+static int is_file(const char *dir, const char *name)
+{
+    char path[GV_PATH];
+    struct stat st;
+    return path_join(path, dir, name) == 0 && stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* Splits "<p>_<GPU>_<fmt>.txt" (p one letter) into GPU and format; 0 on success. */
+static int parse_name(const char *file, char p, char *gpu, tc_fmt *f)
+{
+    size_t len = strlen(file);
+    if (len < 7 || file[0] != p || file[1] != '_' || strcmp(file + len - 4, ".txt"))
+        return -1;
+    const char *base = file + 2;
+    size_t blen = len - 6;
+    for (int i = 0; i < TC_FMT_COUNT; i++) {
+        const char *fn = tc_fmt_get((tc_fmt)i)->name;
+        size_t fl = strlen(fn);
+        if (blen > fl + 1 && base[blen - fl - 1] == '_' && !strncmp(base + blen - fl, fn, fl) &&
+            blen - fl - 1 < GV_NAME) {
+            memcpy(gpu, base, blen - fl - 1);
+            gpu[blen - fl - 1] = 0;
+            *f = (tc_fmt)i;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+/* The sets of one folder, appended to sets[*n]. */
+static int scan_folder(const char *dir, gv_set *sets, size_t cap, size_t *n)
+{
+    size_t nf;
+    char **files = list_dir(dir, &nf);
+    if (!files) {
+        fprintf(stderr, "%s: cannot read the folder\n", dir);
+        return -1;
+    }
+    int rc = 0;
+    for (size_t i = 0; i < nf && rc == 0; i++) {
+        char gpu[GV_NAME], name[GV_PATH];
+        tc_fmt in;
+        if (files[i][0] != 'a' || !is_file(dir, files[i]))
+            continue;
+        if (parse_name(files[i], 'a', gpu, &in)) {
+            fprintf(stderr, "%s/%s: expected a_<GPU>_<format>.txt with a format tcsim knows "
+                            "(tcsim list)\n", dir, files[i]);
+            rc = -1;
+            break;
+        }
+        snprintf(name, sizeof name, "b_%s_%s.txt", gpu, tc_fmt_get(in)->name);
+        if (!is_file(dir, name)) {
+            fprintf(stderr, "%s/%s: no %s beside it\n", dir, files[i], name);
+            rc = -1;
+            break;
+        }
+        size_t found = 0;
+        for (size_t j = 0; j < nf && rc == 0; j++) {
+            char dgpu[GV_NAME];
+            tc_fmt out;
+            if (parse_name(files[j], 'd', dgpu, &out) || strcmp(dgpu, gpu))
+                continue;
+            if (*n == cap) {
+                fprintf(stderr, "%s: more than %zu sets\n", dir, cap);
+                rc = -1;
+                break;
+            }
+            gv_set *s = &sets[(*n)++];
+            memset(s, 0, sizeof *s);
+            snprintf(s->dir, sizeof s->dir, "%s", dir);
+            snprintf(s->gpu, sizeof s->gpu, "%s", gpu);
+            snprintf(s->name, sizeof s->name, "%s_%s", tc_fmt_get(in)->name,
+                     tc_fmt_get(out)->name);
+            s->in = in;
+            s->out = out;
+            /* c in the output format if given, else fp32 (rounded when loaded) */
+            snprintf(name, sizeof name, "c_%s_%s.txt", gpu, tc_fmt_get(out)->name);
+            s->c_fmt = is_file(dir, name) ? out : TC_FMT_FP32;
+            snprintf(name, sizeof name, "c_%s_fp32.txt", gpu);
+            if (s->c_fmt == TC_FMT_FP32 && !is_file(dir, name)) {
+                if (out == TC_FMT_FP32)
+                    fprintf(stderr, "%s/%s: no %s beside it\n", dir, files[j], name);
+                else
+                    fprintf(stderr, "%s/%s: no c_%s_%s.txt or %s beside it\n", dir, files[j],
+                            gpu, tc_fmt_get(out)->name, name);
+                rc = -1;
+            }
+            found++;
+        }
+        if (rc == 0 && !found) {
+            fprintf(stderr, "%s/%s: no d_%s_<format>.txt (the GPU's results) beside it\n", dir,
+                    files[i], gpu);
+            rc = -1;
+        }
+    }
+    free_list(files, nf);
+    return rc;
+}
+
+int gv_find(const char *root, gv_set *sets, size_t cap, size_t *n)
+{
+    *n = 0;
+    if (scan_folder(root, sets, cap, n))
+        return -1;
+    size_t ne;
+    char **entries = list_dir(root, &ne);
+    int rc = entries ? 0 : -1;
+    for (size_t i = 0; i < ne && rc == 0; i++) {
+        char sub[GV_PATH];
+        struct stat st;
+        if (path_join(sub, root, entries[i]))
+            rc = -1;
+        else if (stat(sub, &st) == 0 && S_ISDIR(st.st_mode))
+            rc = scan_folder(sub, sets, cap, n);
+    }
+    free_list(entries, ne);
+    if (rc == 0 && *n == 0) {
+        fprintf(stderr, "%s: no a_<GPU>_<format>.txt in it or its sub-folders\n", root);
+        rc = -1;
+    }
+    return rc;
+}
+
+/* ---------------------------------------------------------------- files */
+
+/* What a word of a file means: fp32 bits converted exactly to `to`, or rounded RNE. */
+typedef struct word_conv {
+    tc_fmt to;
+    int round;
+} word_conv;
+
+/* Parses one word: hex (at most 8 digits, 0x optional) or 32 binary digits. */
+static int parse_word(const char *tok, uint32_t *out)
+{
+    size_t len = strlen(tok);
+    if (len == 32 && strspn(tok, "01") == 32) {
+        uint32_t v = 0;
+        for (size_t i = 0; i < 32; i++)
+            v = v << 1 | (uint32_t)(tok[i] - '0');
+        *out = v;
+        return 0;
+    }
+    const char *h = (tok[0] == '0' && (tok[1] == 'x' || tok[1] == 'X')) ? tok + 2 : tok;
+    size_t hl = strlen(h);
+    if (hl == 0 || hl > 8 || strspn(h, "0123456789abcdefABCDEF") != hl)
+        return -1;
+    *out = (uint32_t)strtoul(h, NULL, 16);
+    return 0;
+}
+
+/* Reads a file of rows of *k words (*k == 0: the first row's count), converting each.
+ * Returns the words (rows * k of them), or NULL with a message naming file and line. */
+static uint32_t *read_rows(const char *dir, const char *file, const word_conv *cv, size_t *k,
+                           size_t *rows)
+{
+    char path[GV_PATH];
+    if (path_join(path, dir, file))
+        return NULL;
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        fprintf(stderr, "%s: cannot open\n", path);
+        return NULL;
+    }
+    size_t cap = 4096, len = 0, line_no = 0, nrows = 0;
+    uint32_t *w = malloc(cap * sizeof *w);
+    char *line = NULL;
+    size_t line_cap = 0;
+    int bad = !w;
+    while (!bad && getline(&line, &line_cap, f) > 0) {
+        line_no++;
+        size_t words = 0;
+        for (char *tok = strtok(line, " \t\r\n"); tok && !bad; tok = strtok(NULL, " \t\r\n")) {
+            uint32_t v, c;
+            if (parse_word(tok, &v)) {
+                fprintf(stderr, "%s:%zu: word '%s' is neither hex (at most 8 digits) nor 32 "
+                                "binary digits\n", path, line_no, tok);
+                bad = 1;
+                break;
+            }
+            tc_status st = cv->round ? tc_convert_rne(TC_FMT_FP32, v, cv->to, &c)
+                                     : tc_convert_exact(TC_FMT_FP32, v, cv->to, &c);
+            if (st != TC_OK) {
+                fprintf(stderr, "%s:%zu: word '%s' (fp32 bits) is not %s %s value\n", path,
+                        line_no, tok, cv->round ? "rounded to an" : "exactly an",
+                        tc_fmt_get(cv->to)->name);
+                bad = 1;
+                break;
+            }
+            if (len == cap) {
+                uint32_t *nw = realloc(w, (cap *= 2) * sizeof *w);
+                if (!nw) {
+                    bad = 1;
+                    break;
+                }
+                w = nw;
+            }
+            w[len++] = c;
+            words++;
+        }
+        if (bad || words == 0)
+            continue;
+        if (*k == 0)
+            *k = words;
+        if (words != *k) {
+            fprintf(stderr, "%s:%zu: %zu words; expected %zu (%s)\n", path, line_no, words, *k,
+                    nrows ? "as the lines before" : "one a line");
+            bad = 1;
+        }
+        nrows++;
+    }
+    free(line);
+    fclose(f);
+    if (!bad && nrows == 0) {
+        fprintf(stderr, "%s: no cases\n", path);
+        bad = 1;
+    }
+    if (bad) {
+        free(w);
+        return NULL;
+    }
+    *rows = nrows;
+    return w;
+}
+
+int gv_load(const gv_set *s, gv_cases *out)
+{
+    memset(out, 0, sizeof *out);
+    const char *in = tc_fmt_get(s->in)->name, *o = tc_fmt_get(s->out)->name;
+    char fa[GV_PATH], fb[GV_PATH], fc[GV_PATH], fd[GV_PATH];
+    snprintf(fa, sizeof fa, "a_%s_%s.txt", s->gpu, in);
+    snprintf(fb, sizeof fb, "b_%s_%s.txt", s->gpu, in);
+    snprintf(fc, sizeof fc, "c_%s_%s.txt", s->gpu, tc_fmt_get(s->c_fmt)->name);
+    snprintf(fd, sizeof fd, "d_%s_%s.txt", s->gpu, o);
+    /* NUMERICS.md: for fp16 output, an fp32 c is rounded RNE to fp16 first */
+    word_conv cin = {s->in, 0}, cc = {s->out, s->c_fmt != s->out}, cd = {s->out, 0};
+    size_t ka = 0, kb = 0, one_c = 1, one_d = 1, na = 0, nb = 0, nc = 0, nd = 0;
+    out->a = read_rows(s->dir, fa, &cin, &ka, &na);
+    out->b = out->a ? read_rows(s->dir, fb, &cin, &kb, &nb) : NULL;
+    out->c = out->b ? read_rows(s->dir, fc, &cc, &one_c, &nc) : NULL;
+    out->d = out->c ? read_rows(s->dir, fd, &cd, &one_d, &nd) : NULL;
+    if (!out->d) {
+        gv_free(out);
+        return -1;
+    }
+    if (ka != kb || na != nb || na != nc || na != nd) {
+        fprintf(stderr, "%s: %s has %zu x %zu words, %s %zu x %zu, %s %zu, %s %zu: the files "
+                        "must hold the same cases\n", s->dir, fa, na, ka, fb, nb, kb, fc, nc,
+                fd, nd);
+        gv_free(out);
+        return -1;
+    }
+    out->n = na;
+    out->k = ka;
+    return 0;
+}
+
+void gv_free(gv_cases *c)
+{
+    free(c->a);
+    free(c->b);
+    free(c->c);
+    free(c->d);
+    memset(c, 0, sizeof *c);
+}

@@ -1,0 +1,47 @@
+/* gpu_vectors.h - reader of measured tensor-core results in the layout of
+ * ../shared/vectors/a100 (NUMERICS.md "Reference data"), for any GPU.
+ *
+ * A folder holds one set per input format, either in sub-folders or in the folder itself:
+ *   a_<GPU>_<in>.txt, b_<GPU>_<in>.txt  one case per line, k words (k from the first
+ *                                       line; every line must have as many): the
+ *                                       inputs as fp32 bit patterns, exact in <in>
+ *   c_<GPU>_<fmt>.txt                   c, one word a line (fp32 bits; for fp16 output
+ *                                       rounded RNE to fp16 first, as NUMERICS.md says,
+ *                                       unless a c_<GPU>_fp16.txt is given)
+ *   d_<GPU>_<out>.txt                   the GPU's result (fp32 bits; an fp16 result
+ *                                       widened exactly), one file per output format
+ * A word is hex (at most 8 digits, 0x optional) or a 32-character binary string. <in>
+ * and <out> are format names as tcsim spells them (tcsim list). */
+#ifndef GPU_VECTORS_H
+#define GPU_VECTORS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "tcsim.h"
+
+enum { GV_PATH = 1024, GV_NAME = 64, GV_MAX_SETS = 64 };
+
+/* One set: an input format's a, b and c with one output format's d. */
+typedef struct gv_set {
+    char dir[GV_PATH];      /* the folder of its files */
+    char gpu[GV_NAME];      /* as the file names spell it: "A100" */
+    char name[GV_NAME];     /* "<in>_<out>": "fp16_fp32" */
+    tc_fmt in, c_fmt, out;  /* c_fmt: the format c's file holds (fp32, or out) */
+} gv_set;
+
+/* Its cases in the model's formats: a, b (n*k words of `in`), c, d (n words of `out`). */
+typedef struct gv_cases {
+    size_t n, k;
+    uint32_t *a, *b, *c, *d;
+} gv_cases;
+
+/* The sets under root (root itself, then its sub-folders, in name order; within a
+ * folder by input, then output format name). Returns 0, or -1 with a message on stderr
+ * naming the file or folder that is wrong (also when there is no set at all). */
+int gv_find(const char *root, gv_set *sets, size_t cap, size_t *n);
+
+/* Loads one set. Returns 0, or -1 with a message on stderr naming the file and line. */
+int gv_load(const gv_set *s, gv_cases *out);
+void gv_free(gv_cases *c);
+
+#endif
