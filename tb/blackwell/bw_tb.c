@@ -20,15 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "bw_dut.h"
+#include "test_random.h"   /* model/test: the stream the model's tests use */
 
-static uint64_t rng;
-static uint64_t rnd(void)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
-}
 
 typedef struct mix {
     tc_bw_kind kind;
@@ -67,7 +60,7 @@ static void fill(tc_tmem *a, tc_tmem *b)
     static const uint32_t inf[4] = {0x7f800000u, 0xff800000u, 0x00007c00u, 0x0000fc00u};
     for (unsigned l = 0; l < TC_TMEM_LANES; l++)
         for (unsigned c = 0; c < TC_TMEM_COLS; c++) {
-            uint32_t w = (uint32_t)rnd();
+            uint32_t w = (uint32_t)rnd64();
             if ((w & 31u) == 0)
                 w = inf[(w >> 5) & 3u];
             tc_tmem_poke(a, l, c, w);
@@ -93,7 +86,7 @@ static unsigned compare(const tc_tmem *rtl, const tc_tmem *model, const char *wh
 /* One scale factor: near 2^0 mostly; the corners one time in eight. */
 static uint32_t scale_byte(tc_fmt f)
 {
-    uint32_t r = (uint32_t)rnd();
+    uint32_t r = (uint32_t)rnd64();
     if (f == TC_FMT_UE8M0) {
         static const uint32_t corner[] = {0x00, 0x01, 0xfe, 0xff, 127 - 100, 127 + 100};
         return (r & 7) ? 127 - 6 + (r >> 8) % 13 : corner[(r >> 8) % 6];
@@ -119,7 +112,7 @@ static unsigned scale_col(const tc_bw_mma_desc *d, unsigned cols, unsigned avoid
                           unsigned avoid_n)
 {
     for (;;) {
-        unsigned c = (unsigned)(rnd() % TC_TMEM_COLS), ok = 1;
+        unsigned c = (unsigned)(rnd64() % TC_TMEM_COLS), ok = 1;
         for (unsigned k = 0; k < cols; k++) {
             unsigned x = (c + k) % TC_TMEM_COLS;
             if ((d->a_tmem && in_window(x, d->a_col, 8)) || in_window(x, d->d_col, d->N) ||
@@ -135,7 +128,7 @@ static int one_case(bw_dut *dut, const mix *mx, int directed)
 {
     /* t: the model's instruction; rt: the memory serving the RTL's ports */
     tc_tmem *t, *rt;
-    unsigned banks = (rnd() & 1) ? 8 : 4;
+    unsigned banks = (rnd64() & 1) ? 8 : 4;
     if (tc_tmem_new(banks, &t) != TC_OK || tc_tmem_new(banks, &rt) != TC_OK)
         return -1;
     fill(t, rt);
@@ -147,28 +140,28 @@ static int one_case(bw_dut *dut, const mix *mx, int directed)
     d.in = mx->in;
     d.out = mx->out;
     d.scale = mx->scale;
-    d.M = (rnd() & 1) ? 128 : 64;
-    d.N = 8 * (1 + (unsigned)(rnd() % (directed ? 32 : 6)));
+    d.M = (rnd64() & 1) ? 128 : 64;
+    d.N = 8 * (1 + (unsigned)(rnd64() % (directed ? 32 : 6)));
     if (directed)
         d.N = 256;
-    d.a_tmem = (int)(rnd() & 1);
+    d.a_tmem = (int)(rnd64() & 1);
     if (wave_case) {
         d.M = 128;
         d.N = 8;
         d.a_tmem = 1;
     }
-    d.a_col = (unsigned)(rnd() % TC_TMEM_COLS); /* any column: windows wrap at 512 */
-    d.d_col = (d.a_col + 8 + (unsigned)(rnd() % (TC_TMEM_COLS - 8 - d.N + 1))) % TC_TMEM_COLS;
-    d.enable_input_d = wave_case || (rnd() & 1);
+    d.a_col = (unsigned)(rnd64() % TC_TMEM_COLS); /* any column: windows wrap at 512 */
+    d.d_col = (d.a_col + 8 + (unsigned)(rnd64() % (TC_TMEM_COLS - 8 - d.N + 1))) % TC_TMEM_COLS;
+    d.enable_input_d = wave_case || (rnd64() & 1);
     for (unsigned w = 0; w < 4; w++)
-        d.disable[w] = (rnd() & 1) ? (uint32_t)(rnd() & rnd()) : 0;
+        d.disable[w] = (rnd64() & 1) ? (uint32_t)(rnd64() & rnd64()) : 0;
     static uint32_t a_rows[128 * 8], b_rows[256 * 8];
     uint32_t el;
     memset(a_rows, 0, sizeof a_rows);
     memset(b_rows, 0, sizeof b_rows);
     for (unsigned i = 0; i < d.M; i++) {
         for (unsigned e = 0; e < K; e++) {
-            tc_random_fill(mx->in, rnd(), 1, &el);
+            tc_random_fill(mx->in, rnd64(), 1, &el);
             tc_bw_row_set(a_rows + i * 8, W, e, el);
         }
         if (d.a_tmem) { /* the same row in both memories */
@@ -181,7 +174,7 @@ static int one_case(bw_dut *dut, const mix *mx, int directed)
     }
     for (unsigned j = 0; j < d.N; j++)
         for (unsigned e = 0; e < K; e++) {
-            tc_random_fill(mx->in, rnd(), 1, &el);
+            tc_random_fill(mx->in, rnd64(), 1, &el);
             tc_bw_row_set(b_rows + j * 8, W, e, el);
         }
     if (mx->scale != NS) { /* four scale bytes per word: all K-blocks the kind has */

@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "tc_warp_engine.h"
+#include "test_random.h"   /* model/test: the stream the model's tests use */
 
 static int fails;
 static unsigned long seed = 1;
@@ -33,38 +34,6 @@ static unsigned long seed = 1;
             printf("\n");                                                      \
         }                                                                      \
     } while (0)
-
-static uint64_t rng;
-static uint32_t rnd(void)
-{
-    rng ^= rng >> 12;
-    rng ^= rng << 25;
-    rng ^= rng >> 27;
-    return (uint32_t)((rng * 2685821657736338717u) >> 32);
-}
-
-static uint32_t rnd_fp16(int wild)
-{
-    uint32_t r = rnd(), sign = (r >> 31) << 15;
-    if (wild && r % 16 == 0) {
-        static const uint32_t sp[] = {0x0000, 0x0001, 0x03ff, 0x0400, 0x7bff, 0x7c00, 0x7e00,
-                                      0x3c00, 0x1400};
-        return sign | sp[(r >> 8) % (sizeof sp / sizeof sp[0])];
-    }
-    if (wild)
-        return (r >> 8) & 0xffffu;
-    return sign | ((12 + (r >> 4) % 7) << 10) | ((r >> 12) & 0x3ffu);
-}
-
-static uint32_t rnd_acc(tc_fmt acc, int wild)
-{
-    if (acc == TC_FMT_FP16)
-        return rnd_fp16(wild);
-    uint32_t r = rnd();
-    if (wild)
-        return r % 8 == 0 ? 0x7f800000u | (r & 0x80000000u) : r;
-    return (r & 0x80000000u) | ((124u + (r >> 4) % 8) << 23) | (r & 0x7fffffu);
-}
 
 static const char *cfg_name(const tc_hmma_cfg *c, char *buf, size_t n)
 {

@@ -15,15 +15,8 @@
 #include "tcsim.h"
 
 #include "../check.h"
+#include "../test_random.h"
 
-static uint64_t rng = 0x2545f4914f6cdd1dull;
-static uint64_t rnd(void)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
-}
 
 typedef struct mix {
     tc_bw_kind kind;
@@ -82,8 +75,8 @@ static void one_case(const mix *mx, unsigned banks, int iter)
     CHECK(st == TC_OK, "no profile for %s", tc_bw_kind_name(mx->kind));
     if (st != TC_OK)
         return;
-    unsigned M = (rnd() & 1) ? 128 : 64;
-    unsigned N = 8 * (1 + (unsigned)(rnd() % 32));
+    unsigned M = (rnd64() & 1) ? 128 : 64;
+    unsigned N = 8 * (1 + (unsigned)(rnd64() % 32));
     if (iter == 0)
         N = 256;
     tc_tmem *t;
@@ -94,7 +87,7 @@ static void one_case(const mix *mx, unsigned banks, int iter)
     /* random contents everywhere, so that untouched words are recognisable */
     for (unsigned l = 0; l < LANES; l++)
         for (unsigned c = 0; c < COLS; c++) {
-            before[l][c] = (uint32_t)rnd();
+            before[l][c] = (uint32_t)rnd64();
             tc_tmem_poke(t, l, c, before[l][c]);
         }
     tc_bw_mma_desc d;
@@ -105,14 +98,14 @@ static void one_case(const mix *mx, unsigned banks, int iter)
     d.scale = mx->scale;
     d.M = M;
     d.N = N;
-    d.d_col = 32 + (unsigned)(rnd() % 200);
-    d.a_tmem = (int)(rnd() & 1);
-    d.a_col = (unsigned)(rnd() % 8);
-    d.sfa_col = 20 + (unsigned)(rnd() % 4);
+    d.d_col = 32 + (unsigned)(rnd64() % 200);
+    d.a_tmem = (int)(rnd64() & 1);
+    d.a_col = (unsigned)(rnd64() % 8);
+    d.sfa_col = 20 + (unsigned)(rnd64() % 4);
     d.sfb_col = 24;
-    d.enable_input_d = (int)(rnd() & 1);
+    d.enable_input_d = (int)(rnd64() & 1);
     for (unsigned w = 0; w < 4; w++)
-        d.disable[w] = (rnd() & 3) ? (uint32_t)(rnd() & rnd()) : 0;
+        d.disable[w] = (rnd64() & 3) ? (uint32_t)(rnd64() & rnd64()) : 0;
     const tc_fmt_info *fi = tc_fmt_get(mx->in), *fo = tc_fmt_get(mx->out);
     uint32_t in_mask = fi->width >= 32 ? 0xffffffffu : (1u << fi->width) - 1u;
     uint32_t out_mask = fo->width >= 32 ? 0xffffffffu : (1u << fo->width) - 1u;
@@ -125,7 +118,7 @@ static void one_case(const mix *mx, unsigned banks, int iter)
         uint32_t row[8] = {0};
         for (unsigned e = 0; e < mx->K; e++) {
             uint32_t v;
-            tc_random_fill(mx->in, rnd(), 1, &v);
+            tc_random_fill(mx->in, rnd64(), 1, &v);
             a_el[i][e] = v & in_mask;
             pack(row, mx->W, e, a_el[i][e]);
         }
@@ -141,7 +134,7 @@ static void one_case(const mix *mx, unsigned banks, int iter)
         if (nblk) {
             uint32_t word = 0;
             for (unsigned g = 0; g < nblk; g++) {
-                tc_random_fill(mx->scale, rnd(), 1, &sa[i][g]);
+                tc_random_fill(mx->scale, rnd64(), 1, &sa[i][g]);
                 word |= sa[i][g] << (8 * g);
             }
             tc_tmem_poke(t, lane, d.sfa_col, word);
@@ -151,14 +144,14 @@ static void one_case(const mix *mx, unsigned banks, int iter)
     for (unsigned j = 0; j < N; j++) {
         for (unsigned e = 0; e < mx->K; e++) {
             uint32_t v;
-            tc_random_fill(mx->in, rnd(), 1, &v);
+            tc_random_fill(mx->in, rnd64(), 1, &v);
             b_el[j][e] = v & in_mask;
             pack(b_rows + j * 8, mx->W, e, b_el[j][e]);
         }
         if (nblk) {
             uint32_t word = 0;
             for (unsigned g = 0; g < nblk; g++) {
-                tc_random_fill(mx->scale, rnd(), 1, &sb[j][g]);
+                tc_random_fill(mx->scale, rnd64(), 1, &sb[j][g]);
                 word |= sb[j][g] << (8 * g);
             }
             tc_tmem_poke(t, j % 128, d.sfb_col + j / 128, word);
@@ -315,6 +308,7 @@ static void error_cases(void)
 int main(int argc, char **argv)
 {
     int iters = argc > 1 ? atoi(argv[1]) : 6;
+    rng = 0x2545f4914f6cdd1du;
     cost_cases();
     error_cases();
     for (size_t m = 0; m < N_MIXES; m++)

@@ -10,42 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "tcsim.h"
+#include "../test_random.h"
 
 static int fails;
-
-static uint64_t rng = 0x9e3779b97f4a7c15u;
-static uint32_t rnd(void)
-{
-    rng ^= rng >> 12;
-    rng ^= rng << 25;
-    rng ^= rng >> 27;
-    return (uint32_t)((rng * 2685821657736338717u) >> 32);
-}
-
-/* fp16 patterns: mostly a narrow exponent range (sums that cancel and round), some of
- * every class (zero, subnormal, huge, Inf, NaN). */
-static uint32_t rnd_fp16(int wild)
-{
-    uint32_t r = rnd(), sign = (r >> 31) << 15;
-    if (wild && r % 16 == 0) {
-        static const uint32_t sp[] = {0x0000, 0x0001, 0x03ff, 0x0400, 0x7bff, 0x7c00, 0x7e00,
-                                      0x3c00, 0x1400};
-        return sign | sp[(r >> 8) % (sizeof sp / sizeof sp[0])];
-    }
-    if (wild)
-        return (r >> 8) & 0xffff;
-    return sign | ((12 + (r >> 4) % 7) << 10) | ((r >> 12) & 0x3ff);
-}
-
-static uint32_t rnd_acc(tc_fmt acc, int wild)
-{
-    if (acc == TC_FMT_FP16)
-        return rnd_fp16(wild);
-    uint32_t r = rnd();
-    if (wild)
-        return r % 8 == 0 ? 0x7f800000u | (r & 0x80000000u) : r;
-    return (r & 0x80000000u) | ((124u + (r >> 4) % 8) << 23) | (r & 0x7fffffu);
-}
 
 /* D of one instruction against tc_dot, element by element. */
 static void check_case(const char *what, const tc_hmma_cfg *cfg, const uint32_t *A,
@@ -94,6 +61,7 @@ static uint32_t gen_acc(void) { return rnd_acc(g_acc, g_wild); }
 int main(int argc, char **argv)
 {
     unsigned rounds = argc > 1 ? (unsigned)strtoul(argv[1], NULL, 0) : 20;
+    rng = 0x9e3779b97f4a7c15u;
     uint32_t A[4 * 256], B[4 * 256], C[4 * 256];
     unsigned cases = 0;
     for (int sh = 0; sh < 2; sh++)
