@@ -128,7 +128,7 @@ run 0 "" vectors vec_h100
 grep -q "^fp16_fp32  *hopper_mma_fp16_fp32  *16  *200  *200  *0$" out.txt || fail "vectors: H100 k = 16 not exact: $(cat out.txt)"
 run 1 "" vectors vec_h100 --arch ampere --show 0
 # bad files and options: status 2, the message names the file and line
-mkdir -p vec_x9 && for f in vec_v100/fp16/*; do b=$(basename "$f"); cp "$f" "vec_x9/${b/V100/X9}"; done
+rm -rf vec_x9 && mkdir vec_x9 && for f in vec_v100/fp16/*; do b=$(basename "$f"); cp "$f" "vec_x9/${b/V100/X9}"; done
 run 2 "" vectors vec_x9
 expect_err "which architecture is the GPU 'X9'? give --arch"
 sed -i '3s/^[0-9a-f]*/zz/' vec_x9/a_X9_fp16.txt
@@ -145,7 +145,7 @@ expect_err "d_X9_fp32.txt 4999: the files must hold the same cases"
 rm vec_x9/c_X9_fp32.txt
 run 2 "" vectors vec_x9 --arch volta
 expect_err "vec_x9/d_X9_fp32.txt: no c_X9_fp32.txt beside it"
-mkdir -p vec_two && cp -r vec_v100/fp16 vec_two/v && cp vec_h100/* vec_two/
+rm -rf vec_two && mkdir vec_two && cp -r vec_v100/fp16 vec_two/v && cp vec_h100/* vec_two/
 run 2 "" vectors vec_two
 expect_err "holds results of H100 and V100: choose one with --gpu"
 run 0 "" vectors vec_two --gpu H100
