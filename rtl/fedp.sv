@@ -15,6 +15,9 @@
 //                  decode,        products,   max E, truncating   3:2 carry-   sum,carry   carry add, lzc,
 //                  exact products exponents   shifts, signed terms save tree                shift, round, select
 //
+// ADD and NORM+ROUND (with the add_*_q and d_q registers) are fedp_backend.sv, instance
+// i_back, the back end fedp_grouped.sv shares.
+//
 // An operation presented with valid_i = 1 before rising edge t is on d_o with
 // valid_o = 1 after edge t+3. rst_ni (synchronous, active low) clears the valid bits, so
 // the work in flight is dropped; the datapath registers load only with a valid operation.
@@ -118,13 +121,7 @@ module fedp #(
 
   localparam int PSHW = $clog2(PXW + 1);  // alignment shift of a product, saturated at PXW
   localparam int CSHW = $clog2(CXW + 1);
-  localparam int LZW  = $clog2(MW + 1);
-
-  // Result patterns of the output formats (tc_canonical_nan: every bit but the sign).
-  localparam int EB32 = tc_pkg::exp_bits(FP32), MB32 = tc_pkg::man_bits(FP32);
-  localparam int EB16 = tc_pkg::exp_bits(FP16), MB16 = tc_pkg::man_bits(FP16);
-  localparam int RW32 = 1 + EB32 + MB32;
-  localparam int RW16 = 1 + EB16 + MB16;
+  localparam int MB32 = tc_pkg::man_bits(FP32);     // the largest Fp32ManBits
 
   // Parameter checks: a wrong instance stops at elaboration, in Verilator and in Yosys.
   if (L < 1 || L > 64) begin : gen_bad_l
@@ -323,110 +320,22 @@ module fedp #(
     end
   end
 
-  // -------------------------------------------------------------------------- ADD
-  // The exact sum of the N signed terms, kept in carry-save form (NUMERICS.md step 5).
-  logic [SW-1:0] add_sum, add_carry;
-
-  fedp_csa_tree #(.N(N), .W(SW)) i_csa (
-    .terms_i(align_t_q),
-    .sum_o  (add_sum),
-    .carry_o(add_carry)
+  // ------------------------------------------------------- ADD, NORM + ROUND, Result
+  // The back end shared with fedp_grouped.sv: the carry-save sum (add_*_q), one
+  // normalisation, the rounders of OutFmts and the result selection (d_q).
+  fedp_backend #(
+    .N(N), .SW(SW), .MW(MW), .EW(EW), .F(F), .OutFmts(OutFmts), .Fp32ManBits(Fp32ManBits)
+  ) i_back (
+    .clk_i,
+    .rst_ni,
+    .valid_i  (align_valid_q),
+    .out16_i  (align_out16_q),
+    .nan_i    (align_nan_q),
+    .inf_i    (align_inf_q),
+    .inf_neg_i(align_inf_neg_q),
+    .e_i      (align_e_q),
+    .terms_i  (align_t_q),
+    .valid_o,
+    .d_o
   );
-
-  logic              add_valid_q, add_out16_q, add_nan_q, add_inf_q, add_inf_neg_q;
-  logic [EW-1:0]     add_e_q;
-  logic [SW-1:0]     add_sum_q /*verilator public_flat_rd*/;
-  logic [SW-1:0]     add_carry_q /*verilator public_flat_rd*/;
-
-  always_ff @(posedge clk_i) begin : add_regs
-    if (!rst_ni) add_valid_q <= 1'b0;
-    else         add_valid_q <= align_valid_q;
-    if (align_valid_q) begin
-      add_out16_q   <= align_out16_q;
-      add_nan_q     <= align_nan_q;
-      add_inf_q     <= align_inf_q;
-      add_inf_neg_q <= align_inf_neg_q;
-      add_e_q       <= align_e_q;
-      add_sum_q     <= add_sum;
-      add_carry_q   <= add_carry;
-    end
-  end
-
-  // ------------------------------------------------------------------- NORM + ROUND
-  // value = sum * 2^(E - F); normalised, its leading one has exponent E - F + (MW-1-lzc).
-  logic [SW-1:0]        norm_total;
-  logic                 norm_neg, norm_zero;
-  logic [MW-1:0]        norm_mag, norm_sig;
-  logic [LZW-1:0]       norm_lzc;
-  logic signed [EW-1:0] norm_exp;
-
-  always_comb begin : stage_norm
-    norm_total = add_sum_q + add_carry_q;
-    norm_neg = norm_total[SW-1];
-    norm_mag = norm_neg ? MW'(-norm_total) : MW'(norm_total);
-    norm_zero = norm_mag == '0;
-  end
-
-  fedp_lzc #(.W(MW)) i_lzc (
-    .x_i   (norm_mag),
-    .cnt_o (norm_lzc),
-    .norm_o(norm_sig)
-  );
-
-  assign norm_exp = add_e_q - EW'(F) + EW'(MW - 1) - EW'(norm_lzc);
-
-  logic [RW32-1:0] round32;
-  logic [RW16-1:0] round16;
-
-  if (OUT32) begin : gen_round32
-    fedp_round #(.Fmt(FP32), .ManBits(Fp32ManBits), .Rne(1'b0), .SigW(MW), .ExpW(EW)) i_round (
-      .sign_i  (norm_neg),
-      .exp_i   (norm_exp),
-      .sig_i   (norm_sig),
-      .result_o(round32)
-    );
-  end else begin : gen_no_round32
-    assign round32 = '0;
-  end
-  if (OUT16) begin : gen_round16
-    fedp_round #(.Fmt(FP16), .ManBits(MB16), .Rne(1'b1), .SigW(MW), .ExpW(EW)) i_round (
-      .sign_i  (norm_neg),
-      .exp_i   (norm_exp),
-      .sig_i   (norm_sig),
-      .result_o(round16)
-    );
-  end else begin : gen_no_round16
-    assign round16 = '0;
-  end
-
-  // -------------------------------------------------------------- Result selection
-  // NaN is canonical; an exact zero sum is +0 (step 7); a non-zero sum that rounds to
-  // zero keeps its sign (the rounder's result).
-  logic [C_W-1:0] result;
-
-  always_comb begin : result_select
-    if (add_out16_q) begin
-      if (add_nan_q)      result = C_W'({1'b0, {(RW16 - 1){1'b1}}});
-      else if (add_inf_q) result = C_W'({add_inf_neg_q, {EB16{1'b1}}, {MB16{1'b0}}});
-      else if (norm_zero) result = '0;
-      else                result = C_W'(round16);
-    end else begin
-      if (add_nan_q)      result = C_W'({1'b0, {(RW32 - 1){1'b1}}});
-      else if (add_inf_q) result = C_W'({add_inf_neg_q, {EB32{1'b1}}, {MB32{1'b0}}});
-      else if (norm_zero) result = '0;
-      else                result = C_W'(round32);
-    end
-  end
-
-  logic           out_valid_q;
-  logic [C_W-1:0] d_q;
-
-  always_ff @(posedge clk_i) begin : out_regs
-    if (!rst_ni) out_valid_q <= 1'b0;
-    else         out_valid_q <= add_valid_q;
-    if (add_valid_q) d_q <= result;
-  end
-
-  assign valid_o = out_valid_q;
-  assign d_o = d_q;
 endmodule

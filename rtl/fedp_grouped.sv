@@ -18,6 +18,8 @@
 //   products, group     terms,      max E,     signed       3:2 tree   sum,carry  lzc, RZ fp32
 //   sums, scales        exponents   shifts     terms
 //
+// ADD and NORM+ROUND are fedp.sv's, one module: fedp_backend.sv (instance i_back).
+//
 // Scales come one pair per group (sa_i[g*8 +: 8], sb_i[g*8 +: 8]); a caller whose scale
 // block spans several groups (mxf4: 32 elements) repeats the pair. scale_fmt_i picks the
 // scales' format among ScaleFmts at run time (mxf4nvf4 takes ue8m0 or ue4m3).
@@ -99,8 +101,6 @@ module fedp_grouped #(
   localparam int EW /*verilator public*/ = $clog2(EXP_MAG + 1) + 1;
   localparam int TSHW = $clog2(TXW + 1);
   localparam int CSHW = $clog2(CXW + 1);
-  localparam int LZW  = $clog2(MW + 1);
-  localparam int EB32 = tc_pkg::exp_bits(FP32), MB32 = tc_pkg::man_bits(FP32);
 
   if (G < 1 || L % G != 0) begin : gen_bad_g
     $error("fedp_grouped: L = %0d is not a multiple of G = %0d", L, G);
@@ -274,79 +274,24 @@ module fedp_grouped #(
     end
   end
 
-  // -------------------------------------------------------------------------- ADD
-  logic [SW-1:0] add_sum, add_carry;
-
-  fedp_csa_tree #(.N(NG + 1), .W(SW)) i_csa (
-    .terms_i(align_t_q),
-    .sum_o  (add_sum),
-    .carry_o(add_carry)
+  // ------------------------------------------------------- ADD, NORM + ROUND, Result
+  // fedp.sv's back end (fedp_backend.sv): the carry-save sum (add_*_q), one
+  // normalisation, rounding toward zero to fp32 and the result selection (d_q): NaN is
+  // canonical, Inf is c's, an exact zero sum is +0.
+  fedp_backend #(
+    .N(NG + 1), .SW(SW), .MW(MW), .EW(EW), .F(F), .OutFmts(1 << FP32),
+    .Fp32ManBits(Fp32ManBits)
+  ) i_back (
+    .clk_i,
+    .rst_ni,
+    .valid_i  (align_valid_q),
+    .out16_i  (1'b0),
+    .nan_i    (align_nan_q),
+    .inf_i    (align_inf_q),
+    .inf_neg_i(align_inf_neg_q),
+    .e_i      (align_e_q),
+    .terms_i  (align_t_q),
+    .valid_o,
+    .d_o
   );
-
-  logic          add_valid_q, add_nan_q, add_inf_q, add_inf_neg_q;
-  logic [EW-1:0] add_e_q;
-  logic [SW-1:0] add_sum_q, add_carry_q;
-
-  always_ff @(posedge clk_i) begin : add_regs
-    if (!rst_ni) add_valid_q <= 1'b0;
-    else         add_valid_q <= align_valid_q;
-    if (align_valid_q) begin
-      add_nan_q     <= align_nan_q;
-      add_inf_q     <= align_inf_q;
-      add_inf_neg_q <= align_inf_neg_q;
-      add_e_q       <= align_e_q;
-      add_sum_q     <= add_sum;
-      add_carry_q   <= add_carry;
-    end
-  end
-
-  // ------------------------------------------------------------------- NORM + ROUND
-  logic [SW-1:0]        norm_total;
-  logic                 norm_neg, norm_zero;
-  logic [MW-1:0]        norm_mag, norm_sig;
-  logic [LZW-1:0]       norm_lzc;
-  logic signed [EW-1:0] norm_exp;
-
-  always_comb begin : stage_norm
-    norm_total = add_sum_q + add_carry_q;
-    norm_neg = norm_total[SW-1];
-    norm_mag = norm_neg ? MW'(-norm_total) : MW'(norm_total);
-    norm_zero = norm_mag == '0;
-  end
-
-  fedp_lzc #(.W(MW)) i_lzc (
-    .x_i   (norm_mag),
-    .cnt_o (norm_lzc),
-    .norm_o(norm_sig)
-  );
-
-  assign norm_exp = add_e_q - EW'(F) + EW'(MW - 1) - EW'(norm_lzc);
-
-  logic [31:0] round32;
-  fedp_round #(.Fmt(FP32), .ManBits(Fp32ManBits), .Rne(1'b0), .SigW(MW), .ExpW(EW)) i_round (
-    .sign_i  (norm_neg),
-    .exp_i   (norm_exp),
-    .sig_i   (norm_sig),
-    .result_o(round32)
-  );
-
-  // NaN is canonical; Inf is c's; an exact zero sum is +0.
-  logic [31:0] result;
-  always_comb begin : result_select
-    if (add_nan_q)      result = {1'b0, {31{1'b1}}};
-    else if (add_inf_q) result = {add_inf_neg_q, {EB32{1'b1}}, {MB32{1'b0}}};
-    else if (norm_zero) result = '0;
-    else                result = round32;
-  end
-
-  logic out_valid_q;
-  logic [31:0] d_q;
-  always_ff @(posedge clk_i) begin : out_regs
-    if (!rst_ni) out_valid_q <= 1'b0;
-    else         out_valid_q <= add_valid_q;
-    if (add_valid_q) d_q <= result;
-  end
-
-  assign valid_o = out_valid_q;
-  assign d_o = d_q;
 endmodule

@@ -8,6 +8,7 @@ fedp_max_tree.sv
 fedp_csa_tree.sv
 fedp_lzc.sv
 fedp_round.sv
+fedp_backend.sv
 fedp.sv
 fedp_scale_decode.sv
 fedp_grouped.sv

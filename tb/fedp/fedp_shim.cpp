@@ -186,8 +186,11 @@ void stages(void *impl, fedp_stages *s)
     for (unsigned i = 0; i <= kL; i++)
         s->align_t[i] = sext(field(r->align_t_q, i * Params::SW, Params::SW),
                              Params::SW);
-    uint64_t sum = field(r->add_sum_q, 0, Params::SW) +
-                   field(r->add_carry_q, 0, Params::SW);
+    // ADD's registers are fedp_backend's (instance i_back). Verilator inlines that
+    // module, instantiated once per fedp, into fedp's class: its public registers
+    // are members named i_back__DOT__<name>.
+    uint64_t sum = field(r->i_back__DOT__add_sum_q, 0, Params::SW) +
+                   field(r->i_back__DOT__add_carry_q, 0, Params::SW);
     s->add_sum = sext(sum & (Params::SW >= 64 ? ~uint64_t(0) : (uint64_t(1) << Params::SW) - 1u),
                       Params::SW);
 }

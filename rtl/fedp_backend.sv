@@ -1,0 +1,173 @@
+// fedp_backend.sv - the back end of the FEDP arithmetic, shared by fedp.sv and
+// fedp_grouped.sv: the last two pipeline stages, from the aligned signed terms to the
+// rounded result (NUMERICS.md steps 5 to 7):
+//
+//   terms_i,e_i ─► ADD ─►│add_*_q│─► NORM+ROUND ─►│d_q│─► d_o
+//                  3:2 carry-   sum,carry   carry add, lzc,
+//                  save tree                shift, round, select
+//
+// The N terms are the ALIGN stage's registers: each a signed SW-bit integer in units of
+// 2^(E - F), E = e_i. Special values were decided in front (nan_i, inf_i, inf_neg_i) and
+// replace the result in "Result selection". Two registers from input to output: an
+// operation presented with valid_i = 1 before rising edge t is on d_o with valid_o = 1
+// after edge t+1. rst_ni (synchronous, active low) clears the valid bits; the datapath
+// registers load only with a valid operation.
+//
+// OutFmts names the rounders that exist: FMT_FP32 (toward zero, Fp32ManBits fraction
+// bits) and/or FMT_FP16 (to nearest even). With both, out16_i picks fp16 per operation;
+// with one, the result is that one's and out16_i is ignored.
+module fedp_backend #(
+  parameter int N = 5,          // terms of the sum
+  parameter int SW = 31,        // a signed term and the signed sum
+  parameter int MW = SW - 1,    // magnitude of the sum (at least SW - 1 bits)
+  parameter int EW = 10,        // exponents, signed
+  parameter int F = 23,         // fraction bits of the terms, relative to 2^E
+  // Result formats: FMT_FP32 (rounded toward zero) and/or FMT_FP16 (nearest even).
+  parameter int OutFmts = (1 << tc_pkg::FMT_FP32) | (1 << tc_pkg::FMT_FP16),
+  // Fraction bits of an fp32 result: 23, or 13 for native fp8 (an e8m13 value in fp32).
+  parameter int Fp32ManBits = 23,
+  localparam int C_W = tc_pkg::max_value_bits(OutFmts)
+) (
+  input  logic            clk_i,
+  input  logic            rst_ni,
+  input  logic            valid_i,
+  input  logic            out16_i,     // round to fp16, not fp32
+  input  logic            nan_i,       // the result is the canonical NaN
+  input  logic            inf_i,       // the result is Inf (when not NaN) ...
+  input  logic            inf_neg_i,   // ... of this sign
+  input  logic [EW-1:0]   e_i,         // E, the alignment exponent
+  input  logic [N*SW-1:0] terms_i,     // term i in terms_i[i*SW +: SW], signed
+  output logic            valid_o,
+  output logic [C_W-1:0]  d_o
+);
+  // ------------------------------------------------------------------------ Constants
+  localparam int FP32 = tc_pkg::FMT_FP32;
+  localparam int FP16 = tc_pkg::FMT_FP16;
+  localparam bit OUT32 = OutFmts[FP32];
+  localparam bit OUT16 = OutFmts[FP16];
+  localparam int LZW  = $clog2(MW + 1);
+
+  // Result patterns of the output formats (tc_canonical_nan: every bit but the sign).
+  localparam int EB32 = tc_pkg::exp_bits(FP32), MB32 = tc_pkg::man_bits(FP32);
+  localparam int EB16 = tc_pkg::exp_bits(FP16), MB16 = tc_pkg::man_bits(FP16);
+  localparam int RW32 = 1 + EB32 + MB32;
+  localparam int RW16 = 1 + EB16 + MB16;
+
+  // Parameter checks: a wrong instance stops at elaboration, in Verilator and in Yosys.
+  if (N < 1 || SW < 2 || SW > 64) begin : gen_bad_n
+    $error("fedp_backend: N = %0d, SW = %0d, expected N >= 1 and 2..64 bits", N, SW);
+  end
+  if (MW < SW - 1) begin : gen_bad_mw
+    $error("fedp_backend: MW = %0d cannot hold the magnitude of a %0d-bit sum", MW, SW);
+  end
+  if ((OutFmts & ~((1 << FP32) | (1 << FP16))) != 0 || OutFmts == 0) begin : gen_bad_out
+    $error("fedp_backend: OutFmts = 'h%0h, expected fp32 and/or fp16", OutFmts);
+  end
+
+  // -------------------------------------------------------------------------- ADD
+  // The exact sum of the N signed terms, kept in carry-save form (NUMERICS.md step 5).
+  logic [SW-1:0] add_sum, add_carry;
+
+  fedp_csa_tree #(.N(N), .W(SW)) i_csa (
+    .terms_i(terms_i),
+    .sum_o  (add_sum),
+    .carry_o(add_carry)
+  );
+
+  logic              add_valid_q, add_out16_q, add_nan_q, add_inf_q, add_inf_neg_q;
+  logic [EW-1:0]     add_e_q;
+  logic [SW-1:0]     add_sum_q /*verilator public_flat_rd*/;
+  logic [SW-1:0]     add_carry_q /*verilator public_flat_rd*/;
+
+  always_ff @(posedge clk_i) begin : add_regs
+    if (!rst_ni) add_valid_q <= 1'b0;
+    else         add_valid_q <= valid_i;
+    if (valid_i) begin
+      add_out16_q   <= out16_i;
+      add_nan_q     <= nan_i;
+      add_inf_q     <= inf_i;
+      add_inf_neg_q <= inf_neg_i;
+      add_e_q       <= e_i;
+      add_sum_q     <= add_sum;
+      add_carry_q   <= add_carry;
+    end
+  end
+
+  // ------------------------------------------------------------------- NORM + ROUND
+  // value = sum * 2^(E - F); normalised, its leading one has exponent E - F + (MW-1-lzc).
+  logic [SW-1:0]        norm_total;
+  logic                 norm_neg, norm_zero;
+  logic [MW-1:0]        norm_mag, norm_sig;
+  logic [LZW-1:0]       norm_lzc;
+  logic signed [EW-1:0] norm_exp;
+
+  always_comb begin : stage_norm
+    norm_total = add_sum_q + add_carry_q;
+    norm_neg = norm_total[SW-1];
+    norm_mag = norm_neg ? MW'(-norm_total) : MW'(norm_total);
+    norm_zero = norm_mag == '0;
+  end
+
+  fedp_lzc #(.W(MW)) i_lzc (
+    .x_i   (norm_mag),
+    .cnt_o (norm_lzc),
+    .norm_o(norm_sig)
+  );
+
+  assign norm_exp = add_e_q - EW'(F) + EW'(MW - 1) - EW'(norm_lzc);
+
+  logic [RW32-1:0] round32;
+  logic [RW16-1:0] round16;
+
+  if (OUT32) begin : gen_round32
+    fedp_round #(.Fmt(FP32), .ManBits(Fp32ManBits), .Rne(1'b0), .SigW(MW), .ExpW(EW)) i_round (
+      .sign_i  (norm_neg),
+      .exp_i   (norm_exp),
+      .sig_i   (norm_sig),
+      .result_o(round32)
+    );
+  end else begin : gen_no_round32
+    assign round32 = '0;
+  end
+  if (OUT16) begin : gen_round16
+    fedp_round #(.Fmt(FP16), .ManBits(MB16), .Rne(1'b1), .SigW(MW), .ExpW(EW)) i_round (
+      .sign_i  (norm_neg),
+      .exp_i   (norm_exp),
+      .sig_i   (norm_sig),
+      .result_o(round16)
+    );
+  end else begin : gen_no_round16
+    assign round16 = '0;
+  end
+
+  // -------------------------------------------------------------- Result selection
+  // NaN is canonical; an exact zero sum is +0 (step 7); a non-zero sum that rounds to
+  // zero keeps its sign (the rounder's result). With one rounder the format is fixed.
+  logic [C_W-1:0] result;
+
+  always_comb begin : result_select
+    if (OUT16 && (!OUT32 || add_out16_q)) begin
+      if (add_nan_q)      result = C_W'({1'b0, {(RW16 - 1){1'b1}}});
+      else if (add_inf_q) result = C_W'({add_inf_neg_q, {EB16{1'b1}}, {MB16{1'b0}}});
+      else if (norm_zero) result = '0;
+      else                result = C_W'(round16);
+    end else begin
+      if (add_nan_q)      result = C_W'({1'b0, {(RW32 - 1){1'b1}}});
+      else if (add_inf_q) result = C_W'({add_inf_neg_q, {EB32{1'b1}}, {MB32{1'b0}}});
+      else if (norm_zero) result = '0;
+      else                result = C_W'(round32);
+    end
+  end
+
+  logic           out_valid_q;
+  logic [C_W-1:0] d_q;
+
+  always_ff @(posedge clk_i) begin : out_regs
+    if (!rst_ni) out_valid_q <= 1'b0;
+    else         out_valid_q <= add_valid_q;
+    if (add_valid_q) d_q <= result;
+  end
+
+  assign valid_o = out_valid_q;
+  assign d_o = d_q;
+endmodule
