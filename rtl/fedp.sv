@@ -97,12 +97,8 @@ module fedp #(
   // A product is in [0, 4): it is not renormalised.
   localparam int PW /*verilator public*/ = PFB + 2;
   localparam int CFB = tc_pkg::max_man_bits(OutFmts);   // c's fraction bits (fp16 c left-justified)
-  localparam int PWIN = max2(F, PFB);                   // product fraction bits while shifting
-  localparam int CWIN = max2(F, CFB);                   // c fraction bits while shifting
-  localparam int PXW = PWIN + 2;                        // a product in its shift window
-  localparam int CXW = CWIN + 2;                        // c in its window: < 2, sized as a product
-  localparam int TW  = F + 2;                           // a truncated term is below 4 * 2^F
-  // The signed sum: |sum| < (4L + 2) * 2^F.
+  // The signed sum: a truncated product is below 4 * 2^F, c below 2 * 2^F, so
+  // |sum| < (4L + 2) * 2^F.
   localparam int SW /*verilator public*/ = F + $clog2(4 * L + 2) + 1;
   localparam int MW  = SW - 1;                          // magnitude of the sum
 
@@ -119,8 +115,6 @@ module fedp #(
   localparam int FLOOR32 = EminAlignFp32 == NONE ? E_LO : EminAlignFp32;
   localparam int FLOOR16 = EminAlignFp16 == NONE ? E_LO : EminAlignFp16;
 
-  localparam int PSHW = $clog2(PXW + 1);  // alignment shift of a product, saturated at PXW
-  localparam int CSHW = $clog2(CXW + 1);
   localparam int MB32 = tc_pkg::man_bits(FP32);     // the largest Fp32ManBits
 
   // Parameter checks: a wrong instance stops at elaboration, in Verilator and in Yosys.
@@ -276,32 +270,28 @@ module fedp #(
 
   // Each term is shifted right by E - e and truncated toward zero to F fraction bits
   // relative to 2^E, in sign-magnitude (NUMERICS.md step 4: no guard, round or sticky):
-  //   product in its window:  | 2 integer | PWIN fraction |  >> (E - e), then keep the
-  //   top F fraction bits:    | 2 integer | F fraction    |  = TW bits, then the sign.
-  logic [N*SW-1:0]    align_t;
-  logic signed [EW:0] align_gap;   // E - e, >= 0 for every non-zero term
-  logic [PSHW-1:0]    align_psh;
-  logic [CSHW-1:0]    align_csh;
-  logic [PXW-1:0]     align_px;
-  logic [CXW-1:0]     align_cx;
-  logic [TW-1:0]      align_mag;
+  // fedp_align_term.sv, one instance per product (PW bits, PFB fraction bits, below 4)
+  // and one for c (CFB fraction bits, below 2).
+  logic [N*SW-1:0] align_t;
 
-  always_comb begin : stage_align
-    for (int i = 0; i < L; i++) begin
-      align_gap = (EW+1)'(align_e) - (EW+1)'(signed'(mul_pexp_q[i*EW +: EW]));
-      align_psh = align_gap >= (EW+1)'(PXW) ? PSHW'(PXW) : PSHW'(align_gap);
-      align_px = (PXW'(mul_psig_q[i*PW +: PW]) << (PWIN - PFB)) >> align_psh;
-      align_mag = TW'(align_px >> (PWIN - F));
-      if (mul_pzero_q[i]) align_mag = '0;
-      align_t[i*SW +: SW] = mul_psign_q[i] ? -(SW'(align_mag)) : SW'(align_mag);
-    end
-    align_gap = (EW+1)'(align_e) - (EW+1)'(signed'(mul_cexp_q));
-    align_csh = align_gap >= (EW+1)'(CXW) ? CSHW'(CXW) : CSHW'(align_gap);
-    align_cx = (CXW'(mul_csig_q) << (CWIN - CFB)) >> align_csh;
-    align_mag = TW'(align_cx >> (CWIN - F));
-    if (mul_czero_q) align_mag = '0;
-    align_t[L*SW +: SW] = mul_csign_q ? -(SW'(align_mag)) : SW'(align_mag);
+  for (genvar i = 0; i < L; i++) begin : gen_align
+    fedp_align_term #(.SigW(PW), .SigFB(PFB), .F(F), .EW(EW), .SW(SW)) i_align_term (
+      .e_i   (align_e),
+      .exp_i (mul_pexp_q[i*EW +: EW]),
+      .sig_i (mul_psig_q[i*PW +: PW]),
+      .sign_i(mul_psign_q[i]),
+      .zero_i(mul_pzero_q[i]),
+      .term_o(align_t[i*SW +: SW])
+    );
   end
+  fedp_align_term #(.SigW(CFB + 1), .SigFB(CFB), .F(F), .EW(EW), .SW(SW)) i_align_c (
+    .e_i   (align_e),
+    .exp_i (mul_cexp_q),
+    .sig_i (mul_csig_q),
+    .sign_i(mul_csign_q),
+    .zero_i(mul_czero_q),
+    .term_o(align_t[L*SW +: SW])
+  );
 
   logic              align_valid_q, align_out16_q, align_nan_q, align_inf_q, align_inf_neg_q;
   logic [EW-1:0]     align_e_q /*verilator public_flat_rd*/;

@@ -82,14 +82,9 @@ module fedp_grouped #(
   localparam int TFB  = UFB + 2 * SMB;
   // c: an fp32 value, sig with CFB fraction bits.
   localparam int CFB  = tc_pkg::man_bits(FP32);
-  // Shift windows (as fedp.sv): the term with max(F, its fraction) fraction bits, shifted
-  // right by E - e, then cut to F fraction bits.
-  localparam int TWIN = max2(F, TFB);
-  localparam int CWIN = max2(F, CFB);
-  localparam int TXW  = TMW - TFB + TWIN;                  // integer bits + TWIN
-  localparam int CXW  = 1 + CWIN;
-  localparam int TW   = TMW - TFB + F;                     // a truncated term
-  localparam int CTW  = 1 + F;
+  // Truncated terms (fedp_align_term.sv): their integer bits and F fraction bits.
+  localparam int TW   = TMW - TFB + F;                     // a group term
+  localparam int CTW  = 1 + F;                             // c
   localparam int SW /*verilator public*/ = max2(TW, CTW) + $clog2(NG + 1) + 1;
   localparam int MW   = SW - 1;
   // Exponents: scale pairs span 2*emin .. 2*emax of the scale formats, c fp32's range.
@@ -99,8 +94,6 @@ module fedp_grouped #(
   localparam int E_LO = min2(min2(S_LO, tc_pkg::emin(FP32)), EminAlignFp32);
   localparam int EXP_MAG = max2(E_HI + MW, max2(F - E_LO, E_HI - E_LO)) + 1;
   localparam int EW /*verilator public*/ = $clog2(EXP_MAG + 1) + 1;
-  localparam int TSHW = $clog2(TXW + 1);
-  localparam int CSHW = $clog2(CXW + 1);
 
   if (G < 1 || L % G != 0) begin : gen_bad_g
     $error("fedp_grouped: L = %0d is not a multiple of G = %0d", L, G);
@@ -232,31 +225,29 @@ module fedp_grouped #(
     .max_o (align_e)
   );
 
+  // Each term is shifted right by E - e and truncated toward zero to F fraction bits
+  // relative to 2^E (as fedp.sv): fedp_align_term.sv, one instance per group term (TMW
+  // bits, TFB fraction bits; a dropped group is 0) and one for c.
   logic [(NG+1)*SW-1:0] align_t;
-  logic signed [EW:0]   align_gap;
-  logic [TSHW-1:0]      align_tsh;
-  logic [CSHW-1:0]      align_csh;
-  logic [TXW-1:0]       align_tx;
-  logic [CXW-1:0]       align_cx;
-  logic [TW-1:0]        align_mag;
-  logic [CTW-1:0]       align_cmag;
 
-  always_comb begin : stage_align
-    for (int g = 0; g < NG; g++) begin
-      align_gap = (EW+1)'(align_e) - (EW+1)'(signed'(mul_texp_q[g*EW +: EW]));
-      align_tsh = align_gap >= (EW+1)'(TXW) ? TSHW'(TXW) : TSHW'(align_gap);
-      align_tx = (TXW'(mul_tmag_q[g*TMW +: TMW]) << (TWIN - TFB)) >> align_tsh;
-      align_mag = TW'(align_tx >> (TWIN - F));
-      if (mul_tdrop_q[g]) align_mag = '0;
-      align_t[g*SW +: SW] = mul_tsign_q[g] ? -(SW'(align_mag)) : SW'(align_mag);
-    end
-    align_gap = (EW+1)'(align_e) - (EW+1)'(signed'(mul_cexp_q));
-    align_csh = align_gap >= (EW+1)'(CXW) ? CSHW'(CXW) : CSHW'(align_gap);
-    align_cx = (CXW'(mul_csig_q) << (CWIN - CFB)) >> align_csh;
-    align_cmag = CTW'(align_cx >> (CWIN - F));
-    if (mul_czero_q) align_cmag = '0;
-    align_t[NG*SW +: SW] = mul_csign_q ? -(SW'(align_cmag)) : SW'(align_cmag);
+  for (genvar g = 0; g < NG; g++) begin : gen_align
+    fedp_align_term #(.SigW(TMW), .SigFB(TFB), .F(F), .EW(EW), .SW(SW)) i_align_term (
+      .e_i   (align_e),
+      .exp_i (mul_texp_q[g*EW +: EW]),
+      .sig_i (mul_tmag_q[g*TMW +: TMW]),
+      .sign_i(mul_tsign_q[g]),
+      .zero_i(mul_tdrop_q[g]),
+      .term_o(align_t[g*SW +: SW])
+    );
   end
+  fedp_align_term #(.SigW(CFB + 1), .SigFB(CFB), .F(F), .EW(EW), .SW(SW)) i_align_c (
+    .e_i   (align_e),
+    .exp_i (mul_cexp_q),
+    .sig_i (mul_csig_q),
+    .sign_i(mul_csign_q),
+    .zero_i(mul_czero_q),
+    .term_o(align_t[NG*SW +: SW])
+  );
 
   logic              align_valid_q, align_nan_q, align_inf_q, align_inf_neg_q;
   logic [EW-1:0]     align_e_q /*verilator public_flat_rd*/;

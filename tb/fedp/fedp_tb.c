@@ -3,6 +3,9 @@
  *
  *   fedp_tb --instance NAME [--seed S] [--count N] [--vectors DIR] [--fst FILE] [--print N]
  *           [--random-only]   (no directed cases, no A100 vectors: a short waveform)
+ *   fedp_tb --instance NAME --replay-check N [--seed S]   the stage replay itself: N
+ *                          random operations per profile replayed alone, every stage
+ *                          register must agree with the model's trace
  *   fedp_tb --profiles     every FEDP row of the model's table has an instance, and every
  *                          instance implements at least one row
  *   fedp_tb --list         the instances, their parameters and the profiles they implement
@@ -734,34 +737,41 @@ static unsigned max_man_bits(uint32_t fmts)
 }
 
 /* Runs op o alone and compares each stage register with the model's trace, naming the
- * first stage that differs: where a mismatch is born. */
-static void replay(tb *t, const op *o)
+ * first stage that differs: where a mismatch is born. Returns 0 when MUL, ALIGN and ADD
+ * agree, 1 when one differs, -1 when there is nothing to compare (a special result).
+ * Quiet unless verbose. */
+static int replay(tb *t, const op *o, int verbose)
 {
     tc_fedp_trace tr;
     uint32_t d;
     const tc_fmt_info *fi = tc_fmt_get(o->p->in);
     if (tc_fedp_step(o->p, o->n, o->a, o->b, o->c, &d, &tr) != TC_OK)
-        return;
-    printf("  replay of op %" PRIu64 " stage by stage:\n", o->index);
+        return -1;
+    if (verbose)
+        printf("  replay of op %" PRIu64 " stage by stage:\n", o->index);
     if (tr.special) {
-        printf("    the model's result is special (code %d): no stage to compare\n", tr.special);
-        return;
+        if (verbose)
+            printf("    the model's result is special (code %d): no stage to compare\n",
+                   tr.special);
+        return -1;
     }
     dut_reset(t->dut);
     dut_drive(t->dut, 1, o->p->in, o->p->out, o->n, o->a, o->b, o->c);
+    dut_step(t->dut); /* fedp_tb_top's operand register */
+    dut_drive(t->dut, 0, o->p->in, o->p->out, 0, o->a, o->b, 0);
     fedp_stages s;
     unsigned lj = (unsigned)(2 * (max_man_bits(t->q->in_fmts) - fi->man_bits));
     dut_step(t->dut);
-    dut_drive(t->dut, 0, o->p->in, o->p->out, 0, o->a, o->b, 0);
     dut_stages(t->dut, &s);
     for (size_t i = 0; i < o->n; i++) {
         if (tr.prod_zero[i] || tr.prod_sig[i] == 0)
             continue;
         if (s.mul_psig[i] != tr.prod_sig[i] << lj || s.mul_pexp[i] != tr.prod_exp[i]) {
-            printf("    MUL differs at product %zu: rtl sig %" PRIx64 " exp %d, model sig %"
-                   PRIx64 " exp %d (<< %u)\n", i, s.mul_psig[i], s.mul_pexp[i],
-                   tr.prod_sig[i], tr.prod_exp[i], lj);
-            return;
+            if (verbose)
+                printf("    MUL differs at product %zu: rtl sig %" PRIx64 " exp %d, model sig %"
+                       PRIx64 " exp %d (<< %u)\n", i, s.mul_psig[i], s.mul_pexp[i],
+                       tr.prod_sig[i], tr.prod_exp[i], lj);
+            return 1;
         }
     }
     dut_step(t->dut);
@@ -770,24 +780,54 @@ static void replay(tb *t, const op *o)
     for (size_t i = 0; i <= o->n; i++)
         any |= !tr.prod_zero[i == o->n ? TC_MAX_L : i];
     if (any && s.align_e != tr.align_e) {
-        printf("    ALIGN differs: rtl E %d, model E %d\n", s.align_e, tr.align_e);
-        return;
+        if (verbose)
+            printf("    ALIGN differs: rtl E %d, model E %d\n", s.align_e, tr.align_e);
+        return 1;
     }
     for (size_t i = 0; i <= t->q->L; i++) {
         int64_t m = i == t->q->L ? tr.align_t[TC_MAX_L] : i < o->n ? tr.align_t[i] : 0;
         if (s.align_t[i] != m) {
-            printf("    ALIGN differs at term %zu: rtl %" PRId64 ", model %" PRId64 "\n", i,
-                   s.align_t[i], m);
-            return;
+            if (verbose)
+                printf("    ALIGN differs at term %zu: rtl %" PRId64 ", model %" PRId64 "\n",
+                       i, s.align_t[i], m);
+            return 1;
         }
     }
     dut_step(t->dut);
     dut_stages(t->dut, &s);
     if (s.add_sum != tr.add_sum) {
-        printf("    ADD differs: rtl %" PRId64 ", model %" PRId64 "\n", s.add_sum, tr.add_sum);
-        return;
+        if (verbose)
+            printf("    ADD differs: rtl %" PRId64 ", model %" PRId64 "\n", s.add_sum,
+                   tr.add_sum);
+        return 1;
     }
-    printf("    MUL, ALIGN and ADD agree: the difference is in NORM/ROUND or the selection\n");
+    if (verbose)
+        printf("    MUL, ALIGN and ADD agree: the difference is in NORM/ROUND or the selection\n");
+    return 0;
+}
+
+/* The replay itself under test: on an instance that matches the model, every stage of
+ * every replayed operation must agree with the trace (else replay would blame a stage
+ * wrongly when a real mismatch is diagnosed). n random operations per profile. */
+static int replay_check(tb *t, const tc_profile *const *ps, size_t np, uint64_t n)
+{
+    uint64_t compared = 0, differ = 0;
+    for (size_t j = 0; j < np; j++)
+        for (uint64_t i = 0; i < n; i++) {
+            op o;
+            random_op(t, ps[j], &o);
+            o.index = i;
+            int r = replay(t, &o, 0);
+            compared += r >= 0;
+            if (r > 0 && differ++ == 0) {
+                printf("  first that differs: seed %" PRIu64 ", %s, operation %" PRIu64
+                       " [%s]\n", t->seed, ps[j]->name, i, o.gen);
+                replay(t, &o, 1);
+            }
+        }
+    printf("replay check: %" PRIu64 " operations replayed stage by stage, %" PRIu64
+           " differ\n%s\n", compared, differ, differ || !compared ? "FAILED" : "PASSED");
+    return differ || !compared;
 }
 
 /* ------------------------------------------------------- tcsim dot input lines */
@@ -903,6 +943,7 @@ static int usage(void)
 {
     fprintf(stderr, "usage: fedp_tb --instance NAME [--seed S] [--count N] [--vectors DIR]\n"
                     "               [--fst FILE] [--print N] [--random-only]\n"
+                    "       fedp_tb --instance NAME --replay-check N [--seed S]\n"
                     "       fedp_tb --profiles | --list | --dot-profiles\n"
                     "       fedp_tb --dot-cases ARCH INSTR IN OUT N SEED\n");
     return 2;
@@ -920,7 +961,7 @@ static int parse_u64(const char *s, uint64_t *out)
 int main(int argc, char **argv)
 {
     const char *name = NULL, *fst = NULL, *vectors = TCSIM_SHARED_DIR "/vectors/a100";
-    uint64_t seed = 1, count = 1000000, print_max = 10;
+    uint64_t seed = 1, count = 1000000, print_max = 10, replay_n = 0;
     int random_only = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -948,7 +989,8 @@ int main(int argc, char **argv)
             vectors = v;
         else if (!(!strcmp(a, "--seed") && !parse_u64(v, &seed)) &&
                  !(!strcmp(a, "--count") && !parse_u64(v, &count)) &&
-                 !(!strcmp(a, "--print") && !parse_u64(v, &print_max)))
+                 !(!strcmp(a, "--print") && !parse_u64(v, &print_max)) &&
+                 !(!strcmp(a, "--replay-check") && !parse_u64(v, &replay_n)))
             return usage();
         i++;
     }
@@ -1002,6 +1044,11 @@ int main(int argc, char **argv)
     t.lat = t.q->latency;
     for (unsigned i = 0; i < t.lat; i++)
         t.ring[i].p = ps[0];
+    if (replay_n) {
+        int rc = replay_check(&t, ps, np, replay_n);
+        dut_free(t.dut);
+        return rc;
+    }
     printf("seed %" PRIu64 ", %" PRIu64 " random operations per (in, out) format pair\n", seed,
            count);
 
@@ -1036,7 +1083,7 @@ int main(int argc, char **argv)
     for (int b = 0; b < N_BUCKETS; b++)
         printf(" %s %" PRIu64 "%s", bucket_name[b], t.mism[b], b + 1 < N_BUCKETS ? "," : "\n");
     if (t.have_bad)
-        replay(&t, &t.first_bad);
+        replay(&t, &t.first_bad, 1);
     /* Every issued operation is checked or was dropped by a reset. */
     if (t.checked + t.dropped != t.issued) {
         printf("%" PRIu64 " operations neither checked nor dropped\n",
