@@ -298,6 +298,13 @@ tc_status tc_hmma_exec(const tc_hmma_cfg *cfg, unsigned set, unsigned step,
         return st;
     /* Elements of accumulator register pair `step`: one fp32 or two fp16 per register. */
     unsigned per = cfg->acc == TC_FMT_FP32 ? 2 : 4, i0 = step * per;
+    /* The HMMA's FEDP steps, one per accumulator element it updates: each reads the A
+     * and B fragments and its own element only, so they are independent and run as
+     * one batch (tc_dot_batch), or one by one through fn. */
+    enum { MAX_CASES = 4 * 2 * 4 * 4 };
+    uint32_t ca[MAX_CASES][4], cb[MAX_CASES][4], cc[MAX_CASES], cd[MAX_CASES];
+    uint32_t *acc[MAX_CASES];
+    size_t n = 0;
 
     for (unsigned o = 0; o < 4; o++) {
         /* The octet's B buffer: columns 0-3 come from threadgroup X, 4-7 from X+4. */
@@ -318,21 +325,28 @@ tc_status tc_hmma_exec(const tc_hmma_cfg *cfg, unsigned set, unsigned step,
                     set_pos_a(cfg->a_layout, h, t, e, &row, &kk);
                     abuf[row - 4 * h][kk] = w->a[4 * g + t][4 * set + e];
                 }
-            /* Each lane's accumulator elements of this step: one FEDP step each. */
             for (unsigned t = 0; t < 4; t++)
-                for (unsigned i = i0; i < i0 + per; i++) {
+                for (unsigned i = i0; i < i0 + per; i++, n++) {
                     unsigned row, col;
                     pos_c(cfg->acc, h, t, i, &row, &col);
-                    uint32_t bcol[4] = {bbuf[0][col], bbuf[1][col], bbuf[2][col], bbuf[3][col]};
-                    uint32_t *acc = &w->c[4 * g + t][i], d;
-                    st = fn ? fn(ctx, p, 4, abuf[row - 4 * h], bcol, *acc, &d)
-                            : tc_fedp_step(p, 4, abuf[row - 4 * h], bcol, *acc, &d, NULL);
-                    if (st != TC_OK)
-                        return st;
-                    *acc = d;
+                    for (unsigned kk = 0; kk < 4; kk++) {
+                        ca[n][kk] = abuf[row - 4 * h][kk];
+                        cb[n][kk] = bbuf[kk][col];
+                    }
+                    acc[n] = &w->c[4 * g + t][i];
+                    cc[n] = *acc[n];
                 }
         }
     }
+    if (fn) {
+        for (size_t j = 0; j < n; j++)
+            if ((st = fn(ctx, p, 4, ca[j], cb[j], cc[j], &cd[j])) != TC_OK)
+                return st;
+    } else if ((st = tc_dot_batch(p, n, 4, &ca[0][0], &cb[0][0], cc, cd, NULL)) != TC_OK) {
+        return st;
+    }
+    for (size_t j = 0; j < n; j++)
+        *acc[j] = cd[j];
     return TC_OK;
 }
 

@@ -1,8 +1,10 @@
 /* cmd_bench.c - `tcsim bench`: throughput of the model on one core.
  *
  * For each FEDP profile, L-term dot products per second through the single-case call
- * (tc_dot) and the batch call (tc_dot_batch); then `tcsim dot`'s line engine on
- * generated text (parsing and printing included). Prints a table and writes JSON. */
+ * (tc_dot) and the batch call (tc_dot_batch); whole mma.m16n8k16 tiles (tc_mma_tile, what
+ * a simulator's handle computes per instruction with data); then `tcsim dot`'s line
+ * engine on generated text (parsing and printing included). Prints a table and writes
+ * JSON. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>
 #include <string.h>
@@ -70,6 +72,32 @@ static double rate(const tc_profile *p, size_t k, const uint32_t *a, const uint3
     return (double)done / (t - t0);
 }
 
+/* Whole tiles per second: ampere mma.m16n8k16, fp16 -> fp32 (two 8-term k-steps). */
+static double tile_rate(double secs, uint64_t *seed)
+{
+    enum { M = 16, N = 8, K = 16 };
+    uint32_t A[M * K], B[K * N], C[M * N], D[M * N];
+    const tc_profile *p;
+    if (tc_profile_find(TC_ARCH_AMPERE, TC_INSTR_MMA, TC_FMT_FP16, TC_FMT_FP32, &p) != TC_OK)
+        return -1;
+    for (size_t i = 0; i < M * K; i++)
+        A[i] = rand_value(seed, TC_FMT_FP16);
+    for (size_t i = 0; i < K * N; i++)
+        B[i] = rand_value(seed, TC_FMT_FP16);
+    for (size_t i = 0; i < M * N; i++)
+        C[i] = rand_value(seed, TC_FMT_FP32);
+    size_t done = 0;
+    double t0 = now(), t;
+    do {
+        for (int r = 0; r < 256; r++, done++)
+            if (tc_mma_tile(p, M, N, K, A, B, C, D) != TC_OK)
+                return -1;
+        C[done % (M * N)] = D[done % (M * N)]; /* keep the work live */
+        t = now();
+    } while (t - t0 < secs);
+    return (double)done / (t - t0);
+}
+
 /* `tcsim dot` lines per second: ampere fp16 -> fp32, k = 8, text in memory. */
 static double cli_rate(double secs, uint64_t *seed)
 {
@@ -118,8 +146,9 @@ static int bench_run(int argc, char **argv)
         if (cli_is_help(argv[i])) {
             printf("usage: tcsim bench [--quick] [--profile NAME] [--json FILE]\n\nDot products per second of "
                    "the model on one core, per FEDP profile (k = L),\nthrough tc_dot and "
-                   "tc_dot_batch, and `tcsim dot` lines per second (ampere\nfp16, k = 8, "
-                   "parsing included). Writes JSON to %s.\n", json);
+                   "tc_dot_batch; ampere mma.m16n8k16 tiles per second\n(tc_mma_tile); "
+                   "`tcsim dot` lines per second (ampere fp16, k = 8, parsing\nincluded). "
+                   "Writes JSON to %s.\n", json);
             return CLI_OK;
         } else if (!strcmp(argv[i], "--quick")) {
             secs = 0.05;
@@ -165,6 +194,9 @@ static int bench_run(int argc, char **argv)
         printf("%-34s %3u %14.0f %14.0f\n", br->name, br->k, br->single, br->batch);
         fflush(stdout);
     }
+    double tile = tile_rate(secs, &seed);
+    printf("%-34s %3d %14.0f   (tiles/s: %.3g multiply-adds/s)\n",
+           "mma.m16n8k16 tile ampere fp16->fp32", 16, tile, tile * 16 * 8 * 16);
     double cli = cli_rate(secs * 3, &seed);
     printf("%-34s %3d %14.0f   (lines/s, parsing and printing included)\n",
            "tcsim dot ampere fp16->fp32", 8, cli);
@@ -176,7 +208,8 @@ static int bench_run(int argc, char **argv)
         for (size_t i = 0; i < nres; i++)
             fprintf(f, "    {\"profile\": \"%s\", \"k\": %u, \"single\": %.0f, \"batch\": %.0f}%s\n",
                     res[i].name, res[i].k, res[i].single, res[i].batch, i + 1 < nres ? "," : "");
-        fprintf(f, "  ],\n  \"tcsim_dot_lines_per_s\": %.0f\n}\n", cli);
+        fprintf(f, "  ],\n  \"mma_m16n8k16_tiles_per_s\": %.0f,\n"
+                   "  \"tcsim_dot_lines_per_s\": %.0f\n}\n", tile, cli);
         fclose(f);
         printf("wrote %s\n", json);
     }

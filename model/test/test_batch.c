@@ -1,10 +1,13 @@
-/* test_batch.c - tc_dot_batch (lane-parallel kernel) gives tc_dot's results bit for bit.
+/* test_batch.c - the batched paths give tc_dot's results bit for bit: tc_dot_batch
+ * (lane-parallel kernel) and tc_mma_tile (a column's k-steps through it).
  *
  * tc_dot is the path the A100 vectors and the exact reference check; this holds the
  * batch kernel to it on random cases of every FEDP profile, drawn to include zeros,
  * subnormals, Inf/NaN words, wide exponent spreads and every k from 1 to L, plus the
  * error contract: a word too wide for its format stops the batch with TC_EFORMAT and
- * n_done = the index of that case. */
+ * n_done = the index of that case. Tiles of every non-scaled profile, with K below, at
+ * and beyond L (not a multiple of it), must equal the element-wise tc_dot in k order,
+ * and a too-wide word in the last k-step must give TC_EFORMAT. */
 #include <stdio.h>
 #include <stdlib.h>
 #include "tcsim.h"
@@ -30,6 +33,53 @@ static uint32_t word(uint64_t *s, tc_fmt f)
     else if ((r & 63) == 1)
         w |= ((1u << fi->exp_bits) - 1u) << (fi->man_bits + fi->ignore_low);
     return w;
+}
+
+/* Random tiles of profile p against tc_dot element by element; returns the failures. */
+static long check_tiles(const tc_profile *p, uint64_t seed, long *cases)
+{
+    const size_t L = p->L, shapes[][3] = {{1, 1, 1}, {3, 5, L > 1 ? L - 1 : 1}, {7, 3, L},
+                                          {16, 8, 2 * L + 3}, {9, 16, 3 * L}};
+    enum { MAXE = 16 * 16 };
+    static uint32_t A[MAXE * 3 * 64], B[MAXE * 3 * 64], C[MAXE], D[MAXE];
+    long fails = 0;
+    for (size_t sh = 0; sh < sizeof shapes / sizeof shapes[0]; sh++) {
+        size_t M = shapes[sh][0], N = shapes[sh][1], K = shapes[sh][2];
+        uint64_t s = seed + sh;
+        for (size_t i = 0; i < M * K; i++)
+            A[i] = word(&s, p->in);
+        for (size_t i = 0; i < K * N; i++)
+            B[i] = word(&s, p->in);
+        for (size_t i = 0; i < M * N; i++)
+            C[i] = word(&s, p->out);
+        tc_status st = tc_mma_tile(p, M, N, K, A, B, C, D);
+        if (st != TC_OK) {
+            printf("FAIL %s tile %zux%zux%zu: %s\n", p->name, M, N, K, tc_strerror(st));
+            fails++;
+            continue;
+        }
+        for (size_t i = 0; i < M; i++)
+            for (size_t j = 0; j < N; j++, (*cases)++) {
+                uint32_t a[3 * 64], b[3 * 64], e = 0;
+                for (size_t k = 0; k < K; k++) {
+                    a[k] = A[i * K + k];
+                    b[k] = B[k * N + j];
+                }
+                st = tc_dot(p, K, a, b, C[i * N + j], &e);
+                if ((st != TC_OK || e != D[i * N + j]) && fails++ < 10)
+                    printf("FAIL %s tile %zux%zux%zu (%zu,%zu): tile %08x, tc_dot %08x %s "
+                           "(seed %llu)\n", p->name, M, N, K, i, j, D[i * N + j], e,
+                           tc_strerror(st), (unsigned long long)seed);
+            }
+        if (tc_fmt_get(p->in)->width < 32) { /* a bad word in the last k-step */
+            B[(K - 1) * N + N - 1] = 1u << tc_fmt_get(p->in)->width;
+            st = tc_mma_tile(p, M, N, K, A, B, C, D);
+            if (st != TC_EFORMAT && fails++ < 10)
+                printf("FAIL %s tile %zux%zux%zu: bad word gave %s\n", p->name, M, N, K,
+                       tc_strerror(st));
+        }
+    }
+    return fails;
 }
 
 int main(int argc, char **argv)
@@ -79,6 +129,9 @@ int main(int argc, char **argv)
             }
         }
     }
+    for (size_t r = 0; r < nrows; r++)
+        if (rows[r].kind != TC_KIND_MX && rows[r].kind != TC_KIND_MXF4)
+            fails += check_tiles(&rows[r], seed + 7919 * r, &cases);
     free(a); free(b); free(c); free(d);
     printf("%ld cases, %s\n", cases, fails ? "FAILED" : "PASSED");
     return fails ? 1 : 0;
