@@ -111,42 +111,42 @@ static int timing_run(int argc, char **argv)
                         "wmma.m16n16k16)\n", ops);
         return CLI_USAGE;
     }
-    printf("gpu %s (%s): %s %s -> %s\n", g.name, tc_arch_name(g.arch), ops,
-           tc_fmt_get(op.in)->name, tc_fmt_get(op.acc)->name);
+    /* Everything is computed before anything is printed: an error leaves stdout empty. */
     tc_status st;
+    uint64_t cum[64];
+    size_t n = 0;
+    tc_op_timing t;
+    tc_bench_result r;
     if (wmma) {
-        uint64_t cum[64];
-        size_t n;
         st = tc_wmma_cumulative(&g, &op, cum, 64, &n);
-        if (st == TC_OK) {
-            printf("cumulative cycles after each HMMA:");
-            for (size_t i = 0; i < n; i++)
-                printf(" %llu", (unsigned long long)cum[i]);
-            printf("\nlatency %llu cycles (the wmma, as seed 001 measures it)\n",
-                   (unsigned long long)cum[n - 1]);
-        }
     } else {
-        tc_op_timing t;
-        tc_bench_result r;
         st = tc_op_timing_of(&g, &op, &t);
         if (st == TC_OK)
             st = tc_bench_mma(&g, &op, (unsigned)warps, (unsigned)ilp, (unsigned)iters, &r);
-        if (st == TC_OK) {
-            printf("instruction: %u step(s) of %u beat(s), issue interval %u cycles, "
-                   "completion latency %u cycles\n",
-                   t.steps, t.beats, t.issue_interval, t.latency);
-            if (t.front_interval < t.issue_interval)
-                printf("front end: %u cycles, ahead of the accumulator by up to %u\n",
-                       t.front_interval, t.acc_slack);
-            printf("benchmark: %llu warp(s) x ILP %llu, %llu iterations, %llu cycles\n",
-                   warps, ilp, iters, (unsigned long long)r.cycles);
-            print_x10("latency", r.latency_x10, "cycles per iteration");
-            print_x10("throughput", r.fma_per_clk_x10, "FMA/clk/SM");
-        }
     }
     if (st != TC_OK) {
         fprintf(stderr, "tcsim timing: %s on %s: %s\n", ops, g.name, tc_strerror(st));
         return st == TC_ENOMEM ? CLI_FAIL : CLI_USAGE;
+    }
+    printf("gpu %s (%s): %s %s -> %s\n", g.name, tc_arch_name(g.arch), ops,
+           tc_fmt_get(op.in)->name, tc_fmt_get(op.acc)->name);
+    if (wmma) {
+        printf("cumulative cycles after each HMMA:");
+        for (size_t i = 0; i < n; i++)
+            printf(" %llu", (unsigned long long)cum[i]);
+        printf("\nlatency %llu cycles (the wmma, as seed 001 measures it)\n",
+               (unsigned long long)cum[n - 1]);
+    } else {
+        printf("instruction: %u step(s) of %u beat(s), issue interval %u cycles, "
+               "completion latency %u cycles\n",
+               t.steps, t.beats, t.issue_interval, t.latency);
+        if (t.front_interval < t.issue_interval)
+            printf("front end: %u cycles, ahead of the accumulator by up to %u\n",
+                   t.front_interval, t.acc_slack);
+        printf("benchmark: %llu warp(s) x ILP %llu, %llu iterations, %llu cycles\n",
+               warps, ilp, iters, (unsigned long long)r.cycles);
+        print_x10("latency", r.latency_x10, "cycles per iteration");
+        print_x10("throughput", r.fma_per_clk_x10, "FMA/clk/SM");
     }
     return CLI_OK;
 }

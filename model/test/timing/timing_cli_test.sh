@@ -1,7 +1,7 @@
 #!/bin/bash
 # timing_cli_test.sh TCSIM - `tcsim timing` as a user runs it: the latency line the
 # issue asks for, the Volta wmma of Figure 9, and exit status 2 with a message naming
-# the bad argument.
+# the bad argument (and nothing on stdout).
 tcsim=$1
 fail=0
 expect() { # expect STATUS PATTERN ARGS...: exit status and a line of output matching
@@ -28,5 +28,11 @@ expect 2 "unknown option '--bogus'" --bogus
 expect 2 "shape not supported" --arch a100 --op mma.m16n8k12 --in fp16 --acc fp32
 expect 2 "not supported" --arch a100 --op mma.m16n8k16 --in int8 --acc fp32
 expect 2 "ilp" --arch a100 --op mma.m16n8k16 --in fp16 --acc fp32 --ilp 0
+# An error prints nothing on stdout: no header of a result that never comes.
+out=$("$tcsim" timing --arch a100 --op mma.m16n8k12 --in fp16 --acc fp32 2>/dev/null)
+if [ -n "$out" ]; then
+    echo "FAIL: an unsupported shape printed on stdout: $out"
+    fail=1
+fi
 if [ $fail = 0 ]; then echo PASSED; else echo FAILED; fi
 exit $fail
