@@ -150,6 +150,24 @@ static tc_status parse_fields(const char *text, size_t *pos, tc_gpu_timing *g)
     return TC_OK;
 }
 
+/* The next "gpu NAME key value ..." record of text from *pos into *g: TC_OK,
+ * TC_EUNSUPPORTED at the end of the text, TC_EINVAL for a malformed record. */
+static tc_status next_gpu(const char *text, size_t *pos, tc_gpu_timing *g)
+{
+    while (text[*pos]) {
+        word w = next_word(text, pos);
+        if (w.len == 0)
+            continue;
+        word name = next_word(text, pos);
+        if (!word_is(w, "gpu") || name.len == 0 || name.len >= TC_GPU_NAME_MAX)
+            return TC_EINVAL;
+        memset(g, 0, sizeof *g);
+        memcpy(g->name, name.p, name.len);
+        return parse_fields(text, pos, g);
+    }
+    return TC_EUNSUPPORTED;
+}
+
 /* Finds the GPU named `want` (by_arch: the first of arch `want`) in text: TC_OK and
  * *out, TC_EUNSUPPORTED if none, TC_EINVAL for a malformed line before it. */
 static tc_status scan(const char *text, const char *want, int by_arch, tc_gpu_timing *out)
@@ -158,27 +176,14 @@ static tc_status scan(const char *text, const char *want, int by_arch, tc_gpu_ti
     tc_arch want_arch = TC_ARCH_COUNT;
     if (by_arch && tc_arch_parse(want, &want_arch) != TC_OK)
         return TC_EUNSUPPORTED;
-    while (text[pos]) {
-        word w = next_word(text, &pos);
-        if (w.len == 0)
-            continue;
-        if (!word_is(w, "gpu"))
-            return TC_EINVAL;
-        word name = next_word(text, &pos);
-        if (name.len == 0 || name.len >= TC_GPU_NAME_MAX)
-            return TC_EINVAL;
-        tc_gpu_timing g;
-        memset(&g, 0, sizeof g);
-        memcpy(g.name, name.p, name.len);
-        tc_status st = parse_fields(text, &pos, &g);
-        if (st != TC_OK)
-            return st;
+    tc_gpu_timing g;
+    tc_status st;
+    while ((st = next_gpu(text, &pos, &g)) == TC_OK)
         if (by_arch ? g.arch == want_arch : !strcmp(g.name, want)) {
             *out = g;
             return TC_OK;
         }
-    }
-    return TC_EUNSUPPORTED;
+    return st;
 }
 
 tc_status tc_gpu_timing_parse(const char *text, const char *name, tc_gpu_timing *out)
@@ -203,26 +208,14 @@ tc_status tc_gpu_timing_get(size_t i, tc_gpu_timing *out)
     if (!out)
         return TC_EINVAL;
     size_t pos = 0, n = 0;
-    const char *text = tc_timing_data_text;
-    while (text[pos]) {
-        word w = next_word(text, &pos);
-        if (w.len == 0)
-            continue;
-        word name = next_word(text, &pos);
-        if (!word_is(w, "gpu") || name.len == 0 || name.len >= TC_GPU_NAME_MAX)
-            return TC_EINVAL;
-        tc_gpu_timing g;
-        memset(&g, 0, sizeof g);
-        memcpy(g.name, name.p, name.len);
-        tc_status st = parse_fields(text, &pos, &g);
-        if (st != TC_OK)
-            return st;
+    tc_gpu_timing g;
+    tc_status st;
+    while ((st = next_gpu(tc_timing_data_text, &pos, &g)) == TC_OK)
         if (n++ == i) {
             *out = g;
             return TC_OK;
         }
-    }
-    return TC_EUNSUPPORTED;
+    return st;
 }
 
 /* --------------------------------------------------------- one instruction */
