@@ -139,6 +139,11 @@ module tmem #(
   if (NumBanks != 8 && NumBanks != 4) begin : gen_bad_num_banks
     $error("tmem: NumBanks must be 8 or 4");
   end
+  // A narrower word is a slice of the memory for synthesis runs (synth/blocks.txt);
+  // a wider one is no tensor memory of the spec.
+  if (WordW < 1 || WordW > tmem_pkg::WORD_W) begin : gen_bad_word_w
+    $error("tmem: WordW must be 1 to %0d", tmem_pkg::WORD_W);
+  end
 `endif
 
   // ------------------------------------------------------------------ Arbitration
