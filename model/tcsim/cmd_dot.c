@@ -225,8 +225,14 @@ int dot_stream_run(dot_stream *ds, FILE *in, FILE *out)
     unsigned long lineno = 0;
     int rc = 0;
     const unsigned digits = (tc_fmt_get(ds->p->out)->width + 3) / 4;
-    while (getline(&line, &cap, in) >= 0) {
+    ssize_t len;
+    while ((len = getline(&line, &cap, in)) >= 0) {
         lineno++;
+        if (strlen(line) != (size_t)len) { /* the rest would be read past unseen */
+            fprintf(stderr, "line %lu: a NUL byte: not a text line of hex words\n", lineno);
+            rc = -1;
+            break;
+        }
         if (line[0] == '#')
             continue;
         uint32_t d;

@@ -245,8 +245,15 @@ static long read_matrix(const char *opt, const char *path, unsigned rows, unsign
     unsigned long lineno = 0;
     long got = 0, max = (long)rows * tiles;
     int bad = 0;
-    while (!bad && getline(&line, &cap, f) >= 0) {
+    ssize_t len;
+    while (!bad && (len = getline(&line, &cap, f)) >= 0) {
         lineno++;
+        if (strlen(line) != (size_t)len) { /* the rest would be read past unseen */
+            fprintf(stderr, "tcsim mma: %s %s: line %lu: a NUL byte: not a text line\n", opt,
+                    path, lineno);
+            bad = 1;
+            break;
+        }
         char *s = line;
         while (*s == ' ' || *s == '\t')
             s++;

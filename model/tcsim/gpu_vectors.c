@@ -229,8 +229,14 @@ static uint32_t *read_rows(const char *dir, const char *file, const word_conv *c
     char *line = NULL;
     size_t line_cap = 0;
     int bad = !w;
-    while (!bad && getline(&line, &line_cap, f) > 0) {
+    ssize_t got;
+    while (!bad && (got = getline(&line, &line_cap, f)) > 0) {
         line_no++;
+        if (strlen(line) != (size_t)got) { /* the rest would be read past unseen */
+            fprintf(stderr, "%s:%zu: a NUL byte: not a text line\n", path, line_no);
+            bad = 1;
+            break;
+        }
         size_t words = 0;
         for (char *tok = strtok(line, " \t\r\n"); tok && !bad; tok = strtok(NULL, " \t\r\n")) {
             uint32_t v, c;

@@ -44,6 +44,9 @@ expect_out "3f800000"
 run 2 "3c00 3c00 00000000\n# x\n3c00 3g00 00000000\n" dot --arch ampere --in fp16 --out fp32
 expect_err "line 3: word 2 '3g00' is not a hex number"
 expect_out "3f800000"
+run 2 "3c00 3c00 00000000\n3c00\0000 3c00 00000000\n" dot --arch ampere --in fp16 --out fp32
+expect_err "line 2: a NUL byte"
+expect_out "3f800000"
 run 2 "13c00 3c00 00000000\n" dot --arch ampere --in fp16 --out fp32
 expect_err "line 1: a_0 = 0x13c00 is wider than fp16 (16 bits)"
 run 2 "3c00 3c00 13c00\n" dot --arch ampere --in fp16 --out fp16
@@ -135,6 +138,10 @@ sed -i '3s/^[0-9a-f]*/zz/' vec_x9/a_X9_fp16.txt
 run 2 "" vectors vec_x9 --arch volta
 expect_err "vec_x9/a_X9_fp16.txt:3: word 'zz' is neither hex"
 cp vec_v100/fp16/a_V100_fp16.txt vec_x9/a_X9_fp16.txt
+sed -i '4s/^\(.\{8\}\)/\1\x00/' vec_x9/c_X9_fp32.txt  # the rest of the word unseen: silently 8 hex digits
+run 2 "" vectors vec_x9 --arch volta
+expect_err "vec_x9/c_X9_fp32.txt:4: a NUL byte"
+cp vec_v100/fp16/c_V100_fp32.txt vec_x9/c_X9_fp32.txt
 sed -i '5s/^[0-9a-f]* //' vec_x9/b_X9_fp16.txt
 run 2 "" vectors vec_x9 --arch volta
 expect_err "vec_x9/b_X9_fp16.txt:5: 7 words; expected 8"

@@ -188,6 +188,8 @@ int main(int argc, char **argv)
          "--a bad4.txt: line 1: word 16 = 0x13c00 is wider than fp16"},
         {"mma --arch volta --shape m8n8k4 --acc f32 --a a.txt --b b.txt --c c.txt",
          "--a a.txt: line 2: 16 values; expected 4"},
+        {"mma --arch volta --acc f32 --a bad5.txt --b b.txt --c c.txt",
+         "--a bad5.txt: line 2: a NUL byte"},
     };
     /* a valid m16n16k16 set of files first, then the broken ones */
     mma_vs_dot("m16n16k16", 16, 16, 16, 0, "row");
@@ -204,6 +206,11 @@ int main(int argc, char **argv)
     fclose(f);
     f = fopen("bad4.txt", "w");
     fprintf(f, "0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 13c00\n");
+    fclose(f);
+    f = fopen("bad5.txt", "w"); /* 16 words, then a NUL that hides the rest of the line */
+    fprintf(f, "%s3c00", row16);
+    fputc('\0', f);
+    fprintf(f, " 3c00\n");
     fclose(f);
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         int rc = run(bad[i].args);
