@@ -39,11 +39,29 @@ typedef struct args {
     int check, quiet;
 } args;
 
+static void usage(FILE *f)
+{
+    fprintf(f,
+        "usage: gemm_sim [--gpu a100] [--m 256] [--n 256] [--k 256] [--sms 1] [--warps 8]\n"
+        "                [--wm 32] [--wn 32] [--policy lrr|gto] [--check] [--quiet]\n"
+        "                [--json FILE]\n\n"
+        "A host simulator over the tcsim handle: warps of --sms SMs, each owning wm x wn\n"
+        "warp tiles of an M x N x K GEMM, issue mma.m16n8k16 (fp16 -> fp32) to the\n"
+        "handle of --gpu (`tcsim timing --list`); prints cycles, IPC, FMA/clk/SM and mma\n"
+        "simulated per second. --check sends data too and compares D with the host's\n"
+        "integer GEMM; --json writes the figures.\n");
+}
+
+/* Returns 0 to run, 1 after --help, -1 on a bad option. */
 static int parse(int argc, char **argv, args *a)
 {
     *a = (args){"a100", "gto", NULL, 256, 256, 256, 1, 8, 32, 32, 0, 0};
     for (int i = 1; i < argc; i++) {
         const char *o = argv[i];
+        if (!strcmp(o, "-h") || !strcmp(o, "--help")) {
+            usage(stdout);
+            return 1;
+        }
         unsigned *u = !strcmp(o, "--m") ? &a->m : !strcmp(o, "--n") ? &a->n
                     : !strcmp(o, "--k") ? &a->k : !strcmp(o, "--sms") ? &a->sms
                     : !strcmp(o, "--warps") ? &a->warps : !strcmp(o, "--wm") ? &a->wm
@@ -67,7 +85,8 @@ static int parse(int argc, char **argv, args *a)
             }
             *u = (unsigned)v;
         } else {
-            fprintf(stderr, "gemm_sim: unknown or incomplete option '%s'\n", o);
+            fprintf(stderr, "gemm_sim: unknown or incomplete option '%s' (gemm_sim --help)\n",
+                    o);
             return -1;
         }
     }
@@ -111,8 +130,9 @@ static int small_of(unsigned i, unsigned j, unsigned salt)
 int main(int argc, char **argv)
 {
     args a;
-    if (parse(argc, argv, &a))
-        return 2;
+    int pr = parse(argc, argv, &a);
+    if (pr)
+        return pr > 0 ? 0 : 2;
     tc_sim_config cfg;
     tc_sim_config_init(&cfg);
     cfg.gpu = a.gpu;
