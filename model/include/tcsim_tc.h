@@ -129,8 +129,9 @@ typedef struct tc_warp_frags {
 
 /* Executes HMMA (set, step) on the fragments: every threadgroup fills its A buffer from
  * its own lanes, every octet its shared B buffer from both threadgroups, and each output
- * is one FEDP step of the volta profile for cfg->acc through `step` (NULL: the model's
- * tc_fedp_step), its c from and its d to the owning lane's accumulator element. */
+ * is one FEDP step of the volta profile for cfg->acc through `fn` (NULL: the model's
+ * arithmetic, as tc_fedp_step, the HMMA's steps as one tc_dot_batch), its c from and its
+ * d to the owning lane's accumulator element. On an error no accumulator is written. */
 tc_status tc_hmma_exec(const tc_hmma_cfg *cfg, unsigned set, unsigned step,
                        tc_warp_frags *w, tc_step_fn fn, void *ctx);
 
