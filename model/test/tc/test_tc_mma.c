@@ -150,6 +150,25 @@ int main(int argc, char **argv)
         printf("FAIL a 17-bit A element accepted\n");
         fails++;
     }
+    /* An HMMA that meets such an element writes no accumulator (its steps run as one
+     * batch, and the batch's error comes before any write). */
+    {
+        tc_warp_frags w;
+        memset(&w, 0, sizeof w);
+        for (unsigned l = 0; l < TC_WARP_LANES; l++)
+            for (unsigned e = 0; e < TC_FRAG_MAX; e++) {
+                w.a[l][e] = w.b[l][e] = 0x3c00;
+                w.c[l][e] = 0x3f800000u + l;
+            }
+        w.a[12][0] = 0x12345; /* threadgroup 3: after octets 0-2 */
+        tc_warp_frags before = w;
+        if (tc_hmma_exec(&bad, 0, 0, &w, NULL, NULL) != TC_EFORMAT ||
+            memcmp(w.c, before.c, sizeof w.c)) {
+            printf("FAIL an HMMA with a 17-bit A element: not TC_EFORMAT, or accumulators "
+                   "written\n");
+            fails++;
+        }
+    }
     printf("%s: %u instructions, %d failure(s)\n", fails ? "FAILED" : "PASSED", cases, fails);
     return fails != 0;
 }
