@@ -1,17 +1,67 @@
 // tc_rtl_backend.cpp - tc_rtl_backend.h. Registers are filled as tb/tensor_core's
 // engine fills them (two fp16 elements per 32-bit register, element 2r low; fp32
-// accumulators one per register), from the model's fragment mapping (tc_frag_load).
+// accumulators one per register), from the model's fragment mapping (tc_frag_load). The
+// tensor memory's ports are driven as tb/tmem's shim drives them.
 #include "tc_rtl_backend.h"
 #include "Vtc_warp_sc.h"
+#include "Vtmem_sc.h"
 
 namespace {
 enum { OP_A = 0, OP_B = 1, OP_C = 2, REGS = 8 };
+constexpr unsigned kWideBits = 32 * TC_TMEM_WIDE_WORDS;       // a 128-lane slice
+constexpr unsigned kQuarterBits = 32 * TC_TMEM_QUARTER_WORDS; // a 32-lane slice
 }
+
+// rtl/tmem.sv and a signal for each of its ports. Only the ld/st and shift ports carry
+// requests; the MMA and cp ports stay idle.
+struct tc_rtl_backend::tmem_pins {
+    Vtmem_sc dut{"tmem"};
+    sc_core::sc_signal<bool> d_valid, d_ready, a_valid, a_ready, a_rvalid, shift_valid,
+        shift_ready, cp_valid, cp_ready, ls_valid, ls_ready, ls_store, ls_rvalid;
+    sc_core::sc_signal<uint32_t> d_col, a_col, shift_col, cp_col, ls_group, ls_col,
+        ls_ncols_m1;
+    sc_core::sc_signal<sc_dt::sc_bv<TC_TMEM_LANES>> d_disable;
+    sc_core::sc_signal<sc_dt::sc_bv<kWideBits>> d_data, a_rdata, cp_data;
+    sc_core::sc_signal<sc_dt::sc_bv<kQuarterBits>> ls_wdata, ls_rdata;
+
+    tmem_pins(sc_core::sc_clock &clk, sc_core::sc_signal<bool> &rst_n)
+    {
+        dut.clk_i(clk);
+        dut.rst_ni(rst_n);
+        dut.d_valid_i(d_valid);
+        dut.d_ready_o(d_ready);
+        dut.d_col_i(d_col);
+        dut.d_disable_i(d_disable);
+        dut.d_data_i(d_data);
+        dut.a_valid_i(a_valid);
+        dut.a_ready_o(a_ready);
+        dut.a_col_i(a_col);
+        dut.a_rvalid_o(a_rvalid);
+        dut.a_rdata_o(a_rdata);
+        dut.shift_valid_i(shift_valid);
+        dut.shift_ready_o(shift_ready);
+        dut.shift_col_i(shift_col);
+        dut.cp_valid_i(cp_valid);
+        dut.cp_ready_o(cp_ready);
+        dut.cp_col_i(cp_col);
+        dut.cp_data_i(cp_data);
+        dut.ls_valid_i(ls_valid);
+        dut.ls_ready_o(ls_ready);
+        dut.ls_store_i(ls_store);
+        dut.ls_group_i(ls_group);
+        dut.ls_col_i(ls_col);
+        dut.ls_ncols_m1_i(ls_ncols_m1);
+        dut.ls_wdata_i(ls_wdata);
+        dut.ls_rvalid_o(ls_rvalid);
+        dut.ls_rdata_o(ls_rdata);
+    }
+};
 
 tc_rtl_backend::tc_rtl_backend(sc_core::sc_module_name name, const sc_core::sc_time &period)
     : sc_module(name), clk("clk", period), dut_(new Vtc_warp_sc("tc_warp")),
       frags_(new tc_warp_frags)
 {
+    tm_.reset(new tmem_pins(clk, rst_n_));
     Vtc_warp_sc &d = *dut_;
     d.clk_i(clk);
     d.rst_ni(rst_n_);
@@ -39,11 +89,24 @@ tc_rtl_backend::tc_rtl_backend(sc_core::sc_module_name name, const sc_core::sc_t
 tc_rtl_backend::~tc_rtl_backend()
 {
     dut_->final();
+    tm_->dut.final();
 }
 
 void tc_rtl_backend::edge()
 {
     sc_core::wait(clk.posedge_event());
+}
+
+void tc_rtl_backend::ensure_reset()
+{
+    if (reset_done_)
+        return;
+    rst_n_.write(false); // low for three edges, as tb/tensor_core's shim does
+    for (int i = 0; i < 3; i++)
+        edge();
+    rst_n_.write(true);
+    edge();
+    reset_done_ = true;
 }
 
 void tc_rtl_backend::write_reg(unsigned op, unsigned reg, const uint32_t data[TC_WARP_LANES])
@@ -78,14 +141,7 @@ tc_status tc_rtl_backend::wmma(const tc_tlm_cmd &cmd, uint64_t &cycles)
         return st;
     if (!cmd.A || !cmd.B || !cmd.C || !cmd.D)
         return TC_EINVAL;
-    if (!reset_done_) { // rst_ni low for three edges, as tb/tensor_core's shim does
-        rst_n_.write(false);
-        for (int i = 0; i < 3; i++)
-            edge();
-        rst_n_.write(true);
-        edge();
-        reset_done_ = true;
-    }
+    ensure_reset();
     // The fragments, from the model's mapping of the logical matrices.
     tc_warp_frags &w = *frags_;
     tc_frag_spec sa = {TC_ARCH_VOLTA, cfg.shape, TC_OPERAND_A, cfg.a_layout, cfg.acc};
@@ -149,4 +205,61 @@ tc_status tc_rtl_backend::wmma(const tc_tlm_cmd &cmd, uint64_t &cycles)
         }
     }
     return tc_frag_store(&sc, w.c, cmd.D);
+}
+
+// Every call starts and ends just after a rising edge: the request's signals are written
+// there, its ready is sampled at the falling edge (the RTL's ready is combinational),
+// and the rising edge that ends a ready cycle completes it.
+tc_status tc_rtl_backend::tmem(const tc_tlm_cmd &cmd, uint64_t &cycles)
+{
+    const bool shift = cmd.op == TC_TLM_TMEM_SHIFT, store = cmd.op == TC_TLM_TMEM_ST;
+    if (!shift && !store && cmd.op != TC_TLM_TMEM_LD)
+        return TC_EINVAL;
+    // The RTL's ports cannot hold a bad request; the model's checks, made here.
+    if (cmd.col >= TC_TMEM_COLS ||
+        (!shift && (cmd.group >= TC_TMEM_GROUPS || cmd.ncols < 1 ||
+                    cmd.ncols > TC_TMEM_SLICE || !cmd.data)))
+        return TC_EINVAL;
+    ensure_reset();
+    tmem_pins &t = *tm_;
+    sc_core::sc_signal<bool> &valid = shift ? t.shift_valid : t.ls_valid;
+    const sc_core::sc_signal<bool> &ready = shift ? t.shift_ready : t.ls_ready;
+    if (shift) {
+        t.shift_col.write(cmd.col);
+    } else {
+        t.ls_store.write(store);
+        t.ls_group.write(cmd.group);
+        t.ls_col.write(cmd.col);
+        t.ls_ncols_m1.write(cmd.ncols - 1);
+        if (store) {
+            sc_dt::sc_bv<kQuarterBits> v; // slots >= ncols: zero, not written
+            for (unsigned i = 0; i < TC_TMEM_GROUP_LANES * cmd.ncols; i++)
+                v.set_word(static_cast<int>(i), cmd.data[i]);
+            t.ls_wdata.write(v);
+        }
+    }
+    valid.write(true);
+    uint64_t n = 0;
+    bool done = false;
+    while (!done && n < 16) { // a request takes one or two cycles: 16 is a hang
+        n++;
+        sc_core::wait(clk.negedge_event());
+        done = ready.read();
+        edge();
+    }
+    valid.write(false);
+    if (!done)
+        return TC_EIO;
+    if (cmd.op == TC_TLM_TMEM_LD) { // the read result, registered at that edge
+        sc_core::wait(clk.negedge_event());
+        const bool rvalid = t.ls_rvalid.read();
+        const sc_dt::sc_bv<kQuarterBits> v = t.ls_rdata.read();
+        edge();
+        if (!rvalid)
+            return TC_EIO;
+        for (unsigned i = 0; i < TC_TMEM_GROUP_LANES * cmd.ncols; i++)
+            cmd.data[i] = v.get_word(static_cast<int>(i));
+    }
+    cycles = n;
+    return TC_OK;
 }

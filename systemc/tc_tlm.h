@@ -8,7 +8,7 @@
 // needs simulated time (the RTL) also waits inside b_transport, as TLM-2.0 allows.
 //
 // Commands (seed 001's Volta warp, the unit rtl/tc_warp.sv implements, and the tensor
-// memory of tcsim_tmem.h):
+// memory of tcsim_tmem.h, which rtl/tmem.sv implements; 8 banks per lane group):
 //   TC_TLM_WMMA        D = A*B + C of one wmma.m16n16k16 or four mma.m8n8k4 tiles,
 //                      row-major logical matrices as tc_volta_mma takes them
 //   TC_TLM_TMEM_ST / TC_TLM_TMEM_LD / TC_TLM_TMEM_SHIFT  tcgen05.st/ld .32x32b
@@ -46,29 +46,40 @@ public:
     // D of cmd, and the instruction's cycles: from its first HMMA's dispatch to the
     // first cycle D is readable (tc_op_timing_of's latency on volta).
     virtual tc_status wmma(const tc_tlm_cmd &cmd, uint64_t &cycles) = 0;
+    // A TC_TLM_TMEM_* command on the tensor memory, and its cycles on an idle memory:
+    // from the request to the cycle its port is ready (tc_tmem_ld / st / shift).
+    // TC_EINVAL, nothing changed, for a column >= 512, a group >= 4, ncols outside
+    // 1..8 or no data.
+    virtual tc_status tmem(const tc_tlm_cmd &cmd, uint64_t &cycles) = 0;
 };
 
-// The C model: tc_volta_mma for the data, tc_op_timing_of (gpu v100) for the cycles.
+// The C model: tc_volta_mma for the data, tc_op_timing_of (gpu v100) for the cycles;
+// its own tensor memory (tc_tmem_new, 8 banks, zero-filled).
 class tc_model_backend : public tc_tlm_backend {
 public:
+    tc_model_backend();
+    ~tc_model_backend() override;
+    tc_model_backend(const tc_model_backend &) = delete;
+    tc_model_backend &operator=(const tc_model_backend &) = delete;
     tc_status wmma(const tc_tlm_cmd &cmd, uint64_t &cycles) override;
+    tc_status tmem(const tc_tlm_cmd &cmd, uint64_t &cycles) override;
+
+private:
+    tc_tmem *tmem_ = nullptr;    // NULL if it could not be allocated: TC_ENOMEM
 };
 
 class tc_tlm_target : public sc_core::sc_module {
 public:
     tlm_utils::simple_target_socket<tc_tlm_target> socket;
 
-    // backend: not owned; period: one tensor-core clock. The tensor memory is the C
-    // model's (tcsim_tmem.h, 8 banks) whatever the backend.
+    // backend: not owned; period: one tensor-core clock.
     tc_tlm_target(sc_core::sc_module_name name, tc_tlm_backend &backend,
                   sc_core::sc_time period);
-    ~tc_tlm_target() override;
 
 private:
     void b_transport(tlm::tlm_generic_payload &trans, sc_core::sc_time &delay);
     tc_tlm_backend &backend_;
     sc_core::sc_time period_;
-    tc_sim *sim_ = nullptr;      // owns the tensor memory
 };
 
 #endif

@@ -1,6 +1,17 @@
 // tc_tlm_target.cpp - the TLM-2.0 target and the C-model backend (tc_tlm.h).
 #include "tc_tlm.h"
 
+tc_model_backend::tc_model_backend()
+{
+    if (tc_tmem_new(8, &tmem_) != TC_OK)
+        tmem_ = nullptr;
+}
+
+tc_model_backend::~tc_model_backend()
+{
+    tc_tmem_free(tmem_);
+}
+
 tc_status tc_model_backend::wmma(const tc_tlm_cmd &cmd, uint64_t &cycles)
 {
     unsigned m, n, k, tiles;
@@ -20,22 +31,35 @@ tc_status tc_model_backend::wmma(const tc_tlm_cmd &cmd, uint64_t &cycles)
     return st;
 }
 
+tc_status tc_model_backend::tmem(const tc_tlm_cmd &cmd, uint64_t &cycles)
+{
+    if (!tmem_)
+        return TC_ENOMEM;
+    unsigned c = 0;
+    tc_status st;
+    switch (cmd.op) {
+    case TC_TLM_TMEM_ST:
+        st = tc_tmem_st(tmem_, cmd.group, cmd.col, cmd.ncols, cmd.data, &c);
+        break;
+    case TC_TLM_TMEM_LD:
+        st = tc_tmem_ld(tmem_, cmd.group, cmd.col, cmd.ncols, cmd.data, &c);
+        break;
+    case TC_TLM_TMEM_SHIFT:
+        st = tc_tmem_shift(tmem_, cmd.col, &c);
+        break;
+    default:
+        st = TC_EINVAL;
+    }
+    if (st == TC_OK)
+        cycles = c;
+    return st;
+}
+
 tc_tlm_target::tc_tlm_target(sc_core::sc_module_name name, tc_tlm_backend &backend,
                              sc_core::sc_time period)
     : sc_module(name), socket("socket"), backend_(backend), period_(period)
 {
     socket.register_b_transport(this, &tc_tlm_target::b_transport);
-    tc_sim_config cfg;
-    tc_sim_config_init(&cfg);
-    cfg.gpu = "volta";
-    cfg.tmem_banks = 8;
-    if (tc_sim_create(&cfg, &sim_) != TC_OK)
-        sim_ = nullptr; // every tmem command then answers TC_ENOMEM
-}
-
-tc_tlm_target::~tc_tlm_target()
-{
-    tc_sim_destroy(sim_);
 }
 
 void tc_tlm_target::b_transport(tlm::tlm_generic_payload &trans, sc_core::sc_time &delay)
@@ -47,30 +71,18 @@ void tc_tlm_target::b_transport(tlm::tlm_generic_payload &trans, sc_core::sc_tim
     }
     tc_tlm_cmd &cmd = *reinterpret_cast<tc_tlm_cmd *>(trans.get_data_ptr());
     uint64_t cycles = 0;
-    tc_tmem *m = nullptr;
-    tc_status st = TC_OK;
-    if (cmd.op != TC_TLM_WMMA)
-        st = sim_ ? tc_sim_tmem(sim_, &m) : TC_ENOMEM;
-    if (st == TC_OK) {
-        unsigned c = 0;
-        switch (cmd.op) {
-        case TC_TLM_WMMA:
-            st = backend_.wmma(cmd, cycles);
-            break;
-        case TC_TLM_TMEM_ST:
-            st = tc_tmem_st(m, cmd.group, cmd.col, cmd.ncols, cmd.data, &c);
-            break;
-        case TC_TLM_TMEM_LD:
-            st = tc_tmem_ld(m, cmd.group, cmd.col, cmd.ncols, cmd.data, &c);
-            break;
-        case TC_TLM_TMEM_SHIFT:
-            st = tc_tmem_shift(m, cmd.col, &c);
-            break;
-        default:
-            st = TC_EINVAL;
-        }
-        if (cmd.op != TC_TLM_WMMA)
-            cycles = c;
+    tc_status st;
+    switch (cmd.op) {
+    case TC_TLM_WMMA:
+        st = backend_.wmma(cmd, cycles);
+        break;
+    case TC_TLM_TMEM_ST:
+    case TC_TLM_TMEM_LD:
+    case TC_TLM_TMEM_SHIFT:
+        st = backend_.tmem(cmd, cycles);
+        break;
+    default:
+        st = TC_EINVAL;
     }
     cmd.status = st;
     cmd.cycles = st == TC_OK ? cycles : 0;

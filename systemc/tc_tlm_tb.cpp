@@ -1,9 +1,11 @@
 // tc_tlm_tb.cpp - one command stream through two tc_tlm_target instances, one backed by
 // the C model and one by the Verilated RTL (rtl/tc_warp.sv in SystemC mode), compared
-// command by command: status, D bit for bit, and the cycles each annotates. Then the
-// tensor-memory commands and the target's error paths.
+// command by command: status, D bit for bit, and the cycles each annotates. Then a
+// tensor-memory stream (rtl/tmem.sv against tcsim_tmem.h: status, cycles, loaded words)
+// and the targets' error paths.
 //
 // usage: tc_tlm_tb [seed [count]]     prints PASSED or FAILED (exit status 0 / 1)
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -19,7 +21,7 @@ namespace {
 struct initiator : sc_core::sc_module {
     tlm_utils::simple_initiator_socket<initiator> to_model, to_rtl;
     unsigned seed, count;
-    int failures = 0, checked = 0;
+    int failures = 0, checked = 0, tmem_checked = 0;
     SC_HAS_PROCESS(initiator);
     initiator(sc_core::sc_module_name n, unsigned s, unsigned c)
         : sc_module(n), to_model("to_model"), to_rtl("to_rtl"), seed(s), count(c)
@@ -59,6 +61,117 @@ struct initiator : sc_core::sc_module {
     {
         std::printf("FAIL command %u: %s\n", i, what);
         failures++;
+    }
+
+    // One tensor-memory command to both targets (the RTL's ld gets its own buffer);
+    // status, cycles, the annotated delay and an ld's data must agree. Returns whether
+    // both accepted it.
+    bool tmem_both(tc_tlm_cmd &cm, const sc_core::sc_time &period, unsigned i)
+    {
+        std::vector<uint32_t> rtl_data(cm.data ? 32 * TC_TMEM_SLICE : 0);
+        tc_tlm_cmd cr = cm;
+        if (cm.op == TC_TLM_TMEM_LD && cm.data)
+            cr.data = rtl_data.data();
+        sc_core::sc_time dm, dr;
+        tlm::tlm_response_status rm = send(to_model, cm, dm);
+        tlm::tlm_response_status rr = send(to_rtl, cr, dr);
+        tmem_checked++;
+        static const char *const names[] = {"wmma", "st", "ld", "shift"};
+        char what[160];
+        std::snprintf(what, sizeof what, "tmem %s group %u col %u ncols %u", names[cm.op],
+                      cm.group, cm.col, cm.ncols);
+        if (rm != rr || cm.status != cr.status) {
+            std::printf("FAIL tmem command %u (%s): model %s, RTL %s\n", i, what,
+                        tc_strerror(cm.status), tc_strerror(cr.status));
+            failures++;
+            return false;
+        }
+        if (cm.cycles != cr.cycles) {
+            std::printf("FAIL tmem command %u (%s): cycles model %llu, RTL %llu\n", i, what,
+                        (unsigned long long)cm.cycles, (unsigned long long)cr.cycles);
+            failures++;
+        }
+        if (dm != period * static_cast<double>(cm.cycles) ||
+            dr != period * static_cast<double>(cr.cycles))
+            fail("tmem: annotated delay is not cycles x period", i);
+        if (cm.op == TC_TLM_TMEM_LD && cm.status == TC_OK &&
+            !std::equal(cm.data, cm.data + 32 * cm.ncols, cr.data)) {
+            std::printf("FAIL tmem command %u (%s): the loaded words differ\n", i, what);
+            failures++;
+        }
+        return cm.status == TC_OK;
+    }
+
+    // The tensor memory: one stream through both targets. The RTL's words are undefined
+    // until written, so the stream first stores every lane of its columns (504..511 and
+    // 0..7, a window that wraps, and 32..63), then stores, loads and shifts inside them
+    // only; then requests both must refuse, and a load showing nothing changed.
+    void tmem_stream(const sc_core::sc_time &period)
+    {
+        bool defined[TC_TMEM_COLS] = {};
+        std::vector<uint32_t> data(32 * TC_TMEM_SLICE);
+        unsigned i = 0;
+        for (unsigned col : {504u, 0u, 32u, 40u, 48u, 56u})
+            for (unsigned g = 0; g < TC_TMEM_GROUPS; g++, i++) {
+                for (auto &x : data)
+                    x = rnd();
+                tc_tlm_cmd c = {};
+                c.op = TC_TLM_TMEM_ST;
+                c.group = g;
+                c.col = col;
+                c.ncols = TC_TMEM_SLICE;
+                c.data = data.data();
+                if (!tmem_both(c, period, i))
+                    return;
+                for (unsigned k = 0; k < TC_TMEM_SLICE; k++)
+                    defined[(col + k) % TC_TMEM_COLS] = true;
+            }
+        const unsigned stream = 300;
+        for (unsigned n = 0; n < stream; n++, i++) {
+            tc_tlm_cmd c = {};
+            unsigned r = rnd() % 10;
+            c.op = r < 4 ? TC_TLM_TMEM_ST : r < 8 ? TC_TLM_TMEM_LD : TC_TLM_TMEM_SHIFT;
+            c.group = rnd() % TC_TMEM_GROUPS;
+            c.ncols = c.op == TC_TLM_TMEM_SHIFT ? TC_TMEM_SLICE : 1 + rnd() % TC_TMEM_SLICE;
+            bool inside;
+            do { // a window of defined columns
+                c.col = rnd() % TC_TMEM_COLS;
+                inside = true;
+                for (unsigned k = 0; k < c.ncols; k++)
+                    inside = inside && defined[(c.col + k) % TC_TMEM_COLS];
+            } while (!inside);
+            for (auto &x : data)
+                x = c.op == TC_TLM_TMEM_ST ? rnd() : 0xdeadbeefu;
+            c.data = c.op == TC_TLM_TMEM_SHIFT ? nullptr : data.data();
+            if (!tmem_both(c, period, i))
+                fail("a valid tensor-memory command refused", i);
+        }
+        // Refused by both, with the same status and no time: then the contents are intact.
+        struct bad { tc_tlm_opcode op; unsigned group, col, ncols; bool data; };
+        for (const bad &b : {bad{TC_TLM_TMEM_LD, 0, 512, 8, true},
+                             bad{TC_TLM_TMEM_ST, 4, 32, 8, true},
+                             bad{TC_TLM_TMEM_LD, 1, 32, 0, true},
+                             bad{TC_TLM_TMEM_LD, 1, 32, 9, true},
+                             bad{TC_TLM_TMEM_ST, 2, 32, 4, false},
+                             bad{TC_TLM_TMEM_SHIFT, 0, 600, 8, false}}) {
+            tc_tlm_cmd c = {};
+            c.op = b.op;
+            c.group = b.group;
+            c.col = b.col;
+            c.ncols = b.ncols;
+            c.data = b.data ? data.data() : nullptr;
+            if (tmem_both(c, period, i++) || c.status != TC_EINVAL)
+                fail("a bad tensor-memory request was not refused with TC_EINVAL", i - 1);
+        }
+        for (unsigned g = 0; g < TC_TMEM_GROUPS; g++, i++) {
+            tc_tlm_cmd c = {};
+            c.op = TC_TLM_TMEM_LD;
+            c.group = g;
+            c.col = 32;
+            c.ncols = TC_TMEM_SLICE;
+            c.data = data.data();
+            tmem_both(c, period, i);
+        }
     }
 
     void run()
@@ -118,35 +231,13 @@ struct initiator : sc_core::sc_module {
                             Dm == Dr ? "equal" : "DIFFERENT");
         }
 
-        // Tensor memory through both targets: st, shift, ld; then the error paths.
+        tmem_stream(period);
+
+        // The error paths of each target.
         for (auto *s : {&to_model, &to_rtl}) {
-            std::vector<uint32_t> in(32 * 8), out(32 * 8, 0);
-            for (auto &x : in)
-                x = rnd();
             tc_tlm_cmd c = {};
             sc_core::sc_time d;
-            c.op = TC_TLM_TMEM_ST;
-            c.group = 1;
-            c.col = 40;
-            c.ncols = 8;
-            c.data = in.data();
-            if (send(*s, c, d) != tlm::TLM_OK_RESPONSE || c.status != TC_OK || c.cycles != 1)
-                fail("tmem st", 0);
-            c.op = TC_TLM_TMEM_LD;
-            c.data = out.data();
-            if (send(*s, c, d) != tlm::TLM_OK_RESPONSE || out != in ||
-                d != period * static_cast<double>(c.cycles))
-                fail("tmem ld does not return what st wrote", 0);
-            c.op = TC_TLM_TMEM_SHIFT;
-            if (send(*s, c, d) != tlm::TLM_OK_RESPONSE || c.status != TC_OK)
-                fail("tmem shift", 0);
-            c.op = TC_TLM_TMEM_LD;
-            c.col = 512; // out of range: refused, reported, nothing else changes
-            if (send(*s, c, d) != tlm::TLM_GENERIC_ERROR_RESPONSE || c.status == TC_OK ||
-                d != sc_core::SC_ZERO_TIME)
-                fail("tmem ld out of range accepted", 0);
             c.op = TC_TLM_WMMA;
-            c.A = nullptr;
             if (send(*s, c, d) != tlm::TLM_GENERIC_ERROR_RESPONSE || c.status == TC_OK)
                 fail("wmma without operands accepted", 0);
             tlm::tlm_generic_payload t; // a read, of the wrong length: not a command
@@ -159,7 +250,8 @@ struct initiator : sc_core::sc_module {
             if (t.get_response_status() != tlm::TLM_COMMAND_ERROR_RESPONSE)
                 fail("a malformed payload accepted", 0);
         }
-        std::printf("%d wmma commands compared, %d failures\n", checked, failures);
+        std::printf("%d wmma and %d tensor-memory commands compared, %d failures\n",
+                    checked, tmem_checked, failures);
         sc_core::sc_stop();
     }
 };
@@ -179,7 +271,7 @@ int sc_main(int argc, char **argv)
     init.to_model.bind(model_target.socket);
     init.to_rtl.bind(rtl_target.socket);
     sc_core::sc_start();
-    bool ok = init.failures == 0 && init.checked == (int)count;
+    bool ok = init.failures == 0 && init.checked == (int)count && init.tmem_checked > 0;
     std::printf("%s\n", ok ? "PASSED" : "FAILED");
     return ok ? 0 : 1;
 }
