@@ -68,12 +68,6 @@ module fedp #(
   output logic [C_W-1:0]      d_o
 );
   // ------------------------------------------------------------------------ Constants
-  function automatic int max2(input int x, input int y);
-    max2 = x > y ? x : y;
-  endfunction
-  function automatic int min2(input int x, input int y);
-    min2 = x < y ? x : y;
-  endfunction
 
   // Registers from input to output: mul, align, add and d. Read by the testbenches (as a
   // public parameter), not by the logic.
@@ -105,11 +99,14 @@ module fedp #(
   // Exponents. Products span twice the inputs' range, c its own; the floors may lie
   // below both (-133 < -126). NORM moves the sum's exponent by -F .. MW-1-F, and ALIGN
   // subtracts any two exponents: EW holds all of these signed.
-  localparam int E_HI = max2(2 * tc_pkg::max_emax(InFmts) + S_HI, tc_pkg::max_emax(OutFmts));
-  localparam int E_NAT = min2(2 * tc_pkg::min_emin(InFmts) + S_LO, tc_pkg::min_emin(OutFmts));
-  localparam int E_LO = min2(E_NAT, min2(OUT32 && EminAlignFp32 != NONE ? EminAlignFp32 : 0,
-                                         OUT16 && EminAlignFp16 != NONE ? EminAlignFp16 : 0));
-  localparam int EXP_MAG = max2(E_HI + MW, max2(F - E_LO, E_HI - E_LO)) + 1;
+  localparam int E_HI = tc_pkg::max2(2 * tc_pkg::max_emax(InFmts) + S_HI,
+                                     tc_pkg::max_emax(OutFmts));
+  localparam int E_NAT = tc_pkg::min2(2 * tc_pkg::min_emin(InFmts) + S_LO,
+                                      tc_pkg::min_emin(OutFmts));
+  localparam int E_LO = tc_pkg::min2(E_NAT,
+      tc_pkg::min2(OUT32 && EminAlignFp32 != NONE ? EminAlignFp32 : 0,
+                   OUT16 && EminAlignFp16 != NONE ? EminAlignFp16 : 0));
+  localparam int EXP_MAG = tc_pkg::max2(E_HI + MW, tc_pkg::max2(F - E_LO, E_HI - E_LO)) + 1;
   localparam int EW /*verilator public*/ = $clog2(EXP_MAG + 1) + 1;
   // The floor of E per output format; without one, the lowest exponent any term has.
   localparam int FLOOR32 = EminAlignFp32 == NONE ? E_LO : EminAlignFp32;

@@ -49,12 +49,6 @@ module fedp_grouped #(
   output logic                valid_o,
   output logic [31:0]         d_o
 );
-  function automatic int max2(input int x, input int y);
-    max2 = x > y ? x : y;
-  endfunction
-  function automatic int min2(input int x, input int y);
-    min2 = x < y ? x : y;
-  endfunction
   function automatic bit any_special(input int mask);
     any_special = 1'b0;
     for (int f = 0; f < tc_pkg::FMT_COUNT; f++)
@@ -85,14 +79,14 @@ module fedp_grouped #(
   // Truncated terms (fedp_align_term.sv): their integer bits and F fraction bits.
   localparam int TW   = TMW - TFB + F;                     // a group term
   localparam int CTW  = 1 + F;                             // c
-  localparam int SW /*verilator public*/ = max2(TW, CTW) + $clog2(NG + 1) + 1;
+  localparam int SW /*verilator public*/ = tc_pkg::max2(TW, CTW) + $clog2(NG + 1) + 1;
   localparam int MW   = SW - 1;
   // Exponents: scale pairs span 2*emin .. 2*emax of the scale formats, c fp32's range.
   localparam int S_HI = 2 * tc_pkg::max_emax(ScaleFmts);
   localparam int S_LO = 2 * tc_pkg::min_emin(ScaleFmts);
-  localparam int E_HI = max2(S_HI, tc_pkg::emax(FP32));
-  localparam int E_LO = min2(min2(S_LO, tc_pkg::emin(FP32)), EminAlignFp32);
-  localparam int EXP_MAG = max2(E_HI + MW, max2(F - E_LO, E_HI - E_LO)) + 1;
+  localparam int E_HI = tc_pkg::max2(S_HI, tc_pkg::emax(FP32));
+  localparam int E_LO = tc_pkg::min2(tc_pkg::min2(S_LO, tc_pkg::emin(FP32)), EminAlignFp32);
+  localparam int EXP_MAG = tc_pkg::max2(E_HI + MW, tc_pkg::max2(F - E_LO, E_HI - E_LO)) + 1;
   localparam int EW /*verilator public*/ = $clog2(EXP_MAG + 1) + 1;
 
   if (G < 1 || L % G != 0) begin : gen_bad_g

@@ -558,4 +558,12 @@ package tc_pkg;
         found = 1;
       end
   endfunction
+
+  // The larger and the smaller of two integers (parameter arithmetic).
+  function automatic int max2(input int x, input int y);
+    max2 = x > y ? x : y;
+  endfunction
+  function automatic int min2(input int x, input int y);
+    min2 = x < y ? x : y;
+  endfunction
 endpackage

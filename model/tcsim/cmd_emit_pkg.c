@@ -167,6 +167,14 @@ static void emit(text *t)
             mask_fns[i].what, mask_fns[i].field, mask_fns[i].name, mask_fns[i].name,
             mask_fns[i].field,
             mask_fns[i].op, mask_fns[i].name, mask_fns[i].name, mask_fns[i].field);
+    /* Elaboration arithmetic of the modules' widths (one copy, not one per module). */
+    put(t, "\n  // The larger and the smaller of two integers (parameter arithmetic).\n"
+           "  function automatic int max2(input int x, input int y);\n"
+           "    max2 = x > y ? x : y;\n"
+           "  endfunction\n"
+           "  function automatic int min2(input int x, input int y);\n"
+           "    min2 = x < y ? x : y;\n"
+           "  endfunction\n");
     put(t, "endpackage\n");
 }
 

@@ -43,9 +43,6 @@ module fma #(
   output logic [C_W-1:0]    d_o
 );
   // ------------------------------------------------------------------------ Constants
-  function automatic int max2(input int x, input int y);
-    max2 = x > y ? x : y;
-  endfunction
   function automatic int abs1(input int x);
     abs1 = x < 0 ? -x : x;
   endfunction
@@ -67,10 +64,11 @@ module fma #(
 
   // Exponents: e_p spans twice the inputs' range, e_c its own; the window's top sits up
   // to HIGH+2 above them and a normalised result up to MW below; d subtracts two of them.
-  localparam int E_HI = max2(2 * tc_pkg::max_emax(InFmts), tc_pkg::max_emax(OutFmts)) + HIGH + 2;
+  localparam int E_HI = tc_pkg::max2(2 * tc_pkg::max_emax(InFmts), tc_pkg::max_emax(OutFmts))
+                        + HIGH + 2;
   localparam int E_LO = (2 * tc_pkg::min_emin(InFmts) < tc_pkg::min_emin(OutFmts) ?
                          2 * tc_pkg::min_emin(InFmts) : tc_pkg::min_emin(OutFmts)) - MW;
-  localparam int EW  = $clog2(max2(abs1(E_HI), abs1(E_LO)) + 1) + 2;  // sign + room for d
+  localparam int EW  = $clog2(tc_pkg::max2(abs1(E_HI), abs1(E_LO)) + 1) + 2;  // sign + room for d
 
   localparam int EB32 = tc_pkg::exp_bits(FP32), MB32 = tc_pkg::man_bits(FP32);
   localparam int EB16 = tc_pkg::exp_bits(FP16), MB16 = tc_pkg::man_bits(FP16);
