@@ -4,7 +4,8 @@
 // tensor memory's ports are driven as tb/tmem's shim drives them.
 #include "tc_rtl_backend.h"
 #include "Vtc_warp_sc.h"
-#include "Vtmem_sc.h"
+#include "Vtmem4_sc.h"
+#include "Vtmem8_sc.h"
 
 namespace {
 enum { OP_A = 0, OP_B = 1, OP_C = 2, REGS = 8 };
@@ -12,10 +13,9 @@ constexpr unsigned kWideBits = 32 * TC_TMEM_WIDE_WORDS;       // a 128-lane slic
 constexpr unsigned kQuarterBits = 32 * TC_TMEM_QUARTER_WORDS; // a 32-lane slice
 }
 
-// rtl/tmem.sv and a signal for each of its ports. Only the ld/st and shift ports carry
-// requests; the MMA and cp ports stay idle.
-struct tc_rtl_backend::tmem_pins {
-    Vtmem_sc dut{"tmem"};
+// A signal for each port of rtl/tmem.sv. Only the ld/st and shift ports carry requests;
+// the MMA and cp ports stay idle.
+struct tc_rtl_tmem {
     sc_core::sc_signal<bool> d_valid, d_ready, a_valid, a_ready, a_rvalid, shift_valid,
         shift_ready, cp_valid, cp_ready, ls_valid, ls_ready, ls_store, ls_rvalid;
     sc_core::sc_signal<uint32_t> d_col, a_col, shift_col, cp_col, ls_group, ls_col,
@@ -23,8 +23,16 @@ struct tc_rtl_backend::tmem_pins {
     sc_core::sc_signal<sc_dt::sc_bv<TC_TMEM_LANES>> d_disable;
     sc_core::sc_signal<sc_dt::sc_bv<kWideBits>> d_data, a_rdata, cp_data;
     sc_core::sc_signal<sc_dt::sc_bv<kQuarterBits>> ls_wdata, ls_rdata;
+    virtual ~tc_rtl_tmem() = default;
+    virtual void final() = 0;
+};
 
-    tmem_pins(sc_core::sc_clock &clk, sc_core::sc_signal<bool> &rst_n)
+namespace {
+// The signals and one Verilated organization (Vtmem8_sc or Vtmem4_sc: the same ports).
+template <class V> struct tmem_unit final : tc_rtl_tmem {
+    V dut{"tmem"};
+
+    tmem_unit(sc_core::sc_clock &clk, sc_core::sc_signal<bool> &rst_n)
     {
         dut.clk_i(clk);
         dut.rst_ni(rst_n);
@@ -55,13 +63,19 @@ struct tc_rtl_backend::tmem_pins {
         dut.ls_rvalid_o(ls_rvalid);
         dut.ls_rdata_o(ls_rdata);
     }
+    void final() override { dut.final(); }
 };
+} // namespace
 
-tc_rtl_backend::tc_rtl_backend(sc_core::sc_module_name name, const sc_core::sc_time &period)
+tc_rtl_backend::tc_rtl_backend(sc_core::sc_module_name name, const sc_core::sc_time &period,
+                               unsigned tmem_banks)
     : sc_module(name), clk("clk", period), dut_(new Vtc_warp_sc("tc_warp")),
       frags_(new tc_warp_frags)
 {
-    tm_.reset(new tmem_pins(clk, rst_n_));
+    if (tmem_banks == 4)
+        tm_.reset(new tmem_unit<Vtmem4_sc>(clk, rst_n_));
+    else
+        tm_.reset(new tmem_unit<Vtmem8_sc>(clk, rst_n_));
     Vtc_warp_sc &d = *dut_;
     d.clk_i(clk);
     d.rst_ni(rst_n_);
@@ -89,7 +103,7 @@ tc_rtl_backend::tc_rtl_backend(sc_core::sc_module_name name, const sc_core::sc_t
 tc_rtl_backend::~tc_rtl_backend()
 {
     dut_->final();
-    tm_->dut.final();
+    tm_->final();
 }
 
 void tc_rtl_backend::edge()
@@ -221,7 +235,7 @@ tc_status tc_rtl_backend::tmem(const tc_tlm_cmd &cmd, uint64_t &cycles)
                     cmd.ncols > TC_TMEM_SLICE || !cmd.data)))
         return TC_EINVAL;
     ensure_reset();
-    tmem_pins &t = *tm_;
+    tc_rtl_tmem &t = *tm_;
     sc_core::sc_signal<bool> &valid = shift ? t.shift_valid : t.ls_valid;
     const sc_core::sc_signal<bool> &ready = shift ? t.shift_ready : t.ls_ready;
     if (shift) {

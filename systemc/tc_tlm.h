@@ -8,7 +8,7 @@
 // needs simulated time (the RTL) also waits inside b_transport, as TLM-2.0 allows.
 //
 // Commands (seed 001's Volta warp, the unit rtl/tc_warp.sv implements, and the tensor
-// memory of tcsim_tmem.h, which rtl/tmem.sv implements; 8 banks per lane group):
+// memory of tcsim_tmem.h, which rtl/tmem.sv implements):
 //   TC_TLM_WMMA        D = A*B + C of one wmma.m16n16k16 or four mma.m8n8k4 tiles,
 //                      row-major logical matrices as tc_volta_mma takes them
 //   TC_TLM_TMEM_ST / TC_TLM_TMEM_LD / TC_TLM_TMEM_SHIFT  tcgen05.st/ld .32x32b
@@ -54,10 +54,10 @@ public:
 };
 
 // The C model: tc_volta_mma for the data, tc_op_timing_of (gpu v100) for the cycles;
-// its own tensor memory (tc_tmem_new, 8 banks, zero-filled).
+// its own tensor memory (tc_tmem_new, zero-filled) of tmem_banks (8 or 4) banks.
 class tc_model_backend : public tc_tlm_backend {
 public:
-    tc_model_backend();
+    explicit tc_model_backend(unsigned tmem_banks = 8);
     ~tc_model_backend() override;
     tc_model_backend(const tc_model_backend &) = delete;
     tc_model_backend &operator=(const tc_model_backend &) = delete;

@@ -1,10 +1,10 @@
 // tc_tlm_target.cpp - the TLM-2.0 target and the C-model backend (tc_tlm.h).
 #include "tc_tlm.h"
 
-tc_model_backend::tc_model_backend()
+tc_model_backend::tc_model_backend(unsigned tmem_banks)
 {
-    if (tc_tmem_new(8, &tmem_) != TC_OK)
-        tmem_ = nullptr;
+    if (tc_tmem_new(tmem_banks, &tmem_) != TC_OK)
+        tmem_ = nullptr; // every tensor-memory command then answers TC_ENOMEM
 }
 
 tc_model_backend::~tc_model_backend()

@@ -2,7 +2,7 @@
 // the C model and one by the Verilated RTL (rtl/tc_warp.sv in SystemC mode), compared
 // command by command: status, D bit for bit, and the cycles each annotates. Then a
 // tensor-memory stream (rtl/tmem.sv against tcsim_tmem.h: status, cycles, loaded words)
-// and the targets' error paths.
+// on each organization (8 and 4 banks per lane group), and the targets' error paths.
 //
 // usage: tc_tlm_tb [seed [count]]     prints PASSED or FAILED (exit status 0 / 1)
 #include <algorithm>
@@ -19,12 +19,20 @@
 namespace {
 
 struct initiator : sc_core::sc_module {
-    tlm_utils::simple_initiator_socket<initiator> to_model, to_rtl;
+    using socket = tlm_utils::simple_initiator_socket<initiator>;
+    // The wmma stream and the 8-bank tensor memory through to_model / to_rtl; the 4-bank
+    // tensor memory through to_model4 / to_rtl4.
+    socket to_model, to_rtl, to_model4, to_rtl4;
+    struct pair {
+        socket *model, *rtl;
+        unsigned banks;
+    };
     unsigned seed, count;
-    int failures = 0, checked = 0, tmem_checked = 0;
+    int failures = 0, checked = 0, tmem_checked = 0, tmem_two_cycle = 0;
     SC_HAS_PROCESS(initiator);
     initiator(sc_core::sc_module_name n, unsigned s, unsigned c)
-        : sc_module(n), to_model("to_model"), to_rtl("to_rtl"), seed(s), count(c)
+        : sc_module(n), to_model("to_model"), to_rtl("to_rtl"), to_model4("to_model4"),
+          to_rtl4("to_rtl4"), seed(s), count(c)
     {
         SC_THREAD(run);
     }
@@ -42,8 +50,7 @@ struct initiator : sc_core::sc_module {
         return (v & 0x7c00) == 0x7c00 ? v & 0xbfff : v;
     }
 
-    tlm::tlm_response_status send(tlm_utils::simple_initiator_socket<initiator> &s,
-                                  tc_tlm_cmd &cmd, sc_core::sc_time &delay)
+    tlm::tlm_response_status send(socket &s, tc_tlm_cmd &cmd, sc_core::sc_time &delay)
     {
         tlm::tlm_generic_payload t;
         t.set_command(tlm::TLM_WRITE_COMMAND);
@@ -66,26 +73,27 @@ struct initiator : sc_core::sc_module {
     // One tensor-memory command to both targets (the RTL's ld gets its own buffer);
     // status, cycles, the annotated delay and an ld's data must agree. Returns whether
     // both accepted it.
-    bool tmem_both(tc_tlm_cmd &cm, const sc_core::sc_time &period, unsigned i)
+    bool tmem_both(const pair &p, tc_tlm_cmd &cm, const sc_core::sc_time &period, unsigned i)
     {
         std::vector<uint32_t> rtl_data(cm.data ? 32 * TC_TMEM_SLICE : 0);
         tc_tlm_cmd cr = cm;
         if (cm.op == TC_TLM_TMEM_LD && cm.data)
             cr.data = rtl_data.data();
         sc_core::sc_time dm, dr;
-        tlm::tlm_response_status rm = send(to_model, cm, dm);
-        tlm::tlm_response_status rr = send(to_rtl, cr, dr);
+        tlm::tlm_response_status rm = send(*p.model, cm, dm);
+        tlm::tlm_response_status rr = send(*p.rtl, cr, dr);
         tmem_checked++;
         static const char *const names[] = {"wmma", "st", "ld", "shift"};
         char what[160];
-        std::snprintf(what, sizeof what, "tmem %s group %u col %u ncols %u", names[cm.op],
-                      cm.group, cm.col, cm.ncols);
+        std::snprintf(what, sizeof what, "%u banks: %s group %u col %u ncols %u", p.banks,
+                      names[cm.op], cm.group, cm.col, cm.ncols);
         if (rm != rr || cm.status != cr.status) {
             std::printf("FAIL tmem command %u (%s): model %s, RTL %s\n", i, what,
                         tc_strerror(cm.status), tc_strerror(cr.status));
             failures++;
             return false;
         }
+        tmem_two_cycle += cm.status == TC_OK && cm.cycles == 2;
         if (cm.cycles != cr.cycles) {
             std::printf("FAIL tmem command %u (%s): cycles model %llu, RTL %llu\n", i, what,
                         (unsigned long long)cm.cycles, (unsigned long long)cr.cycles);
@@ -106,7 +114,7 @@ struct initiator : sc_core::sc_module {
     // until written, so the stream first stores every lane of its columns (504..511 and
     // 0..7, a window that wraps, and 32..63), then stores, loads and shifts inside them
     // only; then requests both must refuse, and a load showing nothing changed.
-    void tmem_stream(const sc_core::sc_time &period)
+    void tmem_stream(const pair &p, const sc_core::sc_time &period)
     {
         bool defined[TC_TMEM_COLS] = {};
         std::vector<uint32_t> data(32 * TC_TMEM_SLICE);
@@ -121,7 +129,7 @@ struct initiator : sc_core::sc_module {
                 c.col = col;
                 c.ncols = TC_TMEM_SLICE;
                 c.data = data.data();
-                if (!tmem_both(c, period, i))
+                if (!tmem_both(p, c, period, i))
                     return;
                 for (unsigned k = 0; k < TC_TMEM_SLICE; k++)
                     defined[(col + k) % TC_TMEM_COLS] = true;
@@ -143,7 +151,7 @@ struct initiator : sc_core::sc_module {
             for (auto &x : data)
                 x = c.op == TC_TLM_TMEM_ST ? rnd() : 0xdeadbeefu;
             c.data = c.op == TC_TLM_TMEM_SHIFT ? nullptr : data.data();
-            if (!tmem_both(c, period, i))
+            if (!tmem_both(p, c, period, i))
                 fail("a valid tensor-memory command refused", i);
         }
         // Refused by both, with the same status and no time: then the contents are intact.
@@ -160,7 +168,7 @@ struct initiator : sc_core::sc_module {
             c.col = b.col;
             c.ncols = b.ncols;
             c.data = b.data ? data.data() : nullptr;
-            if (tmem_both(c, period, i++) || c.status != TC_EINVAL)
+            if (tmem_both(p, c, period, i++) || c.status != TC_EINVAL)
                 fail("a bad tensor-memory request was not refused with TC_EINVAL", i - 1);
         }
         for (unsigned g = 0; g < TC_TMEM_GROUPS; g++, i++) {
@@ -170,7 +178,7 @@ struct initiator : sc_core::sc_module {
             c.col = 32;
             c.ncols = TC_TMEM_SLICE;
             c.data = data.data();
-            tmem_both(c, period, i);
+            tmem_both(p, c, period, i);
         }
     }
 
@@ -231,10 +239,11 @@ struct initiator : sc_core::sc_module {
                             Dm == Dr ? "equal" : "DIFFERENT");
         }
 
-        tmem_stream(period);
+        tmem_stream({&to_model, &to_rtl, 8}, period);
+        tmem_stream({&to_model4, &to_rtl4, 4}, period);
 
         // The error paths of each target.
-        for (auto *s : {&to_model, &to_rtl}) {
+        for (auto *s : {&to_model, &to_rtl, &to_model4, &to_rtl4}) {
             tc_tlm_cmd c = {};
             sc_core::sc_time d;
             c.op = TC_TLM_WMMA;
@@ -250,8 +259,8 @@ struct initiator : sc_core::sc_module {
             if (t.get_response_status() != tlm::TLM_COMMAND_ERROR_RESPONSE)
                 fail("a malformed payload accepted", 0);
         }
-        std::printf("%d wmma and %d tensor-memory commands compared, %d failures\n",
-                    checked, tmem_checked, failures);
+        std::printf("%d wmma and %d tensor-memory commands compared (%d two-cycle requests), "
+                    "%d failures\n", checked, tmem_checked, tmem_two_cycle, failures);
         sc_core::sc_stop();
     }
 };
@@ -263,15 +272,20 @@ int sc_main(int argc, char **argv)
     unsigned seed = argc > 1 ? (unsigned)std::strtoul(argv[1], nullptr, 0) : 1;
     unsigned count = argc > 2 ? (unsigned)std::strtoul(argv[2], nullptr, 0) : 24;
     const sc_core::sc_time period(1, sc_core::SC_NS);
-    tc_model_backend model;
-    tc_rtl_backend rtl("rtl", period);
+    tc_model_backend model(8), model4(4);
+    tc_rtl_backend rtl("rtl", period, 8), rtl4("rtl4", period, 4);
     tc_tlm_target model_target("model_target", model, period);
     tc_tlm_target rtl_target("rtl_target", rtl, period);
+    tc_tlm_target model4_target("model4_target", model4, period);
+    tc_tlm_target rtl4_target("rtl4_target", rtl4, period);
     initiator init("initiator", seed, count);
     init.to_model.bind(model_target.socket);
     init.to_rtl.bind(rtl_target.socket);
+    init.to_model4.bind(model4_target.socket);
+    init.to_rtl4.bind(rtl4_target.socket);
     sc_core::sc_start();
-    bool ok = init.failures == 0 && init.checked == (int)count && init.tmem_checked > 0;
+    bool ok = init.failures == 0 && init.checked == (int)count && init.tmem_checked > 0 &&
+              init.tmem_two_cycle > 0;
     std::printf("%s\n", ok ? "PASSED" : "FAILED");
     return ok ? 0 : 1;
 }
