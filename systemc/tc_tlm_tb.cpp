@@ -113,7 +113,7 @@ struct initiator : sc_core::sc_module {
     // The tensor memory: one stream through both targets. The RTL's words are undefined
     // until written, so the stream first stores every lane of its columns (504..511 and
     // 0..7, a window that wraps, and 32..63), then stores, loads and shifts inside them
-    // only; then requests both must refuse, and a load showing nothing changed.
+    // only; then requests both must refuse, which must leave the memory as it was.
     void tmem_stream(const pair &p, const sc_core::sc_time &period)
     {
         bool defined[TC_TMEM_COLS] = {};
@@ -154,7 +154,20 @@ struct initiator : sc_core::sc_module {
             if (!tmem_both(p, c, period, i))
                 fail("a valid tensor-memory command refused", i);
         }
-        // Refused by both, with the same status and no time: then the contents are intact.
+        // Requests both must refuse, with the same status and no time; the columns 32..39
+        // of every group read the same before and after them.
+        std::vector<uint32_t> before(TC_TMEM_GROUPS * 32 * TC_TMEM_SLICE);
+        auto load_window = [&](unsigned g, uint32_t *out) {
+            tc_tlm_cmd c = {};
+            c.op = TC_TLM_TMEM_LD;
+            c.group = g;
+            c.col = 32;
+            c.ncols = TC_TMEM_SLICE;
+            c.data = out;
+            tmem_both(p, c, period, i++);
+        };
+        for (unsigned g = 0; g < TC_TMEM_GROUPS; g++)
+            load_window(g, &before[g * 32 * TC_TMEM_SLICE]);
         struct bad { tc_tlm_opcode op; unsigned group, col, ncols; bool data; };
         for (const bad &b : {bad{TC_TLM_TMEM_LD, 0, 512, 8, true},
                              bad{TC_TLM_TMEM_ST, 4, 32, 8, true},
@@ -171,14 +184,10 @@ struct initiator : sc_core::sc_module {
             if (tmem_both(p, c, period, i++) || c.status != TC_EINVAL)
                 fail("a bad tensor-memory request was not refused with TC_EINVAL", i - 1);
         }
-        for (unsigned g = 0; g < TC_TMEM_GROUPS; g++, i++) {
-            tc_tlm_cmd c = {};
-            c.op = TC_TLM_TMEM_LD;
-            c.group = g;
-            c.col = 32;
-            c.ncols = TC_TMEM_SLICE;
-            c.data = data.data();
-            tmem_both(p, c, period, i);
+        for (unsigned g = 0; g < TC_TMEM_GROUPS; g++) {
+            load_window(g, data.data());
+            if (!std::equal(data.begin(), data.end(), &before[g * 32 * TC_TMEM_SLICE]))
+                fail("a refused tensor-memory request changed the memory", i - 1);
         }
     }
 
