@@ -51,7 +51,8 @@ typedef struct tc_sim_config {
 /* Defaults: gpu "a100", one SM, no tensor memory. */
 void tc_sim_config_init(tc_sim_config *cfg);
 
-/* TC_EINVAL for a NULL or malformed config, TC_EUNSUPPORTED for an unknown GPU,
+/* TC_EINVAL for a NULL or malformed config (explicit timing outside what
+ * tc_gpu_timing_parse accepts included), TC_EUNSUPPORTED for an unknown GPU,
  * TC_ENOMEM. *out is untouched on failure. */
 tc_status tc_sim_create(const tc_sim_config *cfg, tc_sim **out);
 void tc_sim_destroy(tc_sim *s);   /* NULL is fine */

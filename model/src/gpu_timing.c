@@ -5,6 +5,7 @@
  * model/CMakeLists.txt), so that a simulator linking the library needs no data file at
  * run time. The library keeps no state, so the text is parsed again into the caller's
  * struct on every lookup (a few microseconds; a simulator looks up once, at creation). */
+#include <limits.h>
 #include <string.h>
 #include "internal.h"
 
@@ -136,17 +137,30 @@ static tc_status parse_fields(const char *text, size_t *pos, tc_gpu_timing *g)
     }
     if (seen != (1u << (N_KEYS + 1)) - 1)
         return TC_EINVAL;
+    if (g->arch == TC_ARCH_VOLTA)
+        g->volta.issue_offset = g->measure_offset;
+    return tc_gpu_timing_check(g);
+}
+
+tc_status tc_gpu_timing_check(const tc_gpu_timing *g)
+{
+    if ((unsigned)g->arch >= TC_ARCH_COUNT)
+        return TC_EINVAL;
+    for (unsigned i = 0; i < N_KEYS; i++) {
+        unsigned v;
+        memcpy(&v, (const char *)g + keys[i].off, sizeof v);
+        if (v > keys[i].max)
+            return TC_EINVAL;
+    }
     /* Values every formula divides by or counts with. */
     if (!g->subcores || !g->tc_per_subcore || !g->fedps_per_tc || !g->fedp_len16 ||
         !g->acc32_rate_div || !g->step_k16 || !g->drain_rows || !g->ii_min ||
         !g->sparse_ii_min)
         return TC_EINVAL;
-    if (g->arch == TC_ARCH_VOLTA) {
-        g->volta.issue_offset = g->measure_offset;
-        if (!g->volta.operand_fetch || !g->volta.fedp_latency || !g->volta.writeback ||
-            !g->volta.fedps_per_tg)
-            return TC_EINVAL;
-    }
+    if (g->arch == TC_ARCH_VOLTA &&
+        (!g->volta.operand_fetch || !g->volta.fedp_latency || !g->volta.writeback ||
+         !g->volta.fedps_per_tg || g->volta.issue_offset > 100000))
+        return TC_EINVAL;
     return TC_OK;
 }
 
@@ -257,9 +271,9 @@ static unsigned in_bits(tc_fmt f)
     }
 }
 
-static unsigned div_up(uint64_t a, uint64_t b)
+static uint64_t div_up(uint64_t a, uint64_t b)
 {
-    return (unsigned)((a + b - 1) / b);
+    return (a + b - 1) / b;
 }
 
 tc_status tc_volta_events_of(const tc_gpu_timing *g, const tc_mma_op *op, tc_hmma_cfg *cfg,
@@ -302,7 +316,7 @@ static tc_status volta_op(const tc_gpu_timing *g, const tc_mma_op *op, tc_op_tim
 
 tc_status tc_op_timing_of(const tc_gpu_timing *g, const tc_mma_op *op, tc_op_timing *out)
 {
-    if (!g || !op || !out)
+    if (!g || !op || !out || tc_gpu_timing_check(g) != TC_OK)
         return TC_EINVAL;
     if (op->m == 0 || op->n == 0 || op->k == 0 || op->m > 4096 || op->n > 4096 ||
         op->k > 4096)
@@ -328,13 +342,15 @@ tc_status tc_op_timing_of(const tc_gpu_timing *g, const tc_mma_op *op, tc_op_tim
     unsigned k = op->sparse ? op->k / 2 : op->k;
     if (rate == 0 || kstep == 0 || k == 0 || k % kstep || (op->sparse && op->k % 2))
         return TC_ESHAPE;
-    unsigned steps = k / kstep;
-    unsigned beats = div_up((uint64_t)op->m * op->n * kstep, rate);
-    unsigned ii = steps * beats;
-    unsigned ii_min = op->sparse ? g->sparse_ii_min : g->ii_min;
+    /* In 64 bits: a large shape on few, short FEDPs (m4096n4096k4096 int4 on one
+     * one-product FEDP) takes more cycles than an unsigned holds, which is TC_ESHAPE. */
+    uint64_t steps = k / kstep;
+    uint64_t beats = div_up((uint64_t)op->m * op->n * kstep, rate);
+    uint64_t ii_min = op->sparse ? g->sparse_ii_min : g->ii_min;
+    uint64_t ii = steps * beats;
     if (ii < ii_min)
         ii = ii_min;
-    unsigned fwd = g->step_fwd > beats ? g->step_fwd : beats;
+    uint64_t fwd = g->step_fwd > beats ? g->step_fwd : beats;
     /* The front end (operand fetch and multipliers) runs at the rate before the fp32
      * division: only the accumulator operand is wider in fp32 mode (seed 001 Sec. II:
      * "two 4x4 16-bit ... along with a third 4x4 32-bit floating-point accumulation
@@ -344,21 +360,25 @@ tc_status tc_op_timing_of(const tc_gpu_timing *g, const tc_mma_op *op, tc_op_tim
      * between. Seed 001 Table I shows it on Turing: the first FP32-acc set is no slower
      * than the FP16-acc one (42 vs 44 cycles published), the later sets follow at the
      * half-rate accumulator's pace (22, 21 cycles against 8, 14); docs/timing.md. */
-    unsigned front = ii;
+    uint64_t front = ii;
     if (op->acc == TC_FMT_FP32 && g->acc32_rate_div > 1) {
-        unsigned fb = steps * div_up((uint64_t)op->m * op->n * kstep, front_rate);
+        uint64_t fb = steps * div_up((uint64_t)op->m * op->n * kstep, front_rate);
         if (fb < ii_min)
             fb = ii_min;
         if (fb < front)
             front = fb;
     }
-    out->steps = steps;
-    out->beats = beats;
-    out->issue_interval = ii;
-    out->front_interval = front;
-    out->acc_slack = front < ii ? g->acc32_buffer * front : 0;
-    out->latency = g->depth + div_up(op->m, g->drain_rows) + (steps - 1) * fwd +
-                   (op->acc == TC_FMT_FP32 ? g->acc32_extra : 0);
+    uint64_t slack = front < ii ? g->acc32_buffer * front : 0;
+    uint64_t latency = g->depth + div_up(op->m, g->drain_rows) + (steps - 1) * fwd +
+                       (op->acc == TC_FMT_FP32 ? g->acc32_extra : 0);
+    if (ii > UINT_MAX || slack > UINT_MAX || latency > UINT_MAX)
+        return TC_ESHAPE;
+    out->steps = (unsigned)steps;
+    out->beats = (unsigned)beats;
+    out->issue_interval = (unsigned)ii;
+    out->front_interval = (unsigned)front;
+    out->acc_slack = (unsigned)slack;
+    out->latency = (unsigned)latency;
     out->fmas = (uint64_t)op->m * op->n * op->k;
     return TC_OK;
 }

@@ -126,6 +126,12 @@ static inline int32_t fmt_int_value(const tc_fmt_info *fi, uint32_t bits)
     return (int32_t)bits;
 }
 
+/* gpu_timing.c - TC_OK if every field of g is within what timing.txt's parser accepts
+ * (each key's maximum, no zero divisor, a known arch), else TC_EINVAL: parameters that
+ * come from a caller rather than the parser (tc_sim_config.timing, tc_op_timing_of)
+ * are held to the same limits, which keep every cycle count within its integer. */
+tc_status tc_gpu_timing_check(const tc_gpu_timing *g);
+
 /* gpu_timing.c - Volta's wmma (m16n16k16) or mma.m8n8k4 as the HMMA pipeline of
  * timing.c runs it: its configuration, events and completion. ESHAPE for other shapes,
  * EUNSUPPORTED for inputs other than dense fp16. Serves tc_op_timing_of and the

@@ -71,10 +71,7 @@ tc_status tc_sim_create(const tc_sim_config *cfg, tc_sim **out)
     tc_gpu_timing g;
     if (cfg->timing) {
         g = *cfg->timing;
-        /* Explicit parameters are checked as the table's are (a zero divides). */
-        if (!g.subcores || g.subcores > 64 || !g.tc_per_subcore || !g.fedps_per_tc ||
-            !g.fedp_len16 || !g.acc32_rate_div || !g.step_k16 || !g.drain_rows ||
-            !g.ii_min || !g.sparse_ii_min || (unsigned)g.arch >= TC_ARCH_COUNT)
+        if (tc_gpu_timing_check(&g) != TC_OK)
             return TC_EINVAL;
         g.name[TC_GPU_NAME_MAX - 1] = 0;
     } else {

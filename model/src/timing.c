@@ -49,12 +49,16 @@ tc_status tc_volta_hmma_timing(const tc_volta_timing *t, const tc_hmma_cfg *cfg,
     unsigned total = sets * steps;
     if (cap < total)
         return TC_ESHAPE;
+    /* Each stage count alone first, so that their sum below cannot wrap. */
+    if (t->operand_fetch < 1 || t->operand_fetch > MAX_STAGES || t->writeback < 1 ||
+        t->writeback > MAX_STAGES || t->fedp_latency < 1 || t->fedp_latency > MAX_STAGES ||
+        t->f16_pack > MAX_STAGES || t->fedps_per_tg < 1 || t->fedps_per_tg > 32)
+        return TC_EINVAL;
     unsigned pack = cfg->acc == TC_FMT_FP16 ? t->f16_pack : 0;
     /* Stages behind the FEDP inputs: the FEDP's registers, the pack register, then the
      * result register; the last of them writes the register file at the end of its cycle. */
     unsigned depth = t->fedp_latency + pack + t->writeback - 1;
-    if (t->operand_fetch < 1 || t->operand_fetch > MAX_STAGES || t->writeback < 1 ||
-        t->fedp_latency < 1 || depth > MAX_STAGES || t->fedps_per_tg < 1 || t->fedps_per_tg > 32)
+    if (depth > MAX_STAGES)
         return TC_EINVAL;
     /* A half's 4 x 8 accumulator, 1/steps of it per step, fedps_per_tg outputs a beat. */
     unsigned outputs = 32 / steps;

@@ -72,6 +72,20 @@ static void test_create(void)
     cfg.timing = &g;
     CHECK_COND(tc_sim_create(&cfg, &s) == TC_EINVAL && s == sentinel);
     g.fedps_per_tc = 64;
+    /* ... and so is a value above what the table's parser takes for its key (they kept
+     * cycle counts from wrapping), in Volta's pipeline fields too, and an unknown arch. */
+    tc_gpu_timing v;
+    CHECK_COND(tc_gpu_timing_find("v100", &v) == TC_OK);
+    cfg.timing = &v;
+    v.volta.fedp_latency = 0xffffffffu;
+    CHECK_COND(tc_sim_create(&cfg, &s) == TC_EINVAL && s == sentinel);
+    CHECK_COND(tc_gpu_timing_find("v100", &v) == TC_OK);
+    v.depth = 100001;
+    CHECK_COND(tc_sim_create(&cfg, &s) == TC_EINVAL && s == sentinel);
+    CHECK_COND(tc_gpu_timing_find("v100", &v) == TC_OK);
+    v.arch = TC_ARCH_COUNT;
+    CHECK_COND(tc_sim_create(&cfg, &s) == TC_EINVAL && s == sentinel);
+    cfg.timing = &g;
     CHECK_COND(tc_sim_create(&cfg, &s) == TC_OK && s != sentinel);
     const tc_gpu_timing *gp;
     CHECK_COND(tc_sim_timing(s, &gp) == TC_OK && !strcmp(gp->name, "a100"));

@@ -105,6 +105,21 @@ int main(void)
     tc_hmma_cfg cfg = {TC_SHAPE_M16N16K16, TC_LAYOUT_ROW, TC_LAYOUT_ROW, TC_FMT_FP32};
     CHECK(tc_volta_hmma_timing(&bad, &cfg, ev, 16, &n, &done) == TC_EINVAL, "fetch 0 accepted");
     CHECK(tc_volta_hmma_timing(&t, &cfg, ev, 15, &n, &done) == TC_ESHAPE, "cap 15 accepted");
+    /* Stage counts whose sum wraps to a small depth: each is refused on its own (the
+     * wrapped sum once indexed the pipeline at 2^32 - 1). */
+    bad = t;
+    bad.fedp_latency = 0xffffffffu; /* + writeback 2 - 1: depth 0 */
+    CHECK(tc_volta_hmma_timing(&bad, &cfg, ev, 16, &n, &done) == TC_EINVAL,
+          "fedp_latency 2^32-1 accepted");
+    bad = t;
+    bad.writeback = 0xfffffffeu;    /* + fedp_latency 4 - 1: depth 1 */
+    CHECK(tc_volta_hmma_timing(&bad, &cfg, ev, 16, &n, &done) == TC_EINVAL,
+          "writeback 2^32-2 accepted");
+    bad = t;
+    bad.f16_pack = 0xfffffffcu;     /* fp16 accumulator: + 4 + 2 - 1, depth 1 */
+    cfg.acc = TC_FMT_FP16;
+    CHECK(tc_volta_hmma_timing(&bad, &cfg, ev, 16, &n, &done) == TC_EINVAL,
+          "f16_pack 2^32-4 accepted");
 
     printf("%s: %d failure(s)\n", failures ? "FAILED" : "PASSED", failures);
     return failures != 0;

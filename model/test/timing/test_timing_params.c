@@ -93,6 +93,36 @@ int main(void)
     op = (tc_mma_op){0, 8, 16, TC_FMT_FP16, TC_FMT_FP32, 0};
     CHECK_COND(tc_op_timing_of(&g, &op, &t) == TC_ESHAPE);
     CHECK_COND(tc_op_timing_of(NULL, &op, &t) == TC_EINVAL);
+    /* Parameters out of the parser's limits are refused here too. */
+    {
+        tc_gpu_timing b = g;
+        b.step_fwd = 100001;
+        op = (tc_mma_op){16, 8, 16, TC_FMT_FP16, TC_FMT_FP16, 0};
+        CHECK_COND(tc_op_timing_of(&b, &op, &t) == TC_EINVAL);
+        b = g;
+        b.drain_rows = 0;
+        CHECK_COND(tc_op_timing_of(&b, &op, &t) == TC_EINVAL);
+    }
+    /* The smallest tensor core the parser takes (one one-product FEDP, k-step 256) and
+     * the largest int4 shape: 4096*4096*1024 products a step at 4 a cycle is 2^32 beats,
+     * 2^34 cycles an instruction, which no unsigned holds: TC_ESHAPE, not a wrapped
+     * count (it used to give beats 0, issue interval 4). */
+    {
+        static const char tiny[] =
+            "gpu tiny arch turing subcores 1 tc_per_subcore 1 fedps_per_tc 1 fedp_len16 1 "
+            "acc32_rate_div 1 step_k16 256 depth 1 drain_rows 1 step_fwd 1 acc32_extra 0 "
+            "ii_min 1 sparse_ii_min 1 warp_overhead 0 measure_offset 0 acc32_buffer 0 "
+            "volta_operand_fetch 0 volta_fedp_latency 0 volta_f16_pack 0 "
+            "volta_writeback 0 volta_fedps_per_tg 0\n";
+        tc_gpu_timing tg;
+        CHECK_COND(tc_gpu_timing_parse(tiny, "tiny", &tg) == TC_OK);
+        op = (tc_mma_op){4096, 4096, 4096, TC_FMT_INT4, TC_FMT_S32, 0};
+        CHECK_COND(tc_op_timing_of(&tg, &op, &t) == TC_ESHAPE);
+        /* 1024 x 1024 x 1024: 2^28 beats, one step: fits. */
+        op = (tc_mma_op){1024, 1024, 1024, TC_FMT_INT4, TC_FMT_S32, 0};
+        CHECK_COND(tc_op_timing_of(&tg, &op, &t) == TC_OK && t.steps == 1 &&
+                   t.beats == 1u << 28 && t.issue_interval == 1u << 28);
+    }
 
     /* A sub-core taking instructions (tc_unit_take): Turing's m16n8k8 with an fp32
      * accumulator, front end 8 cycles, accumulator 16, one pass of slack. Four back to
