@@ -328,6 +328,11 @@ tc_status tc_op_timing_of(const tc_gpu_timing *g, const tc_mma_op *op, tc_op_tim
         return TC_EUNSUPPORTED;
     if ((tc_fmt_get(op->in)->cls == TC_CLASS_INT) != (op->acc == TC_FMT_S32))
         return TC_EUNSUPPORTED;
+    /* The arch must have the instruction at all: the arithmetic's profile table is
+     * the one list of what each arch multiplies (no bf16 on Volta, no fp8 on Ampere). */
+    const tc_profile *p;
+    if (tc_profile_find(g->arch, TC_INSTR_MMA, op->in, op->acc, &p) != TC_OK)
+        return TC_EUNSUPPORTED;
     /* Volta's own instructions run on its HMMA pipeline (Figure 9). */
     if (g->arch == TC_ARCH_VOLTA && ((op->m == 16 && op->n == 16 && op->k == 16) ||
                                      (op->m == 8 && op->n == 8 && op->k == 4)))

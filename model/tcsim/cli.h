@@ -26,8 +26,9 @@ extern const cli_cmd cmd_vectors;
 int cli_parse_arch(const char *cmd, const char *s, tc_arch *out);
 int cli_parse_instr(const char *cmd, const char *s, tc_instr *out);
 int cli_parse_fmt(const char *cmd, const char *opt, const char *s, tc_fmt *out);
-int cli_parse_uint(const char *cmd, const char *opt, const char *s, unsigned long long max,
-                   unsigned long long *out);
+/* An integer in [min, max], decimal or 0x hex. */
+int cli_parse_uint(const char *cmd, const char *opt, const char *s, unsigned long long min,
+                   unsigned long long max, unsigned long long *out);
 /* The value of option argv[*i] (advancing *i), or NULL with a message if missing. */
 const char *cli_optarg(const char *cmd, int argc, char **argv, int *i);
 int cli_is_help(const char *s);

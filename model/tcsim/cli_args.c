@@ -1,4 +1,5 @@
 /* cli_args.c - argument parsing shared by the subcommands. */
+#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,15 +52,20 @@ int cli_parse_fmt(const char *cmd, const char *opt, const char *s, tc_fmt *out)
     return -1;
 }
 
-int cli_parse_uint(const char *cmd, const char *opt, const char *s, unsigned long long max,
-                   unsigned long long *out)
+int cli_parse_uint(const char *cmd, const char *opt, const char *s, unsigned long long min,
+                   unsigned long long max, unsigned long long *out)
 {
-    char *end;
+    /* Decimal, or hex after 0x; strtoull alone would also take a sign, leading blanks
+     * and octal (a leading 0: "010" would be 8). */
+    int hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+    const char *digits = hex ? s + 2 : s;
+    int ok = hex ? isxdigit((unsigned char)digits[0]) : isdigit((unsigned char)digits[0]);
+    char *end = NULL;
     errno = 0;
-    unsigned long long v = strtoull(s, &end, 0);
-    if (!*s || *end || errno || v > max || s[0] == '-') {
-        fprintf(stderr, "tcsim %s: bad value for %s '%s' (an integer from 0 to %llu)\n",
-                cmd, opt, s, max);
+    unsigned long long v = ok ? strtoull(digits, &end, hex ? 16 : 10) : 0;
+    if (!ok || *end || errno || v < min || v > max) {
+        fprintf(stderr, "tcsim %s: bad value for %s '%s' (an integer from %llu to %llu)\n",
+                cmd, opt, s, min, max);
         return -1;
     }
     *out = v;

@@ -105,12 +105,13 @@ static int run(int argc, char **argv)
         if (!(a = cli_optarg(CMD, argc, argv, &i)))
             return CLI_USAGE;
         if (d < ND) {
-            unsigned long long max = d == D_SEED ? ~0ull : d == D_PAD ? 4096 : 1u << 20;
-            if (cli_parse_uint(CMD, opt, a, max, &v[d]))
+            unsigned long long min = d == D_PAD || d == D_SEED ? 0 : 1;
+            unsigned long long max = d == D_SEED ? ~0ull : d == D_PAD ? 4096
+                                   : d == D_ALGO ? 3 : 1u << 20;
+            if (cli_parse_uint(CMD, opt, a, min, max, &v[d]))
                 return CLI_USAGE;
-            if ((d == D_ALGO && (v[d] < 1 || v[d] > 3)) || (d == D_BANKS && v[d] != 8 && v[d] != 4) ||
-                (d != D_PAD && d != D_SEED && v[d] == 0)) {
-                fprintf(stderr, "tcsim %s: bad value for %s '%s'\n", CMD, opt, a);
+            if (d == D_BANKS && v[d] != 8 && v[d] != 4) {
+                fprintf(stderr, "tcsim %s: bad value for %s '%s' (8 or 4)\n", CMD, opt, a);
                 return CLI_USAGE;
             }
             have[d] = 1;

@@ -5,6 +5,7 @@
  * Output: d, one lowercase hex word per case, zero-padded to the output width.
  */
 #define _POSIX_C_SOURCE 200809L
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
@@ -88,29 +89,41 @@ static const unsigned char hex1[256] = {
     ['8'] = 9, ['9'] = 10, ['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15,
     ['f'] = 16, ['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16};
 
-static int is_end(char ch)
+/* A CR ends a line only before its LF (or at the end of the text): elsewhere it is a
+ * stray character, and taking it as an end would drop the rest of the line unseen. */
+static int is_line_end(const char *p)
 {
-    return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r' || ch == '\0';
+    return !*p || *p == '\n' || (*p == '\r' && (!p[1] || p[1] == '\n'));
 }
 
-/* Parses one hex word at *s (0x optional); returns 0 and advances, or -1 on a
- * non-hex character. More than 16 digits reads as UINT64_MAX: too wide for any format. */
+static int is_end(const char *p)
+{
+    return *p == ' ' || *p == '\t' || is_line_end(p);
+}
+
+/* Parses one hex word at *s (0x optional, leading zeros ignored); returns 0 and
+ * advances, -1 on a non-hex character, -2 for more than 16 significant digits. */
 static int parse_hex(const char **s, uint64_t *out)
 {
     const char *p = *s;
     if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
         p += 2;
     const char *digits = p;
+    while (*p == '0')
+        p++;
+    const char *sig = p;
     uint64_t v = 0;
     unsigned h;
     while ((h = hex1[(unsigned char)*p]) != 0) {
         v = v << 4 | (h - 1);
         p++;
     }
-    if (p == digits || !is_end(*p))
+    if (p == digits || !is_end(p))
         return -1;
+    if (p - sig > 16)
+        return -2;
     *s = p;
-    *out = p - digits > 16 ? UINT64_MAX : v;
+    *out = v;
     return 0;
 }
 
@@ -137,7 +150,7 @@ int dot_line(dot_stream *ds, const char *line, unsigned long lineno, uint32_t *d
     for (;;) {
         while (*s == ' ' || *s == '\t')
             s++;
-        if (!*s || *s == '\n' || *s == '\r')
+        if (is_line_end(s))
             break;
         if (n == ds->cap) {
             size_t cap = ds->cap ? 2 * ds->cap : 64;
@@ -153,12 +166,19 @@ int dot_line(dot_stream *ds, const char *line, unsigned long lineno, uint32_t *d
             ds->cap = cap;
         }
         const char *start = s;
-        if (parse_hex(&s, &ds->words[n]) != 0) {
+        int bad = parse_hex(&s, &ds->words[n]);
+        if (bad) {
             const char *e = start;
-            while (!is_end(*e))
+            while (!is_end(e) && (unsigned char)*e >= 0x20)
                 e++;
-            fprintf(stderr, "line %lu: word %zu '%.*s' is not a hex number\n", lineno, n + 1,
-                    (int)(e - start), start);
+            if (!is_end(e)) /* a control character: named, not printed */
+                fprintf(stderr, "line %lu: word %zu: a stray control character 0x%02x after "
+                                "'%.*s'\n", lineno, n + 1, (unsigned char)*e,
+                        (int)(e - start), start);
+            else
+                fprintf(stderr, "line %lu: word %zu '%.*s' %s\n", lineno, n + 1,
+                        (int)(e - start), start,
+                        bad == -2 ? "is wider than 64 bits" : "is not a hex number");
             return -1;
         }
         n++;
@@ -246,8 +266,15 @@ int dot_stream_run(dot_stream *ds, FILE *in, FILE *out)
             for (unsigned i = 0; i < digits; i++)
                 buf[i] = "0123456789abcdef"[(d >> (4 * (digits - 1 - i))) & 15u];
             buf[digits] = '\n';
-            fwrite(buf, 1, digits + 1, out);
+            if (fwrite(buf, 1, digits + 1, out) != digits + 1) {
+                rc = 1; /* main reports the write error */
+                break;
+            }
         }
+    }
+    if (rc == 0 && ferror(in)) {
+        fprintf(stderr, "line %lu: cannot read the input: %s\n", lineno + 1, strerror(errno));
+        rc = -1;
     }
     free(line);
     return rc;
@@ -263,6 +290,16 @@ static int dot_run(int argc, char **argv)
         if (cli_is_help(opt)) {
             dot_help(stdout);
             return CLI_OK;
+        }
+        static const char *const takes_value[] = {"--arch", "--instr", "--in", "--out",
+                                                   "--scale", "--kind", "--block", "--engine"};
+        size_t o_i = 0;
+        while (o_i < sizeof takes_value / sizeof *takes_value && strcmp(opt, takes_value[o_i]))
+            o_i++;
+        if (o_i == sizeof takes_value / sizeof *takes_value) {
+            fprintf(stderr, "tcsim dot: %s '%s' (tcsim dot --help; input comes on stdin)\n",
+                    opt[0] == '-' && opt[1] ? "unknown option" : "unexpected argument", opt);
+            return CLI_USAGE;
         }
         if (!(v = cli_optarg("dot", argc, argv, &i))) {
             return CLI_USAGE;
@@ -288,7 +325,7 @@ static int dot_run(int argc, char **argv)
             }
             o.kind = v;
         } else if (!strcmp(opt, "--block")) {
-            if (cli_parse_uint("dot", opt, v, 1024, &u))
+            if (cli_parse_uint("dot", opt, v, 1, 1024, &u))
                 return CLI_USAGE;
             o.block = (unsigned)u;
         } else if (!strcmp(opt, "--engine")) {
@@ -310,13 +347,16 @@ static int dot_run(int argc, char **argv)
         fprintf(stderr, "tcsim dot: --kind and --scale go together (block-scaled kinds)\n");
         return CLI_USAGE;
     }
+    if (o.block && !o.kind) {
+        fprintf(stderr, "tcsim dot: --block is the scale block of --kind; it needs --kind\n");
+        return CLI_USAGE;
+    }
     dot_stream ds;
     if (dot_open("dot", &o, &ds))
         return CLI_USAGE;
     int rc = dot_stream_run(&ds, stdin, stdout);
     dot_close(&ds);
-    fflush(stdout);
-    return rc ? CLI_USAGE : CLI_OK;
+    return rc > 0 ? CLI_FAIL : rc ? CLI_USAGE : CLI_OK;
 }
 
 const cli_cmd cmd_dot = {"dot", "dot products from stdin (hex bit patterns), one per line",

@@ -56,8 +56,14 @@ static int timing_run(int argc, char **argv)
             usage(stdout);
             return CLI_OK;
         }
-        if (!strcmp(a, "--list"))
+        if (!strcmp(a, "--list")) {
+            if (argc > 2) {
+                fprintf(stderr, "tcsim timing: --list takes no other argument ('%s')\n",
+                        argv[i == 1 ? 2 : 1]);
+                return CLI_USAGE;
+            }
             return list_gpus();
+        }
         if (strcmp(a, "--arch") && strcmp(a, "--op") && strcmp(a, "--in") &&
             strcmp(a, "--acc") && strcmp(a, "--warps") && strcmp(a, "--ilp") &&
             strcmp(a, "--iters")) {
@@ -85,12 +91,8 @@ static int timing_run(int argc, char **argv)
                 dst = &ilp;
                 max = 16;
             }
-            if (cli_parse_uint(cmd, a, v, max, dst))
+            if (cli_parse_uint(cmd, a, v, 1, max, dst))
                 return CLI_USAGE;
-            if (*dst == 0) {
-                fprintf(stderr, "tcsim timing: %s must be at least 1\n", a);
-                return CLI_USAGE;
-            }
         }
     }
     if (!gpu || !ops || op.in == TC_FMT_COUNT || op.acc == TC_FMT_COUNT) {

@@ -45,11 +45,11 @@ static int map_run(int argc, char **argv)
             if (!(v = cli_optarg(cmd, argc, argv, &i)))
                 return CLI_USAGE;
             if (!strcmp(opt, "--lane")) {
-                if (cli_parse_uint(cmd, opt, v, TC_TMEM_LANES - 1, &lane))
+                if (cli_parse_uint(cmd, opt, v, 0, TC_TMEM_LANES - 1, &lane))
                     return CLI_USAGE;
                 have_lane = 1;
             } else if (!strcmp(opt, "--col")) {
-                if (cli_parse_uint(cmd, opt, v, TC_TMEM_COLS - 1, &col))
+                if (cli_parse_uint(cmd, opt, v, 0, TC_TMEM_COLS - 1, &col))
                     return CLI_USAGE;
                 have_col = 1;
             } else if (parse_banks(cmd, v, &only)) {

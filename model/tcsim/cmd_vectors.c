@@ -146,7 +146,7 @@ static int vectors_run(int argc, char **argv)
                 return CLI_USAGE;
         } else if (!strcmp(argv[i], "--show")) {
             if (!(v = cli_optarg("vectors", argc, argv, &i)) ||
-                cli_parse_uint("vectors", "--show", v, 1000000, &show))
+                cli_parse_uint("vectors", "--show", v, 0, 1000000, &show))
                 return CLI_USAGE;
         } else if (!strcmp(argv[i], "--engine")) {
             if (!(v = cli_optarg("vectors", argc, argv, &i)))

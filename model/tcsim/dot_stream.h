@@ -30,7 +30,8 @@ int dot_open(const char *cmd, const dot_options *o, dot_stream *ds);
 void dot_close(dot_stream *ds);
 /* One input line: 0 with *d set, 1 for an empty line, -1 after printing "line N: ...". */
 int dot_line(dot_stream *ds, const char *line, unsigned long lineno, uint32_t *d);
-/* Every line of `in`, results to `out`; -1 at the first bad line (after its message). */
+/* Every line of `in`, results to `out`; -1 at the first bad line or a read error (after
+ * its message), 1 when writing `out` fails (not reported: the caller knows its stream). */
 int dot_stream_run(dot_stream *ds, FILE *in, FILE *out);
 
 #endif

@@ -1,4 +1,5 @@
 /* tcsim - command-line front end of the tensor-core golden model. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include "cli.h"
@@ -27,18 +28,21 @@ static void usage(FILE *f)
         fprintf(f, "  %-12s %s\n", commands[i]->name, commands[i]->summary);
 }
 
-int main(int argc, char **argv)
+static int dispatch(int argc, char **argv)
 {
     if (argc < 2) {
         usage(stderr);
         return CLI_USAGE;
     }
-    if (cli_is_help(argv[1])) {
-        usage(stdout);
-        return CLI_OK;
-    }
-    if (!strcmp(argv[1], "--version")) {
-        printf("tcsim %s\n", TCSIM_VERSION);
+    if (cli_is_help(argv[1]) || !strcmp(argv[1], "--version")) {
+        if (argc > 2) {
+            fprintf(stderr, "tcsim: unexpected argument '%s' after %s\n", argv[2], argv[1]);
+            return CLI_USAGE;
+        }
+        if (cli_is_help(argv[1]))
+            usage(stdout);
+        else
+            printf("tcsim %s\n", TCSIM_VERSION);
         return CLI_OK;
     }
     for (size_t i = 0; i < N_COMMANDS; i++)
@@ -46,4 +50,16 @@ int main(int argc, char **argv)
             return commands[i]->run(argc - 1, argv + 1);
     fprintf(stderr, "tcsim: unknown command '%s' (tcsim --help lists them)\n", argv[1]);
     return CLI_USAGE;
+}
+
+int main(int argc, char **argv)
+{
+    int rc = dispatch(argc, argv);
+    /* Results go to stdout through stdio's buffer: a full disk or a closed pipe shows
+     * only here, and a run whose output was lost has not succeeded. */
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "tcsim: cannot write the output: %s\n", strerror(errno));
+        return rc != CLI_OK ? rc : CLI_FAIL;
+    }
+    return rc;
 }

@@ -53,6 +53,41 @@ run 2 "3c00 3c00 13c00\n" dot --arch ampere --in fp16 --out fp16
 expect_err "line 1: c = 0x13c00 is wider than fp16 (16 bits)"
 run 2 "3c00 3c00 123456789\n" dot --arch ampere --in fp16 --out fp32
 expect_err "line 1: c = 0x123456789 is wider than fp32 (32 bits)"
+# leading zeros are not digits of the value; a word past 64 bits is named as written
+run 0 "3c00 3c00 00000000000000000000003f800000\n" dot --arch ampere --in fp16 --out fp32
+expect_out "40000000"
+run 2 "3c00 3c00 10000000000000000\n" dot --arch ampere --in fp16 --out fp32
+expect_err "line 1: word 3 '10000000000000000' is wider than 64 bits"
+# a CR ends a line only before its LF: a stray one is not a line end that drops the rest
+run 0 "3c00 3c00 00000000\r\n3c00 3c00 3f800000\r\n" dot --arch ampere --in fp16 --out fp32
+expect_out "3f800000\n40000000"
+run 2 "3c00 3c00 3c00\r3c00 3c00 4000\n" dot --arch ampere --in fp16 --out fp32
+expect_err "line 1: word 3: a stray control character 0x0d after '3c00'"
+# the input cannot be read (a directory): an error, not an empty success
+"$tcsim" dot --arch ampere --in fp16 --out fp32 <. >out.txt 2>err.txt
+rc=$?; [ "$rc" = 2 ] || fail "dot < directory exited $rc, expected 2"
+expect_err "line 1: cannot read the input"
+# the output cannot be written (a full disk): an error, not a silent success
+if [ -w /dev/full ]; then
+    printf '3c00 3c00 00000000\n' | "$tcsim" dot --arch ampere --in fp16 --out fp32 >/dev/full 2>err.txt
+    rc=$?; [ "$rc" = 1 ] || fail "dot >/dev/full exited $rc, expected 1"
+    expect_err "tcsim: cannot write the output"
+    "$tcsim" list >/dev/full 2>err.txt; rc=$?
+    [ "$rc" = 1 ] || fail "list >/dev/full exited $rc, expected 1"
+    "$tcsim" --help >/dev/full 2>err.txt; rc=$?
+    [ "$rc" = 1 ] || fail "--help >/dev/full exited $rc, expected 1"
+fi
+# options: an unknown one and a stray argument are named as such, not as missing values
+run 2 "" dot --bogus
+expect_err "unknown option '--bogus'"
+run 2 "" dot --arch ampere --in fp16 --out fp32 input.txt
+expect_err "unexpected argument 'input.txt'"
+run 2 "" dot --arch ampere --in fp16 --out fp32 --block 16
+expect_err "--block is the scale block of --kind; it needs --kind"
+run 2 "" dot --arch blackwell --instr tcgen05 --in e4m3 --out fp32 --kind mxf8f6f4 --scale ue8m0 --block 0
+expect_err "bad value for --block '0' (an integer from 1 to 1024)"
+run 2 "" --version extra
+expect_err "unexpected argument 'extra' after --version"
 
 # 4. bad combinations and options: status 2 before any input is read
 run 2 "" dot --arch volta --in bf16 --out fp32

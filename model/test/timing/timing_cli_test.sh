@@ -27,7 +27,21 @@ expect 2 "required" --arch a100 --op mma.m16n8k16 --in fp16
 expect 2 "unknown option '--bogus'" --bogus
 expect 2 "shape not supported" --arch a100 --op mma.m16n8k12 --in fp16 --acc fp32
 expect 2 "not supported" --arch a100 --op mma.m16n8k16 --in int8 --acc fp32
-expect 2 "ilp" --arch a100 --op mma.m16n8k16 --in fp16 --acc fp32 --ilp 0
+expect 2 "bad value for --ilp '0' \(an integer from 1 to 16\)" --arch a100 --op mma.m16n8k16 --in fp16 --acc fp32 --ilp 0
+expect 2 "bad value for --warps '010 '" --arch a100 --op mma.m16n8k16 --in fp16 --acc fp32 --warps '010 '
+expect 2 "bad value for --warps '\+4'" --arch a100 --op mma.m16n8k16 --in fp16 --acc fp32 --warps +4
+# A leading zero is decimal (strtoull's base 0 read 010 as 8), 0x is hex.
+expect 0 "^benchmark: 10 warp\(s\)" --arch a100 --op mma.m16n8k16 --in fp16 --acc fp32 --warps 010
+expect 0 "^benchmark: 16 warp\(s\)" --arch a100 --op mma.m16n8k16 --in fp16 --acc fp32 --warps 0x10
+expect 2 "takes no other argument \('--bogus'\)" --list --bogus
+expect 2 "takes no other argument \('--arch'\)" --arch a100 --list
+# Formats the arch has no instruction for: no timing for an instruction that does not
+# exist (the profile table is the list: bf16 and tf32 from Ampere, fp8 from Ada).
+expect 2 "not supported" --arch v100 --op mma.m16n8k16 --in bf16 --acc fp32
+expect 2 "not supported" --arch a100 --op mma.m16n8k32 --in e4m3 --acc fp32
+expect 2 "not supported" --arch a100 --op mma.m16n8k16 --in bf16 --acc fp16
+expect 2 "not supported" --arch rtx2080ti --op mma.m16n8k8 --in tf32 --acc fp32
+expect 0 "completion latency" --arch rtx2080ti --op mma.m8n8k32 --in int4 --acc s32
 # An error prints nothing on stdout: no header of a result that never comes.
 out=$("$tcsim" timing --arch a100 --op mma.m16n8k12 --in fp16 --acc fp32 2>/dev/null)
 if [ -n "$out" ]; then
