@@ -19,8 +19,9 @@
  * tc_sim_completion and tc_sim_stats are public structs: within a major version
  * (TCSIM_VERSION_MAJOR) fields are only appended, and each begins with `size`, set by
  * the caller to sizeof the struct it was compiled with (tc_sim_*_init do it): a newer
- * library reads and writes only the fields that fit in `size` (a size below the 0.1
- * struct's is TC_EINVAL). Enum values are append-only. The library is static
+ * library reads and writes only the fields that fit in `size` (a config or op smaller
+ * than the 0.1 struct is TC_EINVAL; tc_sim_stats_get fills whatever prefix of the
+ * stats fits). Enum values are append-only. The library is static
  * (libtcsim.a): its ABI matters to a simulator that links a different build of it
  * than the header it compiled against; TCSIM_VERSION_* say which header that was.
  */
@@ -79,7 +80,8 @@ typedef struct tc_sim_op {
 void tc_sim_op_init(tc_sim_op *op);   /* size set, everything else 0 / NULL */
 
 /* *ok = 1 if tc_sim_issue(s, op) would succeed this cycle, else 0 (and TC_OK); an
- * error status if op itself is bad (the reason issue would give). */
+ * error status if op itself is bad (the reason issue would give). The data's bit
+ * patterns are not read here: a pattern too wide for its format is issue's TC_EFORMAT. */
 tc_status tc_sim_can_issue(const tc_sim *s, const tc_sim_op *op, int *ok);
 
 /* Issues op in the current cycle. TC_EBUSY: the sub-core's tensor cores are busy with
@@ -89,14 +91,21 @@ tc_status tc_sim_can_issue(const tc_sim *s, const tc_sim_op *op, int *ok);
  * unit, shape, formats, data); the arithmetic's error if the data is bad. */
 tc_status tc_sim_issue(tc_sim *s, const tc_sim_op *op, uint64_t *ticket);
 
-/* Advances the clock by `cycles` (0 is fine). */
+/* The clock stops here: ticking past it is TC_EINVAL (no ready cycle can wrap). */
+#define TC_SIM_MAX_CYCLE (UINT64_C(1) << 63)
+
+/* Advances the clock by `cycles` (0 is fine); TC_EINVAL past TC_SIM_MAX_CYCLE. */
 tc_status tc_sim_tick(tc_sim *s, uint64_t cycles);
 
 /* The current cycle. */
 tc_status tc_sim_now(const tc_sim *s, uint64_t *cycle);
 
-/* The first cycle after now at which something changes: a result becomes readable or a
- * busy sub-core frees; UINT64_MAX when nothing is pending. */
+/* The next cycle at which something changes: now if a result is readable and not yet
+ * polled; else the first cycle after now at which a result becomes readable, or a
+ * sub-core's front end or accumulator frees, or its last kind of instruction can be
+ * taken again; UINT64_MAX when nothing is pending. (An fp32 instruction of another
+ * shape can go into a lagging accumulator between these cycles; tc_sim_can_issue
+ * tells exactly.) */
 tc_status tc_sim_next_event(const tc_sim *s, uint64_t *cycle);
 
 typedef struct tc_sim_completion {

@@ -176,6 +176,8 @@ static tc_status op_check(const tc_sim *s, const tc_sim_op *op, tc_op_timing *t)
     int data = (op->A != NULL) + (op->B != NULL) + (op->C != NULL) + (op->D != NULL);
     if (data != 0 && data != 4)
         return TC_EINVAL;
+    if (data && op->mma.sparse)
+        return TC_EUNSUPPORTED; /* 2:4 operands have no data path in the model yet */
     const op_cache *c = &s->cache[op->unit];
     if (c->valid && same_op(&c->op, &op->mma)) {
         *t = c->t;
@@ -220,8 +222,6 @@ tc_status tc_sim_issue(tc_sim *s, const tc_sim_op *op, uint64_t *ticket)
         st = tc_profile_find(s->g.arch, TC_INSTR_MMA, op->mma.in, op->mma.acc, &p);
         if (st != TC_OK)
             return st;
-        if (op->mma.sparse)
-            return TC_EUNSUPPORTED; /* 2:4 operands have no data path in the model yet */
         st = tc_mma_tile(p, op->mma.m, op->mma.n, op->mma.k, op->A, op->B, op->C, op->D);
         if (st != TC_OK)
             return st;
@@ -246,7 +246,10 @@ tc_status tc_sim_tick(tc_sim *s, uint64_t cycles)
 {
     if (!s)
         return TC_EINVAL;
-    if (cycles > UINT64_MAX - s->now)
+    /* An instruction issued at now is readable by now + 2^34 at the latest (interval and
+     * latency are unsigned, the accumulator backlog at most a slack): a clock that
+     * stops at 2^63 keeps every ready cycle from wrapping. */
+    if (cycles > TC_SIM_MAX_CYCLE - s->now)
         return TC_EINVAL;
     s->now += cycles;
     return TC_OK;
@@ -270,13 +273,17 @@ tc_status tc_sim_next_event(const tc_sim *s, uint64_t *cycle)
     else if (s->n_flight)
         next = s->now; /* a result is already readable: poll it */
     for (unsigned u = 0; u < s->units; u++) {
-        /* When the unit takes its last kind of instruction again (the front end's
-         * cycle if it has had none). */
-        uint64_t at = s->cache[u].valid
-                          ? tc_unit_next_take(&s->unit[u], &s->cache[u].t, s->now)
-                          : s->unit[u].front_free;
-        if (at > s->now && at < next)
-            next = at;
+        /* A unit changes when its front end frees, when its accumulator frees (which
+         * is when any instruction without slack can go), and when its last kind of
+         * instruction can go again (earlier, into a lagging fp32 accumulator). Each
+         * counts on its own: the last kind being takeable already does not mean the
+         * others are. */
+        uint64_t at[3] = {s->unit[u].front_free, s->unit[u].acc_free, 0};
+        if (s->cache[u].valid)
+            at[2] = tc_unit_next_take(&s->unit[u], &s->cache[u].t, s->now);
+        for (int i = 0; i < 3; i++)
+            if (at[i] > s->now && at[i] < next)
+                next = at[i];
     }
     *cycle = next;
     return TC_OK;

@@ -154,6 +154,74 @@ static void test_issue_timing(void)
     tc_sim_destroy(s);
 }
 
+/* next_event counts every stage of a unit: after fp32-accumulator instructions on
+ * Turing (front end 8 cycles, accumulator 16, one pass of slack), the last kind can go
+ * again at once, but an fp16-accumulator one waits for the accumulator to free. The
+ * unit used to be skipped when its last kind was takeable: next_event jumped past the
+ * cycle the fp16 one could go, or said nothing was pending while it waited. */
+static void test_next_event_stages(void)
+{
+    tc_sim *s = make("rtx2080ti", 1, 0);
+    tc_sim_op a = mma_op(0, 16, 8, 8, TC_FMT_FP16, TC_FMT_FP32);
+    tc_sim_op b = mma_op(0, 16, 8, 8, TC_FMT_FP16, TC_FMT_FP16);
+    uint64_t t, next, now;
+    int ok;
+    /* Taken at 0, 8, 24 (seed 001 Table I's FP32-acc wmma): the accumulator is busy
+     * to 48, the front end to 32. */
+    CHECK_COND(tc_sim_issue(s, &a, &t) == TC_OK && tc_sim_tick(s, 8) == TC_OK);
+    CHECK_COND(tc_sim_issue(s, &a, &t) == TC_OK && tc_sim_tick(s, 16) == TC_OK);
+    CHECK_COND(tc_sim_issue(s, &a, &t) == TC_OK && tc_sim_tick(s, 16) == TC_OK);
+    CHECK_COND(tc_sim_now(s, &now) == TC_OK && now == 40);
+    CHECK_COND(tc_sim_can_issue(s, &a, &ok) == TC_OK && ok == 1);
+    CHECK_COND(tc_sim_can_issue(s, &b, &ok) == TC_OK && ok == 0);
+    tc_sim_completion c[4];
+    size_t n;
+    CHECK_COND(tc_sim_poll(s, c, 4, &n) == TC_OK);
+    /* Every cycle up to next_event leaves b blocked; at next_event it can go. */
+    for (;;) {
+        CHECK_COND(tc_sim_next_event(s, &next) == TC_OK);
+        CHECK_COND(tc_sim_poll(s, c, 4, &n) == TC_OK);
+        if (next == now) /* a result became readable: polled above */
+            CHECK_COND(tc_sim_next_event(s, &next) == TC_OK && next > now);
+        CHECK_COND(next != UINT64_MAX && next <= 48);
+        if (next == UINT64_MAX || next > 48)
+            break;
+        for (; now + 1 < next; now++) {
+            CHECK_COND(tc_sim_tick(s, 1) == TC_OK);
+            CHECK_COND(tc_sim_can_issue(s, &b, &ok) == TC_OK && ok == 0);
+        }
+        CHECK_COND(tc_sim_tick(s, 1) == TC_OK);
+        now++;
+        CHECK_COND(tc_sim_can_issue(s, &b, &ok) == TC_OK);
+        if (ok)
+            break;
+    }
+    CHECK_COND(now == 48);
+    tc_sim_destroy(s);
+}
+
+/* The clock stops at TC_SIM_MAX_CYCLE, so ready cycles cannot wrap past 2^64 (an issue
+ * just below 2^64 used to complete "ready" at cycle 15, before it was issued). */
+static void test_clock_end(void)
+{
+    tc_sim *s = make("a100", 1, 0);
+    tc_sim_op op = mma_op(0, 16, 8, 16, TC_FMT_FP16, TC_FMT_FP32);
+    uint64_t t, now;
+    CHECK_COND(tc_sim_tick(s, UINT64_MAX - 10) == TC_EINVAL);
+    CHECK_COND(tc_sim_tick(s, TC_SIM_MAX_CYCLE + 1) == TC_EINVAL);
+    CHECK_COND(tc_sim_now(s, &now) == TC_OK && now == 0); /* unchanged */
+    CHECK_COND(tc_sim_tick(s, TC_SIM_MAX_CYCLE) == TC_OK);
+    CHECK_COND(tc_sim_tick(s, 1) == TC_EINVAL);
+    CHECK_COND(tc_sim_issue(s, &op, &t) == TC_OK);
+    CHECK_COND(tc_sim_issue(s, &op, &t) == TC_EBUSY);
+    tc_sim_completion c[2];
+    size_t n = 9;
+    CHECK_COND(tc_sim_poll(s, c, 2, &n) == TC_OK && n == 0);
+    uint64_t next;
+    CHECK_COND(tc_sim_next_event(s, &next) == TC_OK && next > TC_SIM_MAX_CYCLE);
+    tc_sim_destroy(s);
+}
+
 static void test_errors(void)
 {
     tc_sim *s = make("a100", 1, 0);
@@ -200,6 +268,26 @@ static void test_errors(void)
     bad = op;
     bad.mma.acc = TC_FMT_COUNT;
     CHECK_COND(tc_sim_issue(s, &bad, &ticket) == TC_EUNSUPPORTED);
+    /* An instruction the arch does not have: can_issue gives issue's reason (it said
+     * ok for these, which issue then refused). */
+    bad = op;
+    bad.mma.in = TC_FMT_E4M3;
+    bad.mma.k = 32;
+    CHECK_COND(tc_sim_can_issue(s, &bad, &ok) == TC_EUNSUPPORTED);
+    CHECK_COND(tc_sim_issue(s, &bad, &ticket) == TC_EUNSUPPORTED);
+    bad = op;
+    bad.mma.in = TC_FMT_BF16;
+    bad.mma.acc = TC_FMT_FP16;
+    CHECK_COND(tc_sim_can_issue(s, &bad, &ok) == TC_EUNSUPPORTED);
+    {   /* 2:4 sparse with data: no data path, said by can_issue as by issue */
+        static uint32_t A[16 * 32], B[32 * 8], C[16 * 8], D[16 * 8];
+        bad = op;
+        bad.mma.sparse = 1;
+        bad.mma.k = 32;
+        bad.A = A, bad.B = B, bad.C = C, bad.D = D;
+        CHECK_COND(tc_sim_can_issue(s, &bad, &ok) == TC_EUNSUPPORTED);
+        CHECK_COND(tc_sim_issue(s, &bad, &ticket) == TC_EUNSUPPORTED);
+    }
     uint32_t buf[16 * 16];
     bad = op;
     bad.A = buf;
@@ -319,6 +407,8 @@ int main(void)
     test_create();
     test_issue_timing();
     test_errors();
+    test_next_event_stages();
+    test_clock_end();
     test_full_queue();
     test_arithmetic();
     test_tmem();
