@@ -190,7 +190,8 @@ tc_status tc_dot(const tc_profile *p, size_t k, const uint32_t *a, const uint32_
 
 /* n independent dot products of length k: case j uses a[j*k..], b[j*k..], c[j],
  * writes d[j]. Same results as n calls of tc_dot, faster. On a format error
- * *n_done (if not NULL) tells how many cases were finished before it. */
+ * *n_done (if not NULL) tells how many cases were finished before it; d beyond those
+ * may have been written (cases run in groups), so its contents there are undefined. */
 tc_status tc_dot_batch(const tc_profile *p, size_t n, size_t k, const uint32_t *a,
                        const uint32_t *b, const uint32_t *c, uint32_t *d, size_t *n_done);
 

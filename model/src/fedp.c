@@ -305,17 +305,6 @@ static uint32_t fedp_core_traced(const tc_profile *p, size_t n, const uint32_t *
     return fedp_core_fmt(p, &fmt_table[p->in], &fmt_table[p->out], n, a, b, c, 0, tr);
 }
 
-/* Checks that n words fit format f. */
-static int all_fit(tc_fmt f, size_t n, const uint32_t *w)
-{
-    const tc_fmt_info *fi = tc_fmt_get(f);
-    if (fi->width >= 32)
-        return 1;
-    for (size_t i = 0; i < n; i++)
-        if (w[i] >> fi->width)
-            return 0;
-    return 1;
-}
 
 tc_status tc_fedp_step(const tc_profile *p, size_t n, const uint32_t *a, const uint32_t *b,
                        uint32_t c, uint32_t *d, tc_fedp_trace *trace)
@@ -326,7 +315,7 @@ tc_status tc_fedp_step(const tc_profile *p, size_t n, const uint32_t *a, const u
         return TC_EUNSUPPORTED;
     if (n > p->L)
         return TC_ESHAPE;
-    if (!all_fit(p->in, n, a) || !all_fit(p->in, n, b) || !all_fit(p->out, 1, &c))
+    if (!fmt_all_fit(p->in, n, a) || !fmt_all_fit(p->in, n, b) || !fmt_all_fit(p->out, 1, &c))
         return TC_EFORMAT;
     if (trace)
         memset(trace, 0, sizeof *trace);
@@ -339,7 +328,8 @@ tc_status tc_fedp_step(const tc_profile *p, size_t n, const uint32_t *a, const u
 tc_status tc_add(tc_fmt f, uint32_t x, uint32_t y, tc_round r, uint32_t *out)
 {
     const tc_fmt_info *fi = tc_fmt_get(f);
-    if (!out || !fi || fi->cls != TC_CLASS_FLOAT || fi->nan_style != 1)
+    if (!out || !fi || fi->cls != TC_CLASS_FLOAT || fi->nan_style != 1 ||
+        (r != TC_RZ && r != TC_RNE))
         return TC_EINVAL;
     if (!fmt_fits(fi, x) || !fmt_fits(fi, y))
         return TC_EFORMAT;
@@ -455,7 +445,7 @@ tc_status tc_dot_engine(const tc_profile *p, size_t k, const uint32_t *a, const 
         return TC_EINVAL;
     if (p->kind == TC_KIND_MX || p->kind == TC_KIND_MXF4)
         return TC_EUNSUPPORTED; /* needs scales: tc_dot_scaled */
-    if (!all_fit(p->in, k, a) || !all_fit(p->in, k, b) || !all_fit(p->out, 1, &c))
+    if (!fmt_all_fit(p->in, k, a) || !fmt_all_fit(p->in, k, b) || !fmt_all_fit(p->out, 1, &c))
         return TC_EFORMAT;
     if (!step)
         step = model_step;
@@ -487,7 +477,7 @@ tc_status tc_dot(const tc_profile *p, size_t k, const uint32_t *a, const uint32_
          * checks the widths itself and declines anything unusual */
         if (fedp_fast(p, k, a, b, c, 0, d) == 0)
             return TC_OK;
-        if (!all_fit(p->in, k, a) || !all_fit(p->in, k, b) || !all_fit(p->out, 1, &c))
+        if (!fmt_all_fit(p->in, k, a) || !fmt_all_fit(p->in, k, b) || !fmt_all_fit(p->out, 1, &c))
             return TC_EFORMAT;
         *d = fedp_core(p, k, a, b, c, 0);
         return TC_OK;
@@ -750,8 +740,8 @@ tc_status tc_dot_scaled(const tc_profile *p, size_t k, const uint32_t *a, const 
     if (k % p->scale_block)
         return TC_ESHAPE;
     size_t ns = k / p->scale_block;
-    if (!all_fit(p->in, k, a) || !all_fit(p->in, k, b) || !all_fit(p->out, 1, &c) ||
-        !all_fit(p->scale, ns, scale_a) || !all_fit(p->scale, ns, scale_b))
+    if (!fmt_all_fit(p->in, k, a) || !fmt_all_fit(p->in, k, b) || !fmt_all_fit(p->out, 1, &c) ||
+        !fmt_all_fit(p->scale, ns, scale_a) || !fmt_all_fit(p->scale, ns, scale_b))
         return TC_EFORMAT;
     const tc_fmt_info *fs = tc_fmt_get(p->scale);
     uint32_t acc = c;

@@ -76,6 +76,18 @@ static inline int fmt_fits(const tc_fmt_info *fi, uint32_t bits)
     return fi->width >= 32 || (bits >> fi->width) == 0;
 }
 
+/* 1 if each of the n words fits format f. */
+static inline int fmt_all_fit(tc_fmt f, size_t n, const uint32_t *w)
+{
+    const tc_fmt_info *fi = tc_fmt_get(f);
+    if (fi->width >= 32)
+        return 1;
+    for (size_t i = 0; i < n; i++)
+        if (w[i] >> fi->width)
+            return 0;
+    return 1;
+}
+
 /* Unpack a float or scale pattern without checking its width. Returns the value kind;
  * fills sign, sig (fi->man_bits fraction bits) and exp (sig 0, exp emin for Inf/NaN). */
 static inline tc_value_kind fmt_unpack(const tc_fmt_info *fi, uint32_t bits, int *sign,

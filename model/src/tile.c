@@ -38,6 +38,12 @@ tc_status tc_mma_tile(const tc_profile *p, size_t M, size_t N, size_t K,
         return TC_EINVAL;
     if (p->kind == TC_KIND_MX || p->kind == TC_KIND_MXF4)
         return TC_EUNSUPPORTED; /* block-scaled tiles need scales: not in this call */
+    /* Every word before any arithmetic: D is written column by column, and a bad word
+     * found in a late column would leave the earlier ones written (a failed call
+     * changes nothing, tcsim.h). */
+    if (!fmt_all_fit(p->in, M * K, A) || !fmt_all_fit(p->in, K * N, B) ||
+        !fmt_all_fit(p->out, M * N, C))
+        return TC_EFORMAT;
     if (p->kind == TC_KIND_FEDP) {
         /* a, b of one step for a column, then its accumulators in and out */
         uint32_t *ab = malloc((2 * p->L + 2) * M * sizeof *ab);

@@ -286,6 +286,13 @@ static int run_add(void)
     fails += check("add: tiny subtrahend, RZ", st, r, 0x3f7fffff);
     st = tc_add(FP16, 0x7bff, 0x7bff, TC_RNE, &r);
     fails += check("add: fp16 overflow", st, r, 0x7c00);
+    /* a rounding mode that is neither: refused (it ran as RZ), the result untouched */
+    r = 0x1234;
+    st = tc_add(FP32, 0x3f800000, 0xa1800000, (tc_round)7, &r);
+    if (st != TC_EINVAL || r != 0x1234) {
+        printf("FAIL add: rounding mode 7 gave %s, r %08x\n", tc_strerror(st), r);
+        fails++;
+    }
     /* conversions: 65520 is the fp16 overflow threshold under RNE; 2^-25 ties to 0 */
     st = tc_convert_rne(FP32, 0x477ff000, FP16, &r);
     fails += check("convert: 65520 -> fp16 Inf", st, r, 0x7c00);
