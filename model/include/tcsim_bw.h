@@ -156,7 +156,8 @@ typedef struct tc_conv_shape {
     unsigned stride, pad, dilation; /* the same in H and W */
 } tc_conv_shape;
 
-/* Output height P and width Q; TC_ESHAPE if the filter does not fit or a size is 0. */
+/* Output height P and width Q; TC_ESHAPE if the filter does not fit, a size is 0, or
+ * P or Q would not fit an unsigned. */
 tc_status tc_conv_out_dims(const tc_conv_shape *sh, unsigned *P, unsigned *Q);
 
 typedef struct tc_conv_args {
@@ -178,8 +179,13 @@ typedef struct tc_conv_stats {
     uint64_t weight_rows;     /* weight rows the MMAs read from shared memory */
 } tc_conv_stats;
 
+/* Algorithms 2 and 3 keep a tile's whole D (K columns, rounded up to 8) in tensor
+ * memory beside the two 8-column A windows: K up to this. Algorithm 1 has no limit. */
+#define TC_CONV_MMA_MAX_K (TC_TMEM_COLS - 2 * TC_TMEM_SLICE)
+
 /* O = conv(A, W): act is N*H*W*C words (NHWC) and wgt K*R*S*C (KRSC), bit patterns of
- * `in`; out gets N*P*Q*K words (NPQK) of `out`. All three algorithms give the same bits:
+ * `in` (TC_EFORMAT, for every algorithm, if one is wider than `in`); out gets N*P*Q*K
+ * words (NPQK) of `out`; TC_ESHAPE for K above TC_CONV_MMA_MAX_K in algorithms 2, 3. All three algorithms give the same bits:
  * each output is +0 followed by one FEDP step per (r, channel chunk of K, s) in that
  * order, over the chunk's channels, for the taps whose input position is inside the
  * image (a tap in the padding contributes no step: the MMA masks that lane). stats may

@@ -11,7 +11,11 @@
 
 static uint64_t max2(uint64_t a, uint64_t b) { return a > b ? a : b; }
 
-static uint64_t smem_cycles(uint64_t rows) { return (rows + ROWS_PER_CYCLE - 1) / ROWS_PER_CYCLE; }
+/* ceil(rows / ROWS_PER_CYCLE), without the rounding addition that wraps near 2^64 */
+static uint64_t smem_cycles(uint64_t rows)
+{
+    return rows / ROWS_PER_CYCLE + (rows % ROWS_PER_CYCLE != 0);
+}
 
 tc_status tc_bw_mma_cost(unsigned M, unsigned N, uint64_t smem_rows, uint64_t tmem_cycles,
                          tc_bw_cost *out)

@@ -21,6 +21,7 @@
  * the new lane 0. With dilation = t * stride a tap step is t shifts; otherwise nothing
  * is reused and every row is copied, as in Algorithm 2.
  */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include "internal.h"
@@ -43,8 +44,11 @@ tc_status tc_conv_out_dims(const tc_conv_shape *sh, unsigned *P, unsigned *Q)
     unsigned long long wp = (unsigned long long)sh->w + 2ull * sh->pad;
     if (hp < er || wp < es)
         return TC_ESHAPE;
-    *P = (unsigned)((hp - er) / sh->stride + 1);
-    *Q = (unsigned)((wp - es) / sh->stride + 1);
+    unsigned long long p = (hp - er) / sh->stride + 1, q = (wp - es) / sh->stride + 1;
+    if (p > UINT_MAX || q > UINT_MAX) /* a pad near 2^31 makes either 2^32 */
+        return TC_ESHAPE;
+    *P = (unsigned)p;
+    *Q = (unsigned)q;
     return TC_OK;
 }
 
@@ -375,6 +379,17 @@ tc_status tc_conv(const tc_conv_args *ca, const uint32_t *act, const uint32_t *w
         return st;
     if (ca->banks && ca->banks != 8 && ca->banks != 4)
         return TC_EINVAL;
+    const tc_conv_shape *sh = &ca->shape;
+    if (ca->algo != TC_CONV_DIRECT && ca->algo != TC_CONV_PER_TAP && ca->algo != TC_CONV_SHIFT)
+        return TC_EINVAL;
+    if (ca->algo != TC_CONV_DIRECT && sh->k > TC_CONV_MMA_MAX_K)
+        return TC_ESHAPE;
+    /* Every word before any arithmetic, for all three algorithms alike: the MMA ones
+     * place words in rows that keep only a format's width, so without this a too-wide
+     * word was an error in Algorithm 1 and silently cut down in 2 and 3. */
+    if (!fmt_all_fit(ca->in, (size_t)sh->n * sh->h * sh->w * sh->c, act) ||
+        !fmt_all_fit(ca->in, (size_t)sh->k * sh->r * sh->s * sh->c, wgt))
+        return TC_EFORMAT;
     tc_conv_stats zero;
     memset(&zero, 0, sizeof zero);
     switch (ca->algo) {

@@ -1,6 +1,9 @@
 /* cmd_conv.c - `tcsim conv`: a convolution through seed 003's Algorithm 1, 2 or 3 on the
  * Blackwell tensor-core model (tc_conv, model/include/tcsim_bw.h), from seeded random or
  * file inputs. Prints the checksum of the output bits and what the run cost. */
+#define _POSIX_C_SOURCE 200809L /* getline */
+#include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,36 +31,59 @@ static void help(void)
            "cycles (of the modelled SM; 0 for algo 1, which uses no tensor core).\n");
 }
 
-/* Read exactly n hex words from path. */
-static int read_words(const char *opt, const char *path, size_t n, uint32_t *out)
+/* Read exactly n hex words of format f from path; -1 after a message naming the file
+ * and line of what is wrong. Lines of any length (getline). */
+static int read_words(const char *opt, const char *path, tc_fmt f, size_t n, uint32_t *out)
 {
-    FILE *f = fopen(path, "r");
-    if (!f) {
+    FILE *fp = fopen(path, "r");
+    if (!fp) {
         fprintf(stderr, "tcsim %s: cannot open %s '%s'\n", CMD, opt, path);
         return -1;
     }
-    size_t got = 0;
-    char line[4096];
+    const tc_fmt_info *fi = tc_fmt_get(f);
+    size_t got = 0, cap = 0;
+    char *line = NULL;
     int err = 0;
-    unsigned lineno = 0;
-    while (!err && fgets(line, sizeof line, f)) {
+    unsigned long lineno = 0;
+    ssize_t len;
+    while (!err && (len = getline(&line, &cap, fp)) >= 0) {
         lineno++;
+        if (strlen(line) != (size_t)len) { /* the rest would be read past unseen */
+            fprintf(stderr, "tcsim %s: %s '%s' line %lu: a NUL byte: not a text line\n", CMD,
+                    opt, path, lineno);
+            err = 1;
+            break;
+        }
         char *hash = strchr(line, '#');
         if (hash)
             *hash = 0;
         for (char *tok = strtok(line, " \t\r\n"); tok; tok = strtok(NULL, " \t\r\n")) {
             char *end;
-            unsigned long v = strtoul(tok, &end, 16);
-            if (*end || v > 0xffffffffUL || got >= n) {
-                fprintf(stderr, "tcsim %s: %s '%s' line %u: %s '%s'\n", CMD, opt, path, lineno,
-                        got >= n ? "more words than the shape needs at" : "bad hex word", tok);
+            errno = 0;
+            unsigned long long v = isxdigit((unsigned char)tok[0]) ? strtoull(tok, &end, 16) : 0;
+            const char *why = !isxdigit((unsigned char)tok[0]) || *end ? "bad hex word"
+                            : got >= n ? "more words than the shape needs at"
+                            : errno || (fi->width < 32 ? v >> fi->width : v >> 32)
+                                ? "a word wider than the input format at" : NULL;
+            if (why) {
+                fprintf(stderr, "tcsim %s: %s '%s' line %lu: %s '%s'", CMD, opt, path, lineno,
+                        why, tok);
+                if (why[2] == 'w') /* "a word wider" */
+                    fprintf(stderr, " (%s: %u bits)", fi->name, fi->width);
+                fputc('\n', stderr);
                 err = 1;
                 break;
             }
             out[got++] = (uint32_t)v;
         }
     }
-    fclose(f);
+    if (!err && ferror(fp)) {
+        fprintf(stderr, "tcsim %s: %s '%s': cannot read it: %s\n", CMD, opt, path,
+                strerror(errno));
+        err = 1;
+    }
+    free(line);
+    fclose(fp);
     if (!err && got != n) {
         fprintf(stderr, "tcsim %s: %s '%s' has %zu words, the shape needs %zu\n", CMD, opt, path,
                 got, n);
@@ -213,10 +239,15 @@ static int run(int argc, char **argv)
     if (!act || !wgt || !o) {
         fprintf(stderr, "tcsim %s: out of memory\n", CMD);
         rc = CLI_FAIL;
-    } else if (act_path ? (read_words("--act", act_path, na, act) ||
-                           read_words("--wgt", wgt_path, nw, wgt))
+    } else if (act_path ? (read_words("--act", act_path, in, na, act) ||
+                           read_words("--wgt", wgt_path, in, nw, wgt))
                         : (tc_random_fill(in, v[D_SEED], na, act) != TC_OK ||
                            tc_random_fill(in, v[D_SEED] ^ 0x9e3779b97f4a7c15ull, nw, wgt) != TC_OK)) {
+        rc = CLI_USAGE;
+    } else if (ca.algo != TC_CONV_DIRECT && ca.shape.k > TC_CONV_MMA_MAX_K) {
+        fprintf(stderr, "tcsim %s: --k %u with --algo %u: algorithms 2 and 3 keep a tile's "
+                        "whole D in tensor memory, K up to %u (--algo 1 has no limit)\n",
+                CMD, ca.shape.k, (unsigned)ca.algo, (unsigned)TC_CONV_MMA_MAX_K);
         rc = CLI_USAGE;
     } else if ((s = tc_conv(&ca, act, wgt, o, &st)) != TC_OK) {
         fprintf(stderr, "tcsim %s: %s\n", CMD, tc_strerror(s));

@@ -129,6 +129,42 @@ static void random_agree(void)
     CHECK(strncmp(out[0], o2, 27), "seeds 1 and 2 give the same checksum");
 }
 
+/* Input files with lines longer than any buffer: 1024 words on one line (6 KiB) and a
+ * long comment give the results of the same words one per line (a 4 KiB line buffer
+ * once split a word in two at its edge and read a long comment's tail as data). */
+static void long_lines(void)
+{
+    static const char *const shape = "--n 1 --h 1 --w 1 --c 1024 --k 1 --r 1 --s 1 --algo 1";
+    enum { N = 1024 };
+    static char one_line[N * 7 + 4200], many[N * 6 + 16];
+    size_t a = 0, b = 0;
+    a += (size_t)snprintf(one_line, sizeof one_line, "#");
+    for (int i = 0; i < 4100; i++)
+        one_line[a++] = i % 70 == 69 ? ' ' : 'x'; /* a comment of 4 KiB, hex-looking words */
+    one_line[a++] = '\n';
+    for (unsigned i = 0; i < N; i++) {
+        unsigned w = 0x3c00u + (i % 61); /* fp16 near 1 */
+        a += (size_t)snprintf(one_line + a, sizeof one_line - a, "%04x  ", w);
+        b += (size_t)snprintf(many + b, sizeof many - b, "%04x\n", w);
+    }
+    one_line[a++] = '\n';
+    one_line[a] = 0;
+    write_file("long_act.txt", one_line);
+    write_file("many_act.txt", many);
+    write_file("long_wgt.txt", one_line);
+    write_file("many_wgt.txt", many);
+    char args[1024], o1[4096], o2[4096], err[4096];
+    snprintf(args, sizeof args, "%s --act %s/long_act.txt --wgt %s/long_wgt.txt", shape, work,
+             work);
+    int rc = run(args, o1, sizeof o1, err, sizeof err);
+    CHECK(rc == 0, "6 KiB lines: exit %d: %s", rc, err);
+    snprintf(args, sizeof args, "%s --act %s/many_act.txt --wgt %s/many_wgt.txt", shape, work,
+             work);
+    rc = run(args, o2, sizeof o2, err, sizeof err);
+    CHECK(rc == 0 && o1[0] && !strcmp(o1, o2), "one word a line: exit %d, '%s' vs '%s'", rc, o2,
+          o1);
+}
+
 static void errors(void)
 {
     static const struct {
@@ -149,9 +185,29 @@ static void errors(void)
         {"--n 1 --h 1 --w 1 --c 3 --k 1 --r 1 --s 1 --algo 1 --act @/act.txt --wgt @/bad.txt",
          "zz"},
         {"--n 1 --h 1 --w 1 --c 1 --k 1 --r 1 --s 1 --algo 1 --act @/wide.txt --wgt @/wide.txt",
-         "format"},
+         "wide.txt' line 1: a word wider than the input format at '13c00' (fp16: 16 bits)"},
+        /* algorithms 2 and 3 cut such a word to 16 bits and went on, exit 0 */
+        {"--n 1 --h 1 --w 1 --c 1 --k 1 --r 1 --s 1 --algo 2 --act @/wide.txt --wgt @/wide.txt",
+         "a word wider than the input format"},
+        {"--n 1 --h 1 --w 1 --c 1 --k 1 --r 1 --s 1 --algo 3 --act @/wide.txt --wgt @/wide.txt",
+         "a word wider than the input format"},
+        {"--n 1 --h 1 --w 1 --c 1 --k 1 --r 1 --s 1 --algo 1 --act @/nul.txt --wgt @/wide.txt",
+         "nul.txt' line 2: a NUL byte"},
+        {"--n 1 --h 3 --w 3 --c 8 --k 500 --r 1 --s 1 --algo 3 --seed 1",
+         "--k 500 with --algo 3: algorithms 2 and 3 keep a tile's whole D in tensor memory, "
+         "K up to 496"},
+        {"--n 1 --h 5 --w 5 --c 8 --k 8 --r 3 --s 3 --algo 1 --seed 010x", "--seed '010x'"},
     };
     write_file("bad.txt", "3c00 zz 3c00\n");
+    {   /* a NUL byte on line 2, with more words after it that would go unseen */
+        char path[1024];
+        snprintf(path, sizeof path, "%s/nul.txt", work);
+        FILE *f = fopen(path, "w");
+        if (f) {
+            fwrite("# x\n3c00\0 3c00\n", 1, 16, f);
+            fclose(f);
+        }
+    }
     write_file("wide.txt", "13c00\n"); /* 17 bits: not an fp16 pattern */
     char out[4096], err[4096], args[2048];
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -181,6 +237,7 @@ int main(int argc, char **argv)
     mkdir(work, 0777);
     known_values();
     random_agree();
+    long_lines();
     errors();
     printf("%s: %d failure(s)\n", failures ? "FAILED" : "PASSED", failures);
     return failures ? 1 : 0;

@@ -91,9 +91,19 @@ static void run_shape(const tc_conv_shape *sh, const kindmix *km, uint64_t seed)
     ca.in = km->in;
     ca.out = km->out;
     tc_conv_stats st[4];
+    const tc_fmt_info *fin = tc_fmt_get(km->in);
     for (int a = 1; a <= 3; a++) {
         ca.algo = (tc_conv_algo)a;
         ca.banks = a == 3 ? 4 : 8;
+        if (fin->width < 32) {
+            /* A word wider than `in`: refused by every algorithm alike (2 and 3 once
+             * cut it to the format's width and went on). */
+            uint32_t keep = wgt[nw - 1];
+            wgt[nw - 1] |= 1u << fin->width;
+            tc_status s = tc_conv(&ca, act, wgt, o[a], NULL);
+            CHECK(s == TC_EFORMAT, "algo %d, a too-wide weight: %s", a, tc_strerror(s));
+            wgt[nw - 1] = keep;
+        }
         tc_status s = tc_conv(&ca, act, wgt, o[a], &st[a]);
         CHECK(s == TC_OK, "algo %d: %s", a, tc_strerror(s));
     }
@@ -160,6 +170,13 @@ static void error_cases(void)
     CHECK(tc_conv_out_dims(&sh, &P, &Q) == TC_OK && P == 2 && Q == 2, "padded 2x2");
     sh = (tc_conv_shape){1, 9, 9, 1, 1, 3, 3, 2, 0, 2};
     CHECK(tc_conv_out_dims(&sh, &P, &Q) == TC_OK && P == 3 && Q == 3, "stride 2 dilation 2");
+    /* P and Q past an unsigned: a shape error, not P = Q = 0 (2^32 truncated) */
+    tc_conv_shape big = {1, 2, 2, 1, 1, 1, 1, 1, 0x7fffffff, 1};
+    P = Q = 77;
+    CHECK(tc_conv_out_dims(&big, &P, &Q) == TC_ESHAPE && P == 77 && Q == 77,
+          "pad 2^31 - 1 gives P = 2^32");
+    big.pad = 0x7ffffffe; /* P = 2^32 - 2: fits */
+    CHECK(tc_conv_out_dims(&big, &P, &Q) == TC_OK && P == 0xfffffffeu, "P = 2^32 - 2");
     ca.kind = TC_BW_MXF4;
     CHECK(tc_conv(&ca, x, x, x, NULL) == TC_EUNSUPPORTED, "block-scaled conv");
     ca.kind = TC_BW_F16;
@@ -168,6 +185,8 @@ static void error_cases(void)
     ca.algo = TC_CONV_SHIFT;
     ca.shape.k = 600; /* D of a tile does not fit beside the A windows */
     CHECK(tc_conv(&ca, x, x, x, NULL) == TC_ESHAPE, "K 600");
+    ca.shape.k = TC_CONV_MMA_MAX_K + 1;
+    CHECK(tc_conv(&ca, x, x, x, NULL) == TC_ESHAPE, "K 497");
     /* the checksum is FNV-1a: the empty input gives the offset basis */
     CHECK(tc_checksum_words(x, 0) == 0xcbf29ce484222325ull, "fnv basis");
     CHECK(tc_checksum_words(x, 1) != tc_checksum_words(x, 2), "fnv length");

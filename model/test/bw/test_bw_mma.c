@@ -214,6 +214,10 @@ static void cost_cases(void)
           c.cycles == 3, "cost 64x8");
     CHECK(tc_bw_mma_cost(128, 64, 192, 17, &c) == TC_OK && c.cycles == 48, "cost smem-bound");
     CHECK(tc_bw_mma_cost(96, 64, 0, 0, &c) == TC_ESHAPE, "M 96");
+    /* the ceiling of smem rows / 4 near 2^64 (its rounding addition wrapped to 0) */
+    CHECK(tc_bw_mma_cost(128, 8, UINT64_MAX, 0, &c) == TC_OK &&
+          c.smem_cycles == UINT64_MAX / 4 + 1 && c.cycles == UINT64_MAX / 4 + 1,
+          "cost of 2^64 - 1 smem rows");
     CHECK(tc_bw_mma_cost(128, 12, 0, 0, &c) == TC_ESHAPE, "N 12");
     CHECK(tc_bw_mma_cost(128, 264, 0, 0, &c) == TC_ESHAPE, "N 264");
 
