@@ -71,6 +71,7 @@ tc_status tc_bench_mma(const tc_gpu_timing *g, const tc_mma_op *op, unsigned war
         /* Each sub-core's scheduler issues at most one mma a cycle: the ready warp
          * furthest behind first (ties: lowest warp), which is what keeps warps of one
          * sub-core in step in the measurement. */
+        int issued = 0;
         for (unsigned u = 0; u < g->subcores && u < warps; u++) {
             warp *best = NULL;
             for (unsigned i = u; i < warps; i += g->subcores) {
@@ -94,6 +95,7 @@ tc_status tc_bench_mma(const tc_gpu_timing *g, const tc_mma_op *op, unsigned war
                 break;
             best->pending[j] = 1;
             best->pos++;
+            issued = 1;
             /* The loop's own instructions follow the iteration's last mma. */
             best->hold = now + 1 + (j + 1 == ilp ? g->warp_overhead : 0);
         }
@@ -101,8 +103,29 @@ tc_status tc_bench_mma(const tc_gpu_timing *g, const tc_mma_op *op, unsigned war
             break;
         st = TC_OK;
         if (done_warps < warps) {
-            st = tc_sim_tick(s, 1);
-            now++;
+            /* A cycle that issued nothing is followed by none that does until a warp
+             * wakes (its loop overhead ends, a result it waits for is readable) or a
+             * sub-core frees: jump there (large instructions run for millions of cycles). */
+            uint64_t next = now + 1;
+            if (!issued) {
+                if ((st = tc_sim_next_event(s, &next)) != TC_OK)
+                    break;
+                for (unsigned i = 0; i < warps; i++) {
+                    const warp *x = &w[i];
+                    unsigned j = (unsigned)(x->pos % ilp);
+                    if (x->pos == total || x->pending[j])
+                        continue;
+                    uint64_t wake = x->ready[j] > x->hold ? x->ready[j] : x->hold;
+                    if (wake > now && wake < next)
+                        next = wake;
+                }
+                if (next <= now || next == UINT64_MAX) {
+                    st = TC_EINVAL; /* nothing can move: cannot happen */
+                    break;
+                }
+            }
+            st = tc_sim_tick(s, next - now);
+            now = next;
             if (st != TC_OK)
                 break;
         }

@@ -42,6 +42,16 @@ expect 2 "not supported" --arch a100 --op mma.m16n8k32 --in e4m3 --acc fp32
 expect 2 "not supported" --arch a100 --op mma.m16n8k16 --in bf16 --acc fp16
 expect 2 "not supported" --arch rtx2080ti --op mma.m16n8k8 --in tf32 --acc fp32
 expect 0 "completion latency" --arch rtx2080ti --op mma.m8n8k32 --in int4 --acc s32
+# The largest shape, by hand from timing.txt's a100 line: 256 FMA/clk, 512 k-steps of
+# 4096*4096*8/256 = 2^19 beats: issue interval 2^28, latency 14 + 4096/4 + 511 * 2^19 =
+# 267912206. One warp, ILP 1: the 200 mma go every 2^28 cycles, the last done after its
+# latency: 199 * 2^28 + 267912206 = 53686567950 cycles, 268432839.75 per iteration. The
+# benchmark jumps over cycles in which nothing can issue (it stepped one at a time:
+# some five minutes).
+out=$(timeout 60 "$tcsim" timing --arch a100 --op mma.m4096n4096k4096 --in fp16 --acc fp32 2>&1)
+if [ $? != 0 ] || ! grep -q '^latency 268432839\.8 cycles per iteration$' <<<"$out"; then
+    echo "FAIL: mma.m4096n4096k4096 on a100 (within 60 s):"; echo "$out"; fail=1
+fi
 # An error prints nothing on stdout: no header of a result that never comes.
 out=$("$tcsim" timing --arch a100 --op mma.m16n8k12 --in fp16 --acc fp32 2>/dev/null)
 if [ -n "$out" ]; then
