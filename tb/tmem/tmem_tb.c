@@ -525,8 +525,16 @@ static void test_conflicts(pair *p)
     while (n_done < TC_TMEM_PORT_COUNT && cyc < 50) {
         o = pair_cycle(p, &in);
         cyc++;
+        unsigned waiting = (unsigned)in.d_valid << TC_TMEM_PORT_D |
+                           (unsigned)in.a_valid << TC_TMEM_PORT_A |
+                           (unsigned)in.shift_valid << TC_TMEM_PORT_SHIFT |
+                           (unsigned)in.cp_valid << TC_TMEM_PORT_CP |
+                           (unsigned)in.ls_valid << TC_TMEM_PORT_LS;
+        if (o.ready & ~waiting) /* a grant nobody asked for: recorded, it would overrun */
+            fail("cycle %u: ready %#x on ports without a request (waiting %#x)", cyc,
+                 o.ready, waiting);
         for (unsigned q = 0; q < TC_TMEM_PORT_COUNT; q++)
-            if (o.ready & (1u << q)) {
+            if (o.ready & waiting & (1u << q)) {
                 order[n_done] = q;
                 at[n_done++] = cyc;
                 switch (q) {
