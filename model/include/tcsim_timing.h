@@ -113,9 +113,10 @@ typedef struct tc_op_timing {
 } tc_op_timing;
 
 /* TC_ESHAPE for a shape that is not a whole number of steps or whose cycles do not fit
- * an unsigned, TC_EUNSUPPORTED for a format the structure has no width for, TC_EINVAL
- * for parameters outside what tc_gpu_timing_parse accepts. On volta, m16n16k16 and m8n8k4 (fp16 inputs) come
- * from the HMMA pipeline (tc_volta_hmma_timing). */
+ * an unsigned; TC_EUNSUPPORTED for a format the structure has no width for, or an
+ * instruction the arch does not have (no tc_profile_find profile for its formats);
+ * TC_EINVAL for parameters outside what tc_gpu_timing_parse accepts. On volta,
+ * m16n16k16 and m8n8k4 (fp16 inputs) come from the HMMA pipeline (tc_volta_hmma_timing). */
 tc_status tc_op_timing_of(const tc_gpu_timing *g, const tc_mma_op *op, tc_op_timing *out);
 
 /* One sub-core's tensor cores as two stages (front end, accumulator), for a host or
