@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# cli_io_test.sh TCSIM GEMM_SIM WORKDIR - files that cannot be read or written, and names
+# that match nothing, as tcsim and the gemm_sim example meet them: a message naming the
+# file or argument, a non-zero status, and no "wrote" after a write that failed.
+set -u
+tcsim=$1; gemm_sim=$2; work=$3
+mkdir -p "$work"; cd "$work" || exit 1
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+
+# run EXPECTED_STATUS PROGRAM ARGS... : keeps out/err, checks the status
+run() {
+    local want=$1; shift
+    "$@" </dev/null >out.txt 2>err.txt
+    local rc=$?
+    [ "$rc" = "$want" ] || fail "$* exited $rc, expected $want (stderr: $(head -c 300 err.txt))"
+}
+expect_err() { grep -qF -- "$1" err.txt || fail "stderr lacks '$1': $(head -c 300 err.txt)"; }
+expect_out() { grep -qF -- "$1" out.txt || fail "stdout lacks '$1': $(head -c 300 out.txt)"; }
+expect_no_out() { [ ! -s out.txt ] || fail "stdout before the error: $(head -c 300 out.txt)"; }
+lacks_out() { ! grep -qF -- "$1" out.txt || fail "stdout has '$1': $(head -c 300 out.txt)"; }
+
+# 1. tcsim bench: the JSON file is opened before the run and its write is checked;
+#    --profile must name a profile bench measures
+prof=ampere_mma_fp16_fp32
+run 1 "$tcsim" bench --quick --profile $prof --json /dev/full
+expect_err "cannot write '/dev/full'"
+lacks_out "wrote"
+run 1 "$tcsim" bench --quick --profile $prof --json no_such_dir/x.json
+expect_err "cannot write 'no_such_dir/x.json'"
+expect_no_out
+run 2 "$tcsim" bench --quick --profile nope --json bench.json
+expect_err "unknown --profile 'nope'"
+expect_no_out
+run 2 "$tcsim" bench --quick --profile hopper_mma_e4m3_fp32 --json bench.json
+expect_err "--profile 'hopper_mma_e4m3_fp32' is not an FEDP profile"
+run 0 "$tcsim" bench --quick --profile $prof --json bench.json
+expect_out "wrote bench.json"
+grep -q "{\"profile\": \"$prof\", \"k\": 8," bench.json || fail "bench.json lacks $prof: $(cat bench.json)"
+
+[ "$fails" = 0 ] && echo PASSED || echo "FAILED ($fails)"
+[ "$fails" = 0 ]
