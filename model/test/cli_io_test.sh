@@ -38,5 +38,29 @@ run 0 "$tcsim" bench --quick --profile $prof --json bench.json
 expect_out "wrote bench.json"
 grep -q "{\"profile\": \"$prof\", \"k\": 8," bench.json || fail "bench.json lacks $prof: $(cat bench.json)"
 
+# 2. examples/gemm_sim: the JSON as in 1; a message that names the wrong option; out of
+#    memory said, not a bare status 1
+small="--m 64 --n 64 --k 32 --quiet"
+run 1 "$gemm_sim" $small --json /dev/full
+expect_err "gemm_sim: cannot write '/dev/full'"
+run 1 "$gemm_sim" $small --json no_such_dir/x.json
+expect_err "gemm_sim: cannot write 'no_such_dir/x.json'"
+expect_no_out
+run 0 "$gemm_sim" $small --json gemm.json
+grep -q '"cycles": [1-9]' gemm.json || fail "gemm.json has no cycles: $(cat gemm.json)"
+run 2 "$gemm_sim" --sms 4097
+expect_err "gemm_sim: --sms 4097: invalid argument"
+run 2 "$gemm_sim" --gpu h100
+expect_err "gemm_sim: no timing for --gpu 'h100'; the GPUs: "
+expect_err " a100 "
+# A and B of --check need 16 GiB here; under a 1 GB address-space limit malloc fails.
+# A sanitizer build cannot start under such a limit at all: then this is skipped.
+if { (ulimit -v 1000000 && "$gemm_sim" --help) >/dev/null 2>&1; } 2>/dev/null; then
+    run 1 bash -c "ulimit -v 1000000 && exec \"\$0\" --m 65536 --k 65536 --n 256 --check --quiet" "$gemm_sim"
+    expect_err "gemm_sim: out of memory for the 65536x256x65536 GEMM"
+else
+    echo "SKIP: gemm_sim cannot start under ulimit -v (a sanitizer build): no out-of-memory check"
+fi
+
 [ "$fails" = 0 ] && echo PASSED || echo "FAILED ($fails)"
 [ "$fails" = 0 ]
