@@ -62,5 +62,40 @@ else
     echo "SKIP: gemm_sim cannot start under ulimit -v (a sanitizer build): no out-of-memory check"
 fi
 
+# 3. tcsim demo --vectors: a folder laid out as ../shared/vectors/a100, made here (two
+#    cases a set: 1*1 summed k times, c = 0), so that it can be broken file by file
+mk_a100() {
+    local dir=$1 one8 one4
+    one4="3f800000 3f800000 3f800000 3f800000"; one8="$one4 $one4"
+    rm -rf "$dir" && mkdir -p "$dir/fp16" "$dir/bf16" "$dir/tf32"
+    for f in fp16 bf16 tf32; do
+        local ones=$one8 d=41000000
+        [ $f = tf32 ] && ones=$one4 d=40800000
+        printf '%s\n%s\n' "$ones" "$ones" >"$dir/$f/a_A100_$f.txt"
+        cp "$dir/$f/a_A100_$f.txt" "$dir/$f/b_A100_$f.txt"
+        printf '0\n0\n' >"$dir/$f/c_A100_fp32.txt"
+        printf '%s\n%s\n' $d $d >"$dir/$f/d_A100_fp32.txt"
+    done
+    cp "$dir/fp16/d_A100_fp32.txt" "$dir/fp16/d_A100_fp16.txt"
+}
+mk_a100 a100_ok
+run 0 "$tcsim" demo --vectors a100_ok
+expect_out "tf32_fp32  2 cases, k = 4: 2 bit-exact, 0 differ"
+expect_out "every A100 vector matches"
+mk_a100 a100_differ && echo 41000001 >>a100_differ/bf16/d_A100_fp32.txt && sed -i 1d a100_differ/bf16/d_A100_fp32.txt
+run 1 "$tcsim" demo --vectors a100_differ
+expect_out "bf16_fp32  2 cases, k = 8: 1 bit-exact, 1 differ"
+run 2 "$tcsim" demo --vectors no_such_dir
+expect_err "tcsim demo: cannot read --vectors 'no_such_dir': No such file or directory"
+expect_no_out
+mk_a100 a100_bad && sed -i '2s/^3f800000/zz/' a100_bad/fp16/a_A100_fp16.txt
+run 2 "$tcsim" demo --vectors a100_bad
+expect_err "a100_bad/fp16/a_A100_fp16.txt:2: word 'zz'"
+expect_no_out
+mk_a100 a100_part && rm -r a100_part/tf32
+run 2 "$tcsim" demo --vectors a100_part
+expect_err "a100_part/tf32/a_A100_tf32.txt: cannot open"
+expect_no_out
+
 [ "$fails" = 0 ] && echo PASSED || echo "FAILED ($fails)"
 [ "$fails" = 0 ]
