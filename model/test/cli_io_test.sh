@@ -97,5 +97,25 @@ run 2 "$tcsim" demo --vectors a100_part
 expect_err "a100_part/tf32/a_A100_tf32.txt: cannot open"
 expect_no_out
 
+# 4. tcsim emit-pkg: a file --check cannot read is not "differs ... regenerate it";
+#    -o - is standard output; a write that fails (to a file or to stdout) is an error
+rm -rf pkg_dir ./- && mkdir pkg_dir
+run 2 "$tcsim" emit-pkg --check pkg_dir
+expect_err "tcsim emit-pkg: cannot read 'pkg_dir': Is a directory"
+run 2 "$tcsim" emit-pkg --check no_such.sv
+expect_err "tcsim emit-pkg: cannot read 'no_such.sv': No such file or directory"
+run 0 "$tcsim" emit-pkg -o pkg.sv
+sed '2s/^/x/' pkg.sv >pkg_edited.sv
+run 1 "$tcsim" emit-pkg --check pkg_edited.sv
+expect_err "'pkg_edited.sv' differs from the model's format table at line 2"
+run 0 "$tcsim" emit-pkg -o -
+cmp -s out.txt pkg.sv || fail "emit-pkg -o - did not write the package to stdout"
+[ ! -e ./- ] || fail "emit-pkg -o - wrote a file named '-'"
+run 1 "$tcsim" emit-pkg -o /dev/full
+expect_err "tcsim emit-pkg: cannot write '/dev/full'"
+"$tcsim" emit-pkg >/dev/full 2>err.txt
+rc=$?; [ "$rc" = 1 ] || fail "emit-pkg >/dev/full exited $rc, expected 1"
+expect_err "tcsim emit-pkg: cannot write 'stdout'"
+
 [ "$fails" = 0 ] && echo PASSED || echo "FAILED ($fails)"
 [ "$fails" = 0 ]
