@@ -117,5 +117,16 @@ expect_err "tcsim emit-pkg: cannot write '/dev/full'"
 rc=$?; [ "$rc" = 1 ] || fail "emit-pkg >/dev/full exited $rc, expected 1"
 expect_err "tcsim emit-pkg: cannot write 'stdout'"
 
+# 5. a folder where a vector file should be: "cannot read", not "no cases"; through
+#    tcsim vectors (found by name) and tcsim demo (the A100 names, read directly)
+rm -rf vec_dir && mkdir vec_dir && cp a100_ok/fp16/[abc]_A100_* vec_dir/
+for f in vec_dir/*; do mv "$f" "${f/A100/X9}"; done
+mkdir vec_dir/d_X9_fp32.txt
+run 2 "$tcsim" vectors vec_dir --arch ampere
+expect_err "vec_dir/d_X9_fp32.txt: cannot read: not a regular file"
+mk_a100 a100_dir && rm a100_dir/fp16/d_A100_fp16.txt && mkdir a100_dir/fp16/d_A100_fp16.txt
+run 2 "$tcsim" demo --vectors a100_dir
+expect_err "a100_dir/fp16/d_A100_fp16.txt: cannot read: Is a directory"
+
 [ "$fails" = 0 ] && echo PASSED || echo "FAILED ($fails)"
 [ "$fails" = 0 ]
