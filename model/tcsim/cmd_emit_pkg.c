@@ -243,16 +243,15 @@ static int emit_pkg_run(int argc, char **argv)
         rc = CLI_FAIL;
     } else if (against) {
         rc = check(against, &t);
+    } else if (!out || !strcmp(out, "-")) {
+        fwrite(t.buf, 1, t.len, stdout); /* checked in main, as every command's stdout */
     } else {
-        int to_stdout = !out || !strcmp(out, "-");
-        FILE *f = to_stdout ? stdout : fopen(out, "wb");
+        FILE *f = fopen(out, "wb");
         int ok = f && fwrite(t.buf, 1, t.len, f) == t.len;
-        /* flushed here: stdout's buffer would otherwise fail unseen at exit */
-        if (f && (to_stdout ? fflush(f) : fclose(f)))
+        if (f && fclose(f))
             ok = 0;
         if (!ok) {
-            fprintf(stderr, "tcsim emit-pkg: cannot write '%s': %s\n",
-                    to_stdout ? "stdout" : out, strerror(errno));
+            fprintf(stderr, "tcsim emit-pkg: cannot write '%s': %s\n", out, strerror(errno));
             rc = CLI_FAIL;
         }
     }

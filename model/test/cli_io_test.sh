@@ -115,7 +115,8 @@ run 1 "$tcsim" emit-pkg -o /dev/full
 expect_err "tcsim emit-pkg: cannot write '/dev/full'"
 "$tcsim" emit-pkg >/dev/full 2>err.txt
 rc=$?; [ "$rc" = 1 ] || fail "emit-pkg >/dev/full exited $rc, expected 1"
-expect_err "tcsim emit-pkg: cannot write 'stdout'"
+expect_err "tcsim: cannot write the output"
+[ "$(grep -c 'cannot write' err.txt)" = 1 ] || fail "emit-pkg >/dev/full: not one message: $(cat err.txt)"
 
 # 5. a folder where a vector file should be: "cannot read", not "no cases"; through
 #    tcsim vectors (found by name) and tcsim demo (the A100 names, read directly)
