@@ -16,6 +16,7 @@
  *                 [--wm 32] [--wn 32] [--policy lrr|gto] [--check] [--quiet]
  *                 [--json FILE]   (the figures above as JSON, for the benchmark report)
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -133,6 +134,16 @@ int main(int argc, char **argv)
     int pr = parse(argc, argv, &a);
     if (pr)
         return pr > 0 ? 0 : 2;
+    /* The GPU is looked up first, so that each error of tc_sim_create below can name the
+     * one option it comes from. */
+    tc_gpu_timing known;
+    if (tc_gpu_timing_find(a.gpu, &known) != TC_OK) {
+        fprintf(stderr, "gemm_sim: no timing for --gpu '%s'; the GPUs:", a.gpu);
+        for (size_t i = 0; tc_gpu_timing_get(i, &known) == TC_OK; i++)
+            fprintf(stderr, " %s", known.name);
+        fprintf(stderr, " (or their architecture names)\n");
+        return 2;
+    }
     tc_sim_config cfg;
     tc_sim_config_init(&cfg);
     cfg.gpu = a.gpu;
@@ -140,20 +151,45 @@ int main(int argc, char **argv)
     tc_sim *s;
     tc_status st = tc_sim_create(&cfg, &s);
     if (st != TC_OK) {
-        fprintf(stderr, "gemm_sim: --gpu %s: %s\n", a.gpu, tc_strerror(st));
-        return 2;
+        if (st == TC_EINVAL) /* the GPU is known: the SM count is what is out of range */
+            fprintf(stderr, "gemm_sim: --sms %u: %s\n", a.sms, tc_strerror(st));
+        else
+            fprintf(stderr, "gemm_sim: tc_sim_create: %s\n", tc_strerror(st));
+        return st == TC_EINVAL ? 2 : 1;
     }
     const tc_gpu_timing *g;
     tc_sim_timing(s, &g);
+    /* Opened before the run, so that a bad path is an error now, not after it. */
+    FILE *json = a.json ? fopen(a.json, "w") : NULL;
+    if (a.json && !json) {
+        fprintf(stderr, "gemm_sim: cannot write '%s': %s\n", a.json, strerror(errno));
+        tc_sim_destroy(s);
+        return 1;
+    }
 
     /* Warp tiles, dealt round-robin to the warps of every SM. */
     unsigned tm = a.m / a.wm, tn = a.n / a.wn, ntiles = tm * tn;
     unsigned nwarps = a.sms * a.warps, accs = (a.wm / MMA_M) * (a.wn / MMA_N);
     unsigned ksteps = a.k / MMA_K;
+    unsigned units = a.sms * g->subcores;
     warp *w = calloc(nwarps, sizeof *w);
     unsigned *owned = calloc(ntiles, sizeof *owned);
-    if (!w || !owned)
+    unsigned *last = calloc(units, sizeof *last); /* per unit: last warp issued */
+    data dt = {0};
+    if (a.check) {
+        dt.A = malloc(sizeof *dt.A * a.m * a.k);
+        dt.B = malloc(sizeof *dt.B * a.k * a.n);
+        dt.D = calloc((size_t)a.m * a.n, sizeof *dt.D); /* +0.0f: C of the first k-step */
+    }
+    if (!w || !owned || !last || (a.check && (!dt.A || !dt.B || !dt.D))) {
+        fprintf(stderr, "gemm_sim: out of memory for the %ux%ux%u GEMM%s\n", a.m, a.n, a.k,
+                a.check ? " and its data (--check)" : "");
+        free(w); free(owned); free(last); free(dt.A); free(dt.B); free(dt.D);
+        if (json)
+            fclose(json);
+        tc_sim_destroy(s);
         return 1;
+    }
     for (unsigned i = 0, t = 0; i < nwarps; i++) {
         w[i].sm = i / a.warps;
         w[i].unit = w[i].sm * g->subcores + (i % a.warps) % g->subcores;
@@ -162,13 +198,7 @@ int main(int argc, char **argv)
             owned[t++] = j, w[i].ntiles++;
     }
 
-    data dt = {0};
     if (a.check) {
-        dt.A = malloc(sizeof *dt.A * a.m * a.k);
-        dt.B = malloc(sizeof *dt.B * a.k * a.n);
-        dt.D = calloc((size_t)a.m * a.n, sizeof *dt.D); /* +0.0f: C of the first k-step */
-        if (!dt.A || !dt.B || !dt.D)
-            return 1;
         for (unsigned i = 0; i < a.m; i++)
             for (unsigned j = 0; j < a.k; j++)
                 dt.A[i * a.k + j] = fp16_of_small(small_of(i, j, 1));
@@ -180,10 +210,6 @@ int main(int argc, char **argv)
     tc_sim_op op;
     tc_sim_op_init(&op);
     op.mma = (tc_mma_op){MMA_M, MMA_N, MMA_K, TC_FMT_FP16, TC_FMT_FP32, 0};
-    unsigned units = a.sms * g->subcores;
-    unsigned *last = calloc(units, sizeof *last); /* per unit: last warp issued */
-    if (!last)
-        return 1;
     uint64_t total = (uint64_t)ntiles * accs * ksteps, issued = 0, completed = 0;
     uint64_t now = 0;
     double t0 = now_seconds();
@@ -322,21 +348,20 @@ int main(int argc, char **argv)
                secs > 0 ? issued / secs / 1e6 : 0.0, secs);
     if (a.check)
         printf("check: %s\n", bad ? "FAILED" : "D matches the integer GEMM exactly");
-    if (a.json) {
-        FILE *f = fopen(a.json, "w");
-        if (!f) {
-            perror(a.json);
+    if (json) {
+        fprintf(json, "{\"benchmark\": \"handle API, examples/gemm_sim\", \"gpu\": \"%s\", "
+                      "\"gemm\": [%u, %u, %u], \"sms\": %u, \"warps_per_sm\": %u, "
+                      "\"cycles\": %llu, \"mma\": %llu, \"ipc\": %.4f, "
+                      "\"host_cpu_seconds\": %.4f, \"mma_per_second\": %.0f, "
+                      "\"target_mma_per_second\": 10000000}\n",
+                g->name, a.m, a.n, a.k, a.sms, a.warps, (unsigned long long)now,
+                (unsigned long long)issued, (double)issued / now, secs,
+                secs > 0 ? issued / secs : 0.0);
+        /* fprintf buffers: a full disk shows up at the latest in fclose. */
+        int ok = !ferror(json);
+        if (fclose(json) || !ok) {
+            fprintf(stderr, "gemm_sim: cannot write '%s': %s\n", a.json, strerror(errno));
             bad = 1;
-        } else {
-            fprintf(f, "{\"benchmark\": \"handle API, examples/gemm_sim\", \"gpu\": \"%s\", "
-                       "\"gemm\": [%u, %u, %u], \"sms\": %u, \"warps_per_sm\": %u, "
-                       "\"cycles\": %llu, \"mma\": %llu, \"ipc\": %.4f, "
-                       "\"host_cpu_seconds\": %.4f, \"mma_per_second\": %.0f, "
-                       "\"target_mma_per_second\": 10000000}\n",
-                    g->name, a.m, a.n, a.k, a.sms, a.warps, (unsigned long long)now,
-                    (unsigned long long)issued, (double)issued / now, secs,
-                    secs > 0 ? issued / secs : 0.0);
-            fclose(f);
         }
     }
     tc_sim_destroy(s);

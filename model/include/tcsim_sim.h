@@ -41,7 +41,7 @@ typedef struct tc_sim_config {
     size_t size;                  /* sizeof(tc_sim_config) */
     const char *gpu;              /* built-in GPU or arch name ("a100", "ampere") ... */
     const tc_gpu_timing *timing;  /* ... or explicit parameters (copied); wins if set */
-    unsigned sms;                 /* SMs in the handle (>= 1), each of timing->subcores
+    unsigned sms;                 /* SMs in the handle (1 to 4096), each of timing->subcores
                                      sub-cores: unit u is SM u / subcores */
     unsigned max_in_flight;       /* completions held before poll must drain them;
                                      0: 1024. Issue fails with TC_EBUSY when full */

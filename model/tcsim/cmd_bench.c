@@ -6,6 +6,7 @@
  * engine on generated text (parsing and printing included). Prints a table and writes
  * JSON. */
 #define _POSIX_C_SOURCE 200809L
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -148,7 +149,9 @@ static int bench_run(int argc, char **argv)
                    "the model on one core, per FEDP profile (k = L),\nthrough tc_dot and "
                    "tc_dot_batch; ampere mma.m16n8k16 tiles per second\n(tc_mma_tile); "
                    "`tcsim dot` lines per second (ampere fp16, k = 8, parsing\nincluded). "
-                   "Writes JSON to %s.\n", json);
+                   "--profile: that FEDP profile only, named\narch_instr_in_out from `tcsim list` "
+                   "(ampere_mma_fp16_fp32). Writes JSON to\n%s (opened before the run).\n",
+                   json);
             return CLI_OK;
         } else if (!strcmp(argv[i], "--quick")) {
             secs = 0.05;
@@ -165,12 +168,34 @@ static int bench_run(int argc, char **argv)
     }
     const tc_profile *rows;
     size_t nrows = tc_profile_table(&rows);
+    if (only) {
+        size_t r = 0;
+        while (r < nrows && strcmp(only, rows[r].name))
+            r++;
+        if (r == nrows) {
+            fprintf(stderr, "tcsim bench: unknown --profile '%s' (a name is "
+                            "arch_instr_in_out from tcsim list: ampere_mma_fp16_fp32)\n", only);
+            return CLI_USAGE;
+        }
+        if (rows[r].kind != TC_KIND_FEDP) {
+            fprintf(stderr, "tcsim bench: --profile '%s' is not an FEDP profile; bench measures "
+                            "FEDP profiles only\n", only);
+            return CLI_USAGE;
+        }
+    }
+    /* Opened before the run, so that a bad path is an error now, not seconds later. */
+    FILE *f = fopen(json, "w");
+    if (!f) {
+        fprintf(stderr, "tcsim bench: cannot write '%s': %s\n", json, strerror(errno));
+        return CLI_FAIL;
+    }
     bench_row *res = calloc(nrows, sizeof *res);
     uint32_t *a = malloc(CASES * 64 * sizeof *a), *b = malloc(CASES * 64 * sizeof *b);
     uint32_t *c = malloc(CASES * sizeof *c), *d = malloc(CASES * sizeof *d);
     if (!res || !a || !b || !c || !d) {
         fprintf(stderr, "tcsim bench: out of memory\n");
         free(res); free(a); free(b); free(c); free(d);
+        fclose(f);
         return CLI_FAIL;
     }
     uint64_t seed = 0x5eed;
@@ -200,21 +225,21 @@ static int bench_run(int argc, char **argv)
     double cli = cli_rate(secs * 3, &seed);
     printf("%-34s %3d %14.0f   (lines/s, parsing and printing included)\n",
            "tcsim dot ampere fp16->fp32", 8, cli);
-    FILE *f = fopen(json, "w");
-    if (!f) {
-        fprintf(stderr, "tcsim bench: cannot write %s\n", json);
-    } else {
-        fprintf(f, "{\n  \"unit\": \"dot products per second, one core\",\n  \"profiles\": [\n");
-        for (size_t i = 0; i < nres; i++)
-            fprintf(f, "    {\"profile\": \"%s\", \"k\": %u, \"single\": %.0f, \"batch\": %.0f}%s\n",
-                    res[i].name, res[i].k, res[i].single, res[i].batch, i + 1 < nres ? "," : "");
-        fprintf(f, "  ],\n  \"mma_m16n8k16_tiles_per_s\": %.0f,\n"
-                   "  \"tcsim_dot_lines_per_s\": %.0f\n}\n", tile, cli);
-        fclose(f);
+    fprintf(f, "{\n  \"unit\": \"dot products per second, one core\",\n  \"profiles\": [\n");
+    for (size_t i = 0; i < nres; i++)
+        fprintf(f, "    {\"profile\": \"%s\", \"k\": %u, \"single\": %.0f, \"batch\": %.0f}%s\n",
+                res[i].name, res[i].k, res[i].single, res[i].batch, i + 1 < nres ? "," : "");
+    fprintf(f, "  ],\n  \"mma_m16n8k16_tiles_per_s\": %.0f,\n"
+               "  \"tcsim_dot_lines_per_s\": %.0f\n}\n", tile, cli);
+    /* fprintf buffers: a full disk shows up at the latest in fclose. */
+    int ok = !ferror(f);
+    ok &= fclose(f) == 0;
+    if (ok)
         printf("wrote %s\n", json);
-    }
+    else
+        fprintf(stderr, "tcsim bench: cannot write '%s': %s\n", json, strerror(errno));
     free(res); free(a); free(b); free(c); free(d);
-    return f ? CLI_OK : CLI_FAIL;
+    return ok ? CLI_OK : CLI_FAIL;
 }
 
 const cli_cmd cmd_bench = {"bench", "model throughput per profile (table + JSON)", bench_run};

@@ -3,9 +3,11 @@
  * Shows the same dot products on every architecture (the differences are the point:
  * alignment width, terms per step, Emin_align, rounding), then checks the model
  * against the A100 hardware vectors when ../shared is present. */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "a100_vectors.h"
 #include "cli.h"
 
@@ -68,30 +70,50 @@ static void show_examples(void)
     }
 }
 
+enum { N_SETS = sizeof a100_sets / sizeof a100_sets[0] };
+
+/* The A100 sets under root, all loaded before anything is printed, so that a bad file is
+ * an error with nothing half shown. Returns 1 when loaded, 0 when root is the default and
+ * does not exist (a checkout without ../shared: the demo runs without them), -1 after a
+ * message. A folder named with --vectors must be there. */
+static int load_vectors(const char *root, int named, a100_cases cs[N_SETS])
+{
+    struct stat st;
+    int exists = stat(root, &st) == 0;
+    if (!exists || !S_ISDIR(st.st_mode)) {
+        if (!exists && !named && errno == ENOENT)
+            return 0;
+        fprintf(stderr, "tcsim demo: cannot read%s '%s': %s\n", named ? " --vectors" : "", root,
+                exists ? "not a folder" : strerror(errno));
+        return -1;
+    }
+    for (size_t s = 0; s < N_SETS; s++)
+        if (a100_load(root, &a100_sets[s], &cs[s])) {
+            while (s--)
+                a100_free(&cs[s]);
+            return -1;
+        }
+    return 1;
+}
+
 /* The A100 vectors through the model: prints one line per set; returns mismatches. */
-static long check_vectors(const char *root)
+static long check_vectors(const char *root, const a100_cases cs[N_SETS])
 {
     long bad_total = 0;
     printf("\nA100 hardware vectors (%s):\n", root);
-    for (size_t s = 0; s < sizeof a100_sets / sizeof a100_sets[0]; s++) {
+    for (size_t s = 0; s < N_SETS; s++) {
         const a100_set *set = &a100_sets[s];
-        const tc_profile *p;
-        a100_cases cs;
-        if (tc_profile_find(TC_ARCH_AMPERE, TC_INSTR_MMA, set->in, set->out, &p) ||
-            a100_load(root, set, &cs)) {
-            printf("  %-10s not available\n", set->name);
-            continue;
-        }
+        const tc_profile *p = NULL;
+        tc_profile_find(TC_ARCH_AMPERE, TC_INSTR_MMA, set->in, set->out, &p);
         long bad = 0;
-        for (size_t i = 0; i < cs.n; i++) {
+        for (size_t i = 0; i < cs[s].n; i++) {
             uint32_t d;
-            bad += tc_dot(p, cs.k, cs.a + i * cs.k, cs.b + i * cs.k, cs.c[i], &d) != TC_OK ||
-                   d != cs.d[i];
+            bad += !p || tc_dot(p, cs[s].k, cs[s].a + i * cs[s].k, cs[s].b + i * cs[s].k,
+                                cs[s].c[i], &d) != TC_OK || d != cs[s].d[i];
         }
-        printf("  %-10s %zu cases, k = %zu: %zu bit-exact, %ld differ\n", set->name, cs.n, cs.k,
-               cs.n - (size_t)bad, bad);
+        printf("  %-10s %zu cases, k = %zu: %zu bit-exact, %ld differ\n", set->name, cs[s].n,
+               cs[s].k, cs[s].n - (size_t)bad, bad);
         bad_total += bad;
-        a100_free(&cs);
     }
     return bad_total;
 }
@@ -99,25 +121,39 @@ static long check_vectors(const char *root)
 static int demo_run(int argc, char **argv)
 {
     const char *vectors = TCSIM_SHARED_DIR "/vectors/a100";
+    int named = 0;
     for (int i = 1; i < argc; i++) {
         if (cli_is_help(argv[i])) {
             printf("usage: tcsim demo [--vectors DIR]\n\nRuns the golden model on built-in "
                    "examples for every architecture, then on the\nA100 hardware vectors "
-                   "(default %s).\n", vectors);
+                   "(default %s;\nskipped if that folder does not exist). Exit status 1 if a "
+                   "vector differs, 2 if\na vector file cannot be read or is malformed.\n",
+                   vectors);
             return CLI_OK;
         } else if (!strcmp(argv[i], "--vectors")) {
             if (!(vectors = cli_optarg("demo", argc, argv, &i)))
                 return CLI_USAGE;
+            named = 1;
         } else {
             fprintf(stderr, "tcsim demo: unknown option '%s'\n", argv[i]);
             return CLI_USAGE;
         }
     }
+    a100_cases cs[N_SETS];
+    int have = load_vectors(vectors, named, cs);
+    if (have < 0)
+        return CLI_USAGE;
     printf("tcsim %s golden model: d = c + sum a_i*b_i, fp16 inputs through mma\n",
            TCSIM_VERSION);
     show_examples();
-    long bad = check_vectors(vectors);
-    printf("\n%s\n", bad ? "some A100 vectors differ" : "every available A100 vector matches");
+    if (!have) {
+        printf("\nA100 hardware vectors: no %s; not checked\n", vectors);
+        return CLI_OK;
+    }
+    long bad = check_vectors(vectors, cs);
+    for (size_t s = 0; s < N_SETS; s++)
+        a100_free(&cs[s]);
+    printf("\n%s\n", bad ? "some A100 vectors differ" : "every A100 vector matches");
     return bad ? CLI_FAIL : CLI_OK;
 }
 

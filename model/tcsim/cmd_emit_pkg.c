@@ -5,6 +5,7 @@
  * package differs from what this command writes now.
  */
 #include <ctype.h>
+#include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -178,13 +179,14 @@ static void emit(text *t)
     put(t, "endpackage\n");
 }
 
-/* 0 when the file holds exactly `t`; else prints where it first differs. */
+/* 0 when the file holds exactly `t`; else prints where it first differs, or that it
+ * cannot be read (bad input, not a difference: there is nothing to regenerate). */
 static int check(const char *path, const text *t)
 {
     FILE *f = fopen(path, "rb");
     if (!f) {
-        fprintf(stderr, "tcsim emit-pkg: cannot read '%s'\n", path);
-        return CLI_FAIL;
+        fprintf(stderr, "tcsim emit-pkg: cannot read '%s': %s\n", path, strerror(errno));
+        return CLI_USAGE;
     }
     size_t i = 0, line = 1;
     int ch;
@@ -192,8 +194,13 @@ static int check(const char *path, const text *t)
         line += ch == '\n';
         i++;
     }
+    int err = ferror(f) ? errno : 0; /* EOF is also how fgetc reports a read error */
     int same = ch == EOF && i == t->len;
     fclose(f);
+    if (err) {
+        fprintf(stderr, "tcsim emit-pkg: cannot read '%s': %s\n", path, strerror(err));
+        return CLI_USAGE;
+    }
     if (same)
         return CLI_OK;
     fprintf(stderr, "tcsim emit-pkg: '%s' differs from the model's format table at line %zu;\n"
@@ -209,8 +216,10 @@ static int emit_pkg_run(int argc, char **argv)
             printf("usage: tcsim emit-pkg [-o FILE | --check FILE]\n\n"
                    "Writes the SystemVerilog package tc_pkg (rtl/tc_pkg.sv) from the model's\n"
                    "format table: format codes, field widths, bias, emin/emax, Inf/NaN rules.\n"
-                   "  -o FILE       write FILE instead of standard output\n"
-                   "  --check FILE  exit 1 if FILE differs from what would be written\n");
+                   "  -o FILE       write FILE instead of standard output ('-': standard "
+                   "output)\n"
+                   "  --check FILE  exit 1 if FILE differs from what would be written, 2 if "
+                   "it\n                cannot be read\n");
             return CLI_OK;
         }
         const char **dst = !strcmp(argv[i], "-o") ? &out
@@ -234,13 +243,15 @@ static int emit_pkg_run(int argc, char **argv)
         rc = CLI_FAIL;
     } else if (against) {
         rc = check(against, &t);
+    } else if (!out || !strcmp(out, "-")) {
+        fwrite(t.buf, 1, t.len, stdout); /* checked in main, as every command's stdout */
     } else {
-        FILE *f = out ? fopen(out, "wb") : stdout;
+        FILE *f = fopen(out, "wb");
         int ok = f && fwrite(t.buf, 1, t.len, f) == t.len;
-        if (f && out)
-            ok &= fclose(f) == 0;
+        if (f && fclose(f))
+            ok = 0;
         if (!ok) {
-            fprintf(stderr, "tcsim emit-pkg: cannot write '%s'\n", out ? out : "stdout");
+            fprintf(stderr, "tcsim emit-pkg: cannot write '%s': %s\n", out, strerror(errno));
             rc = CLI_FAIL;
         }
     }

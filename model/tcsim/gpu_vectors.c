@@ -1,6 +1,7 @@
 /* gpu_vectors.c - finds and loads measured results laid out as gpu_vectors.h says. */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -123,6 +124,11 @@ static int scan_folder(const char *dir, gv_set *sets, size_t cap, size_t *n)
             tc_fmt out;
             if (parse_name(files[j], 'd', dgpu, &out) || strcmp(dgpu, gpu))
                 continue;
+            if (!is_file(dir, files[j])) { /* a folder read as a file reads as empty */
+                fprintf(stderr, "%s/%s: cannot read: not a regular file\n", dir, files[j]);
+                rc = -1;
+                break;
+            }
             if (*n == cap) {
                 fprintf(stderr, "%s: more than %zu sets\n", dir, cap);
                 rc = -1;
@@ -229,6 +235,8 @@ static uint32_t *read_rows(const char *dir, const char *file, const word_conv *c
     char *line = NULL;
     size_t line_cap = 0;
     int bad = !w;
+    if (bad)
+        fprintf(stderr, "%s: out of memory\n", path);
     ssize_t got;
     while (!bad && (got = getline(&line, &line_cap, f)) > 0) {
         line_no++;
@@ -258,6 +266,7 @@ static uint32_t *read_rows(const char *dir, const char *file, const word_conv *c
             if (len == cap) {
                 uint32_t *nw = realloc(w, (cap *= 2) * sizeof *w);
                 if (!nw) {
+                    fprintf(stderr, "%s:%zu: out of memory\n", path, line_no);
                     bad = 1;
                     break;
                 }
@@ -276,6 +285,11 @@ static uint32_t *read_rows(const char *dir, const char *file, const word_conv *c
             bad = 1;
         }
         nrows++;
+    }
+    /* getline's -1 is also a read error (a folder opened as a file: EISDIR) */
+    if (!bad && ferror(f)) {
+        fprintf(stderr, "%s: cannot read: %s\n", path, strerror(errno));
+        bad = 1;
     }
     free(line);
     fclose(f);

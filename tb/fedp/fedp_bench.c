@@ -7,6 +7,7 @@
  * sample), from a pool of random operands prepared beforehand so that the figure is
  * the simulator's, not the random generator's. */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,6 +86,12 @@ int main(int argc, char **argv)
         else
             json = argv[i];
     }
+    /* Opened before the run, so that a bad path is an error now, not after it. */
+    FILE *f = NULL;
+    if (json && !(f = fopen(json, "w"))) {
+        fprintf(stderr, "fedp_bench: cannot write '%s': %s\n", json, strerror(errno));
+        return 1;
+    }
     /* The largest: the most products per step, then the most formats. */
     const fedp_dut_ops *const *list;
     size_t ni = fedp_instances(&list);
@@ -113,12 +120,7 @@ int main(int argc, char **argv)
     }
     double volta = res[0].ops / res[0].secs;
     printf("volta target 5 million/s: %s\n", volta >= 5e6 ? "met" : "NOT met");
-    if (json) {
-        FILE *f = fopen(json, "w");
-        if (!f) {
-            fprintf(stderr, "fedp_bench: cannot write %s\n", json);
-            return 1;
-        }
+    if (f) {
         fprintf(f, "{\n  \"benchmark\": \"fedp simulated operations per second\",\n"
                    "  \"target_volta_ops_per_s\": 5000000,\n  \"results\": [\n");
         for (int i = 0; i < 2; i++)
@@ -127,7 +129,12 @@ int main(int argc, char **argv)
                     (unsigned long long)res[i].ops, res[i].secs, res[i].ops / res[i].secs,
                     i ? "" : ",");
         fprintf(f, "  ]\n}\n");
-        fclose(f);
+        /* fprintf buffers: a full disk shows up at the latest in fclose. */
+        int ok = !ferror(f);
+        if (fclose(f) || !ok) {
+            fprintf(stderr, "fedp_bench: cannot write '%s': %s\n", json, strerror(errno));
+            return 1;
+        }
         printf("wrote %s\n", json);
     }
     return 0;

@@ -152,6 +152,12 @@ int main(int argc, char **argv)
             return 2;
         }
     }
+    /* Opened before the run, so that a bad path is an error now, not after it. */
+    FILE *f = fopen(json, "w");
+    if (!f) {
+        fprintf(stderr, "tmem_bench: cannot write '%s': %s\n", json, strerror(errno));
+        return 1;
+    }
     static const unsigned orgs[2] = { 8, 4 };
     result res[2];
     for (int i = 0; i < 2; i++) {
@@ -163,11 +169,6 @@ int main(int argc, char **argv)
                "%lu requests in %llu cycles\n",
                orgs[i], 512 / orgs[i], res[i].cpu_rate, res[i].wall_rate, res[i].requests, cycles);
     }
-    FILE *f = fopen(json, "w");
-    if (!f) {
-        fprintf(stderr, "tmem_bench: cannot write '%s': %s\n", json, strerror(errno));
-        return 1;
-    }
     fprintf(f, "{\n  \"benchmark\": \"tmem\",\n  \"what\": \"Verilated rtl/tmem.sv cycles per "
                "second, random request stream on all five ports\",\n  \"target_cycles_per_s\": "
                "200000,\n  \"cycles\": %llu,\n  \"seed\": %llu,\n  \"results\": [\n",
@@ -178,7 +179,12 @@ int main(int argc, char **argv)
                 orgs[i], 512 / orgs[i], res[i].cpu_rate, res[i].wall_rate, res[i].requests,
                 i ? "" : ",");
     fprintf(f, "  ]\n}\n");
-    fclose(f);
+    /* fprintf buffers: a full disk shows up at the latest in fclose. */
+    int ok = !ferror(f);
+    if (fclose(f) || !ok) {
+        fprintf(stderr, "tmem_bench: cannot write '%s': %s\n", json, strerror(errno));
+        return 1;
+    }
     printf("wrote %s\n", json);
     for (int i = 0; i < 2; i++)
         if (min && res[i].cpu_rate < (double)min) {

@@ -1,0 +1,133 @@
+#!/usr/bin/env bash
+# cli_io_test.sh TCSIM GEMM_SIM WORKDIR - files that cannot be read or written, and names
+# that match nothing, as tcsim and the gemm_sim example meet them: a message naming the
+# file or argument, a non-zero status, and no "wrote" after a write that failed.
+set -u
+tcsim=$1; gemm_sim=$2; work=$3
+mkdir -p "$work"; cd "$work" || exit 1
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+
+# run EXPECTED_STATUS PROGRAM ARGS... : keeps out/err, checks the status
+run() {
+    local want=$1; shift
+    "$@" </dev/null >out.txt 2>err.txt
+    local rc=$?
+    [ "$rc" = "$want" ] || fail "$* exited $rc, expected $want (stderr: $(head -c 300 err.txt))"
+}
+expect_err() { grep -qF -- "$1" err.txt || fail "stderr lacks '$1': $(head -c 300 err.txt)"; }
+expect_out() { grep -qF -- "$1" out.txt || fail "stdout lacks '$1': $(head -c 300 out.txt)"; }
+expect_no_out() { [ ! -s out.txt ] || fail "stdout before the error: $(head -c 300 out.txt)"; }
+lacks_out() { ! grep -qF -- "$1" out.txt || fail "stdout has '$1': $(head -c 300 out.txt)"; }
+
+# 1. tcsim bench: the JSON file is opened before the run and its write is checked;
+#    --profile must name a profile bench measures
+prof=ampere_mma_fp16_fp32
+run 1 "$tcsim" bench --quick --profile $prof --json /dev/full
+expect_err "cannot write '/dev/full'"
+lacks_out "wrote"
+run 1 "$tcsim" bench --quick --profile $prof --json no_such_dir/x.json
+expect_err "cannot write 'no_such_dir/x.json'"
+expect_no_out
+run 2 "$tcsim" bench --quick --profile nope --json bench.json
+expect_err "unknown --profile 'nope'"
+expect_no_out
+run 2 "$tcsim" bench --quick --profile hopper_mma_e4m3_fp32 --json bench.json
+expect_err "--profile 'hopper_mma_e4m3_fp32' is not an FEDP profile"
+run 0 "$tcsim" bench --quick --profile $prof --json bench.json
+expect_out "wrote bench.json"
+grep -q "{\"profile\": \"$prof\", \"k\": 8," bench.json || fail "bench.json lacks $prof: $(cat bench.json)"
+
+# 2. examples/gemm_sim: the JSON as in 1; a message that names the wrong option; out of
+#    memory said, not a bare status 1
+small="--m 64 --n 64 --k 32 --quiet"
+run 1 "$gemm_sim" $small --json /dev/full
+expect_err "gemm_sim: cannot write '/dev/full'"
+run 1 "$gemm_sim" $small --json no_such_dir/x.json
+expect_err "gemm_sim: cannot write 'no_such_dir/x.json'"
+expect_no_out
+run 0 "$gemm_sim" $small --json gemm.json
+grep -q '"cycles": [1-9]' gemm.json || fail "gemm.json has no cycles: $(cat gemm.json)"
+run 2 "$gemm_sim" --sms 4097
+expect_err "gemm_sim: --sms 4097: invalid argument"
+run 2 "$gemm_sim" --gpu h100
+expect_err "gemm_sim: no timing for --gpu 'h100'; the GPUs: "
+expect_err " a100 "
+# A and B of --check need 16 GiB here; under a 1 GB address-space limit malloc fails.
+# A sanitizer build cannot start under such a limit at all: then this is skipped.
+if { (ulimit -v 1000000 && "$gemm_sim" --help) >/dev/null 2>&1; } 2>/dev/null; then
+    run 1 bash -c "ulimit -v 1000000 && exec \"\$0\" --m 65536 --k 65536 --n 256 --check --quiet" "$gemm_sim"
+    expect_err "gemm_sim: out of memory for the 65536x256x65536 GEMM"
+else
+    echo "SKIP: gemm_sim cannot start under ulimit -v (a sanitizer build): no out-of-memory check"
+fi
+
+# 3. tcsim demo --vectors: a folder laid out as ../shared/vectors/a100, made here (two
+#    cases a set: 1*1 summed k times, c = 0), so that it can be broken file by file
+mk_a100() {
+    local dir=$1 one8 one4
+    one4="3f800000 3f800000 3f800000 3f800000"; one8="$one4 $one4"
+    rm -rf "$dir" && mkdir -p "$dir/fp16" "$dir/bf16" "$dir/tf32"
+    for f in fp16 bf16 tf32; do
+        local ones=$one8 d=41000000
+        [ $f = tf32 ] && ones=$one4 d=40800000
+        printf '%s\n%s\n' "$ones" "$ones" >"$dir/$f/a_A100_$f.txt"
+        cp "$dir/$f/a_A100_$f.txt" "$dir/$f/b_A100_$f.txt"
+        printf '0\n0\n' >"$dir/$f/c_A100_fp32.txt"
+        printf '%s\n%s\n' $d $d >"$dir/$f/d_A100_fp32.txt"
+    done
+    cp "$dir/fp16/d_A100_fp32.txt" "$dir/fp16/d_A100_fp16.txt"
+}
+mk_a100 a100_ok
+run 0 "$tcsim" demo --vectors a100_ok
+expect_out "tf32_fp32  2 cases, k = 4: 2 bit-exact, 0 differ"
+expect_out "every A100 vector matches"
+mk_a100 a100_differ && echo 41000001 >>a100_differ/bf16/d_A100_fp32.txt && sed -i 1d a100_differ/bf16/d_A100_fp32.txt
+run 1 "$tcsim" demo --vectors a100_differ
+expect_out "bf16_fp32  2 cases, k = 8: 1 bit-exact, 1 differ"
+run 2 "$tcsim" demo --vectors no_such_dir
+expect_err "tcsim demo: cannot read --vectors 'no_such_dir': No such file or directory"
+expect_no_out
+mk_a100 a100_bad && sed -i '2s/^3f800000/zz/' a100_bad/fp16/a_A100_fp16.txt
+run 2 "$tcsim" demo --vectors a100_bad
+expect_err "a100_bad/fp16/a_A100_fp16.txt:2: word 'zz'"
+expect_no_out
+mk_a100 a100_part && rm -r a100_part/tf32
+run 2 "$tcsim" demo --vectors a100_part
+expect_err "a100_part/tf32/a_A100_tf32.txt: cannot open"
+expect_no_out
+
+# 4. tcsim emit-pkg: a file --check cannot read is not "differs ... regenerate it";
+#    -o - is standard output; a write that fails (to a file or to stdout) is an error
+rm -rf pkg_dir ./- && mkdir pkg_dir
+run 2 "$tcsim" emit-pkg --check pkg_dir
+expect_err "tcsim emit-pkg: cannot read 'pkg_dir': Is a directory"
+run 2 "$tcsim" emit-pkg --check no_such.sv
+expect_err "tcsim emit-pkg: cannot read 'no_such.sv': No such file or directory"
+run 0 "$tcsim" emit-pkg -o pkg.sv
+sed '2s/^/x/' pkg.sv >pkg_edited.sv
+run 1 "$tcsim" emit-pkg --check pkg_edited.sv
+expect_err "'pkg_edited.sv' differs from the model's format table at line 2"
+run 0 "$tcsim" emit-pkg -o -
+cmp -s out.txt pkg.sv || fail "emit-pkg -o - did not write the package to stdout"
+[ ! -e ./- ] || fail "emit-pkg -o - wrote a file named '-'"
+run 1 "$tcsim" emit-pkg -o /dev/full
+expect_err "tcsim emit-pkg: cannot write '/dev/full'"
+"$tcsim" emit-pkg >/dev/full 2>err.txt
+rc=$?; [ "$rc" = 1 ] || fail "emit-pkg >/dev/full exited $rc, expected 1"
+expect_err "tcsim: cannot write the output"
+[ "$(grep -c 'cannot write' err.txt)" = 1 ] || fail "emit-pkg >/dev/full: not one message: $(cat err.txt)"
+
+# 5. a folder where a vector file should be: "cannot read", not "no cases"; through
+#    tcsim vectors (found by name) and tcsim demo (the A100 names, read directly)
+rm -rf vec_dir && mkdir vec_dir && cp a100_ok/fp16/[abc]_A100_* vec_dir/
+for f in vec_dir/*; do mv "$f" "${f/A100/X9}"; done
+mkdir vec_dir/d_X9_fp32.txt
+run 2 "$tcsim" vectors vec_dir --arch ampere
+expect_err "vec_dir/d_X9_fp32.txt: cannot read: not a regular file"
+mk_a100 a100_dir && rm a100_dir/fp16/d_A100_fp16.txt && mkdir a100_dir/fp16/d_A100_fp16.txt
+run 2 "$tcsim" demo --vectors a100_dir
+expect_err "a100_dir/fp16/d_A100_fp16.txt: cannot read: Is a directory"
+
+[ "$fails" = 0 ] && echo PASSED || echo "FAILED ($fails)"
+[ "$fails" = 0 ]
