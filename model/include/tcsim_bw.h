@@ -40,12 +40,16 @@
  * Shared-memory operands are rows of 8 words: row m of A, and row n of B^T (column n
  * of B, its K elements), each at words + row * row_stride.
  */
+/* A part of tcsim.h: included on its own, it brings in tcsim.h, which includes it
+ * back in its place (its declarations need tcsim.h's types, and tcsim.h its). */
+#ifndef TCSIM_H
+#include "tcsim.h"
+#else
 #ifndef TCSIM_BW_H
 #define TCSIM_BW_H
 
 #include <stddef.h>
 #include <stdint.h>
-#include "tcsim.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -205,3 +209,4 @@ uint64_t tc_checksum_words(const uint32_t *w, size_t n);
 }
 #endif
 #endif /* TCSIM_BW_H */
+#endif /* TCSIM_H */

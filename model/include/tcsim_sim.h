@@ -25,6 +25,11 @@
  * (libtcsim.a): its ABI matters to a simulator that links a different build of it
  * than the header it compiled against; TCSIM_VERSION_* say which header that was.
  */
+/* A part of tcsim.h: included on its own, it brings in tcsim.h, which includes it
+ * back in its place (its declarations need tcsim.h's types, and tcsim.h its). */
+#ifndef TCSIM_H
+#include "tcsim.h"
+#else
 #ifndef TCSIM_SIM_H
 #define TCSIM_SIM_H
 
@@ -144,3 +149,4 @@ tc_status tc_sim_tmem(tc_sim *s, tc_tmem **out);
 }
 #endif
 #endif /* TCSIM_SIM_H */
+#endif /* TCSIM_H */

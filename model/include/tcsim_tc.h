@@ -19,6 +19,11 @@
  * frag[l][i] in the order wmma's x[i] / mma's a_i, b_i, c_i list them. In the
  * registers, two fp16 elements share a 32-bit register (element 2r low, 2r+1 high).
  */
+/* A part of tcsim.h: included on its own, it brings in tcsim.h, which includes it
+ * back in its place (its declarations need tcsim.h's types, and tcsim.h its). */
+#ifndef TCSIM_H
+#include "tcsim.h"
+#else
 #ifndef TCSIM_TC_H
 #define TCSIM_TC_H
 
@@ -206,3 +211,4 @@ tc_status tc_volta_hmma_timing(const tc_volta_timing *t, const tc_hmma_cfg *cfg,
 }
 #endif
 #endif /* TCSIM_TC_H */
+#endif /* TCSIM_H */

@@ -30,6 +30,11 @@
  * format from a caller's string, for GPUs the table does not have.
  * This part of the model does no arithmetic on values, only on cycles.
  */
+/* A part of tcsim.h: included on its own, it brings in tcsim.h, which includes it
+ * back in its place (its declarations need tcsim.h's types, and tcsim.h its). */
+#ifndef TCSIM_H
+#include "tcsim.h"
+#else
 #ifndef TCSIM_TIMING_H
 #define TCSIM_TIMING_H
 
@@ -158,3 +163,4 @@ tc_status tc_wmma_cumulative(const tc_gpu_timing *g, const tc_mma_op *op, uint64
 }
 #endif
 #endif /* TCSIM_TIMING_H */
+#endif /* TCSIM_H */

@@ -42,11 +42,15 @@
  *
  * Contents start at zero in the model; the RTL's are undefined until written.
  */
+/* A part of tcsim.h: included on its own, it brings in tcsim.h, which includes it
+ * back in its place (its declarations need tcsim.h's types, and tcsim.h its). */
+#ifndef TCSIM_H
+#include "tcsim.h"
+#else
 #ifndef TCSIM_TMEM_H
 #define TCSIM_TMEM_H
 
 #include <stdint.h>
-#include "tcsim.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -191,3 +195,4 @@ tc_status tc_tmem_shift(tc_tmem *m, unsigned col, unsigned *cycles);
 }
 #endif
 #endif /* TCSIM_TMEM_H */
+#endif /* TCSIM_H */

@@ -158,8 +158,7 @@ tc_status tc_gpu_timing_check(const tc_gpu_timing *g)
         !g->sparse_ii_min)
         return TC_EINVAL;
     if (g->arch == TC_ARCH_VOLTA &&
-        (!g->volta.operand_fetch || !g->volta.fedp_latency || !g->volta.writeback ||
-         !g->volta.fedps_per_tg || g->volta.issue_offset > 100000))
+        (tc_volta_timing_check(&g->volta) != TC_OK || g->volta.issue_offset > 100000))
         return TC_EINVAL;
     return TC_OK;
 }

@@ -138,6 +138,10 @@ static inline int32_t fmt_int_value(const tc_fmt_info *fi, uint32_t bits)
     return (int32_t)bits;
 }
 
+/* timing.c - TC_OK if Volta's HMMA pipeline parameters are ones it can run (each stage
+ * count within the model's 64 stages, and so is the longest pipe), else TC_EINVAL. */
+tc_status tc_volta_timing_check(const tc_volta_timing *t);
+
 /* gpu_timing.c - TC_OK if every field of g is within what timing.txt's parser accepts
  * (each key's maximum, no zero divisor, a known arch), else TC_EINVAL: parameters that
  * come from a caller rather than the parser (tc_sim_config.timing, tc_op_timing_of)

@@ -32,6 +32,18 @@ typedef struct slot {
     int last;     /* the HMMA's last beat (its write clears the scoreboard) */
 } slot;
 
+tc_status tc_volta_timing_check(const tc_volta_timing *t)
+{
+    /* Each stage count alone first, so that their sum cannot wrap; then the longest
+     * pipe (fp16 accumulation, with the pack register) must fit the model's. */
+    if (t->operand_fetch < 1 || t->operand_fetch > MAX_STAGES || t->writeback < 1 ||
+        t->writeback > MAX_STAGES || t->fedp_latency < 1 || t->fedp_latency > MAX_STAGES ||
+        t->f16_pack > MAX_STAGES || t->fedps_per_tg < 1 || t->fedps_per_tg > 32 ||
+        t->fedp_latency + t->f16_pack + t->writeback - 1 > MAX_STAGES)
+        return TC_EINVAL;
+    return TC_OK;
+}
+
 tc_status tc_volta_hmma_timing(const tc_volta_timing *t, const tc_hmma_cfg *cfg,
                                tc_hmma_event *ev, size_t cap, size_t *n, uint64_t *done)
 {
@@ -49,17 +61,12 @@ tc_status tc_volta_hmma_timing(const tc_volta_timing *t, const tc_hmma_cfg *cfg,
     unsigned total = sets * steps;
     if (cap < total)
         return TC_ESHAPE;
-    /* Each stage count alone first, so that their sum below cannot wrap. */
-    if (t->operand_fetch < 1 || t->operand_fetch > MAX_STAGES || t->writeback < 1 ||
-        t->writeback > MAX_STAGES || t->fedp_latency < 1 || t->fedp_latency > MAX_STAGES ||
-        t->f16_pack > MAX_STAGES || t->fedps_per_tg < 1 || t->fedps_per_tg > 32)
+    if (tc_volta_timing_check(t) != TC_OK)
         return TC_EINVAL;
     unsigned pack = cfg->acc == TC_FMT_FP16 ? t->f16_pack : 0;
     /* Stages behind the FEDP inputs: the FEDP's registers, the pack register, then the
      * result register; the last of them writes the register file at the end of its cycle. */
     unsigned depth = t->fedp_latency + pack + t->writeback - 1;
-    if (depth > MAX_STAGES)
-        return TC_EINVAL;
     /* A half's 4 x 8 accumulator, 1/steps of it per step, fedps_per_tg outputs a beat. */
     unsigned outputs = 32 / steps;
     unsigned beats = (outputs + t->fedps_per_tg - 1) / t->fedps_per_tg;

@@ -93,6 +93,18 @@ int main(void)
     op = (tc_mma_op){0, 8, 16, TC_FMT_FP16, TC_FMT_FP32, 0};
     CHECK_COND(tc_op_timing_of(&g, &op, &t) == TC_ESHAPE);
     CHECK_COND(tc_op_timing_of(NULL, &op, &t) == TC_EINVAL);
+    /* Volta pipeline stages each within 64 but 64 + 64 + 64 - 1 together: a table line
+     * the HMMA pipeline cannot run is refused when parsed, not at every wmma. */
+    {
+        static const char deep[] =
+            "gpu deep arch volta subcores 4 tc_per_subcore 2 fedps_per_tc 16 fedp_len16 4 "
+            "acc32_rate_div 1 step_k16 4 depth 14 drain_rows 4 step_fwd 8 acc32_extra 0 "
+            "ii_min 4 sparse_ii_min 4 warp_overhead 7 measure_offset 8 acc32_buffer 0 "
+            "volta_operand_fetch 3 volta_fedp_latency 64 volta_f16_pack 64 "
+            "volta_writeback 64 volta_fedps_per_tg 4\n";
+        tc_gpu_timing dg;
+        CHECK_COND(tc_gpu_timing_parse(deep, "deep", &dg) == TC_EINVAL);
+    }
     /* Parameters out of the parser's limits are refused here too. */
     {
         tc_gpu_timing b = g;
