@@ -139,6 +139,7 @@ typedef struct mma_work {
     uint32_t sa[TC_TMEM_LANES][4], sb[TC_BW_MAX_N][4]; /* scale factors per K-block */
     uint32_t d[TC_TMEM_LANES][TC_BW_MAX_N];   /* C in, D out */
     uint32_t wide[WIDE];
+    tmem_ctl saved;                           /* the tensor memory's, at the start */
 } mma_work;
 
 static int lane_disabled(const uint32_t dis[TC_TMEM_LANES / 32], unsigned lane)
@@ -255,7 +256,13 @@ tc_status tc_bw_mma(tc_tmem *t, const tc_bw_mma_desc *d, tc_bw_cost *cost)
     mma_work *w = malloc(sizeof *w);
     if (!w)
         return TC_ENOMEM;
+    /* The operand reads run the tensor memory's clock before a bad word can be met:
+     * a failed instruction puts its control registers back (a failed call changes
+     * nothing). */
+    tc_tmem_ctl_get(t, &w->saved);
     st = mma_run(t, d, p, w, cost);
+    if (st != TC_OK)
+        tc_tmem_ctl_set(t, &w->saved);
     free(w);
     return st;
 }

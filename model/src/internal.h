@@ -138,6 +138,21 @@ static inline int32_t fmt_int_value(const tc_fmt_info *fi, uint32_t bits)
     return (int32_t)bits;
 }
 
+/* tmem.c - the control registers of the tensor memory: what a request changes besides
+ * the words. A caller that makes several requests and then fails (tc_bw_mma meets a bad
+ * word after reading its operands) puts them back, so that the failed call changed
+ * nothing: reads leave the words alone. */
+typedef struct tmem_ctl {
+    int busy;            /* in the second cycle of busy_port's request */
+    unsigned busy_port;
+    int a_rvalid, ls_rvalid;
+    uint32_t a_rdata[TC_TMEM_WIDE_WORDS];
+    uint32_t ls_rdata[TC_TMEM_QUARTER_WORDS];
+    uint64_t cycles;
+} tmem_ctl;
+void tc_tmem_ctl_get(const tc_tmem *m, tmem_ctl *out);
+void tc_tmem_ctl_set(tc_tmem *m, const tmem_ctl *ctl);
+
 /* timing.c - TC_OK if Volta's HMMA pipeline parameters are ones it can run (each stage
  * count within the model's 64 stages, and so is the longest pipe), else TC_EINVAL. */
 tc_status tc_volta_timing_check(const tc_volta_timing *t);

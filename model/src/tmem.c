@@ -10,7 +10,7 @@
  * request at a time, so the costs they report are those of the same engine. */
 #include <stdlib.h>
 #include <string.h>
-#include "tcsim.h"
+#include "internal.h"
 
 #define GL TC_TMEM_GROUP_LANES
 #define N_DIS (TC_TMEM_LANES / 32)
@@ -20,13 +20,7 @@ struct tc_tmem {
     unsigned depth;      /* rows per bank: 512 / banks */
     unsigned bank_bits;  /* log2(banks) */
     uint32_t *mem;       /* [group][bank][row][group lane] */
-    /* control registers of the RTL */
-    int busy;            /* in the second cycle of busy_port's request */
-    unsigned busy_port;
-    int a_rvalid, ls_rvalid;
-    uint32_t a_rdata[TC_TMEM_WIDE_WORDS];
-    uint32_t ls_rdata[TC_TMEM_QUARTER_WORDS];
-    uint64_t cycles;
+    tmem_ctl ctl;        /* everything a request changes but the words */
 };
 
 static int banks_ok(unsigned banks) { return banks == 8 || banks == 4; }
@@ -113,16 +107,16 @@ void tc_tmem_free(tc_tmem *m)
 }
 
 unsigned tc_tmem_banks(const tc_tmem *m) { return m ? m->banks : 0; }
-uint64_t tc_tmem_cycle_count(const tc_tmem *m) { return m ? m->cycles : 0; }
+uint64_t tc_tmem_cycle_count(const tc_tmem *m) { return m ? m->ctl.cycles : 0; }
 
 void tc_tmem_reset(tc_tmem *m)
 {
     if (!m)
         return;
-    m->busy = 0;
-    m->busy_port = 0;
-    m->a_rvalid = 0;
-    m->ls_rvalid = 0;
+    m->ctl.busy = 0;
+    m->ctl.busy_port = 0;
+    m->ctl.a_rvalid = 0;
+    m->ctl.ls_rvalid = 0;
 }
 
 tc_status tc_tmem_peek(const tc_tmem *m, unsigned lane, unsigned col, uint32_t *out)
@@ -215,7 +209,7 @@ static void tmem_step(tc_tmem *m, const tmem_req *r, unsigned step)
     /* ld: slots past the count read as zero, in every cycle of the request */
     if (r->port == TC_TMEM_PORT_LS && !r->store)
         for (unsigned k = r->ncols; k < TC_TMEM_SLICE; k++)
-            memset(m->ls_rdata + k * GL, 0, GL * sizeof(uint32_t));
+            memset(m->ctl.ls_rdata + k * GL, 0, GL * sizeof(uint32_t));
 
     for (unsigned b = 0; b < nb; b++) {
         unsigned k = ((b - r->col) & (nb - 1)) + step * nb;
@@ -247,13 +241,13 @@ static void tmem_step(tc_tmem *m, const tmem_req *r, unsigned step)
                 memcpy(p, r->data + k * TC_TMEM_LANES + g * GL, GL * sizeof *p);
                 break;
             case TC_TMEM_PORT_A:
-                memcpy(m->a_rdata + k * TC_TMEM_LANES + g * GL, p, GL * sizeof *p);
+                memcpy(m->ctl.a_rdata + k * TC_TMEM_LANES + g * GL, p, GL * sizeof *p);
                 break;
             default:
                 if (r->store)
                     memcpy(p, r->data + k * GL, GL * sizeof *p);
                 else
-                    memcpy(m->ls_rdata + k * GL, p, GL * sizeof *p);
+                    memcpy(m->ctl.ls_rdata + k * GL, p, GL * sizeof *p);
                 break;
             }
         }
@@ -269,9 +263,9 @@ static tc_status tmem_cycle(tc_tmem *m, const tc_tmem_inputs *in, tc_tmem_output
                            (in->ls_valid ? 1u << TC_TMEM_PORT_LS : 0);
     int granted = 0;
     unsigned port = 0, step = 0;
-    if (m->busy) {
+    if (m->ctl.busy) {
         granted = 1;
-        port = m->busy_port;
+        port = m->ctl.busy_port;
         step = 1;
     } else if (valid) {
         granted = 1;
@@ -290,19 +284,19 @@ static tc_status tmem_cycle(tc_tmem *m, const tc_tmem_inputs *in, tc_tmem_output
 
     if (granted)
         tmem_step(m, &r, step);
-    m->busy = granted && !last;
-    m->busy_port = port;
-    m->a_rvalid = last && port == TC_TMEM_PORT_A;
-    m->ls_rvalid = last && port == TC_TMEM_PORT_LS && !r.store;
-    m->cycles++;
+    m->ctl.busy = granted && !last;
+    m->ctl.busy_port = port;
+    m->ctl.a_rvalid = last && port == TC_TMEM_PORT_A;
+    m->ctl.ls_rvalid = last && port == TC_TMEM_PORT_LS && !r.store;
+    m->ctl.cycles++;
 
     if (out) {
         out->grant = granted ? 1u << port : 0;
         out->ready = last ? 1u << port : 0;
-        out->a_rvalid = m->a_rvalid;
-        out->a_rdata = m->a_rdata;
-        out->ls_rvalid = m->ls_rvalid;
-        out->ls_rdata = m->ls_rdata;
+        out->a_rvalid = m->ctl.a_rvalid;
+        out->a_rdata = m->ctl.a_rdata;
+        out->ls_rvalid = m->ctl.ls_rvalid;
+        out->ls_rdata = m->ctl.ls_rdata;
     }
     return TC_OK;
 }
@@ -319,7 +313,7 @@ tc_status tc_tmem_clock(tc_tmem *m, const tc_tmem_inputs *in, tc_tmem_outputs *o
 /* Present one request until its ready; the worker behind every operation call. */
 static tc_status run_request(tc_tmem *m, const tc_tmem_inputs *in, unsigned port, unsigned *cycles)
 {
-    if (m->busy)
+    if (m->ctl.busy)
         return TC_EINVAL;
     tmem_req r;
     tc_status s = port_req(in, port, &r);
@@ -347,7 +341,7 @@ tc_status tc_tmem_ld(tc_tmem *m, unsigned group, unsigned col, unsigned ncols,
                           .ls_ncols = ncols };
     tc_status s = run_request(m, &in, TC_TMEM_PORT_LS, cycles);
     if (s == TC_OK)
-        memcpy(out, m->ls_rdata, (size_t)ncols * GL * sizeof *out);
+        memcpy(out, m->ctl.ls_rdata, (size_t)ncols * GL * sizeof *out);
     return s;
 }
 
@@ -372,7 +366,7 @@ static tc_status shape_32x32b(tc_tmem *m, int store, unsigned group, unsigned co
                               uint32_t *out, const uint32_t *in_data, unsigned *cycles)
 {
     if (!m || !shape_ok(num) || col >= TC_TMEM_COLS || group >= TC_TMEM_GROUPS ||
-        (store ? !in_data : !out) || m->busy)
+        (store ? !in_data : !out) || m->ctl.busy)
         return TC_EINVAL;
     unsigned total = 0;
     for (unsigned done = 0; done < num; done += TC_TMEM_SLICE) {
@@ -419,7 +413,7 @@ tc_status tc_tmem_mma_a(tc_tmem *m, unsigned col, uint32_t *a, unsigned *cycles)
     tc_tmem_inputs in = { .a_valid = 1, .a_col = col };
     tc_status s = run_request(m, &in, TC_TMEM_PORT_A, cycles);
     if (s == TC_OK)
-        memcpy(a, m->a_rdata, sizeof m->a_rdata);
+        memcpy(a, m->ctl.a_rdata, sizeof m->ctl.a_rdata);
     return s;
 }
 
@@ -438,3 +432,6 @@ tc_status tc_tmem_shift(tc_tmem *m, unsigned col, unsigned *cycles)
     tc_tmem_inputs in = { .shift_valid = 1, .shift_col = col };
     return run_request(m, &in, TC_TMEM_PORT_SHIFT, cycles);
 }
+
+void tc_tmem_ctl_get(const tc_tmem *m, tmem_ctl *out) { *out = m->ctl; }
+void tc_tmem_ctl_set(tc_tmem *m, const tmem_ctl *ctl) { m->ctl = *ctl; }

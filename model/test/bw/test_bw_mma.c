@@ -294,6 +294,21 @@ static void error_cases(void)
     CHECK(tc_bw_mma(t, &d, NULL) == TC_EFORMAT, "fp4 container");
     tc_tmem_peek(t, 5, 100, &w0);
     CHECK(w0 == 0x12345678u, "tmem written despite the error");
+    /* A from tensor memory, a bad word in B: A's read ran the tensor memory's clock
+     * before the word was met; the failed instruction must leave the clock as it was. */
+    {
+        uint64_t before = tc_tmem_cycle_count(t);
+        tc_bw_mma_desc da = d;
+        da.a_tmem = 1;
+        da.a_col = 200;
+        static uint32_t brows[8 * 8];
+        memcpy(brows, rows, sizeof brows);
+        brows[8 * 3] = 0x30;
+        da.b_smem.words = brows;
+        CHECK(tc_bw_mma(t, &da, NULL) == TC_EFORMAT, "fp4 container in B, A in tmem");
+        CHECK(tc_tmem_cycle_count(t) == before, "a failed mma ran the tensor memory %llu cycles",
+              (unsigned long long)(tc_tmem_cycle_count(t) - before));
+    }
     rows[8 * 3] = 0;
     CHECK(tc_bw_mma(t, NULL, NULL) == TC_EINVAL && tc_bw_mma(NULL, &d, NULL) == TC_EINVAL, "NULL");
     d.b_smem.row_stride = 4;
