@@ -45,12 +45,17 @@ else
     fail=1
 fi
 
+# every profile with a Verilated FEDP step; an empty or failed list is a failure, not a
+# loop that checks nothing
+"$fedp_tb" --dot-profiles > "$work/profiles.txt" || { echo "FAIL fedp_tb --dot-profiles"; fail=1; }
+[ -s "$work/profiles.txt" ] || { echo "FAIL fedp_tb --dot-profiles listed no profile"; fail=1; }
 seed=1
 while read -r arch instr in out; do
     "$fedp_tb" --dot-cases "$arch" "$instr" "$in" "$out" "$cases" "$seed" > "$work/in.txt"
     run "$arch $instr $in $out" --arch "$arch" --instr "$instr" --in "$in" --out "$out"
     seed=$((seed + 1))
-done < <("$fedp_tb" --dot-profiles)
+done < "$work/profiles.txt"
+echo "ok   $((seed - 1)) profiles with a Verilated step"
 
 # A combination no Verilated instance implements is a clear error, not a model fallback.
 if echo "0 0 0" | "$tcsim" dot --arch ampere --in int8 --out s32 --engine rtl >/dev/null 2>"$work/err.txt"; then
