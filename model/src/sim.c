@@ -246,9 +246,9 @@ tc_status tc_sim_tick(tc_sim *s, uint64_t cycles)
 {
     if (!s)
         return TC_EINVAL;
-    /* An instruction issued at now is readable by now + 2^34 at the latest (interval and
-     * latency are unsigned, the accumulator backlog at most a slack): a clock that
-     * stops at 2^63 keeps every ready cycle from wrapping. */
+    /* An instruction issued at now is readable before now + 2^37 (latency and intervals
+     * are unsigned, the accumulator backlog at most acc32_buffer <= 16 front intervals):
+     * a clock that stops at 2^63 keeps every ready cycle from wrapping. */
     if (cycles > TC_SIM_MAX_CYCLE - s->now)
         return TC_EINVAL;
     s->now += cycles;
