@@ -8,6 +8,8 @@
  * Conventions:
  *  - Functions that can fail return tc_status; results come back through
  *    out-pointers, which are left untouched on failure. tc_strerror() names a status.
+ *    The few that return a value instead (tc_unit_take, tc_bw_row_get, ...) cannot
+ *    fail on valid arguments and do not check their pointers.
  *  - No global mutable state: every function is reentrant and thread-safe.
  *    Profiles returned by tc_profile_find() point into a const table and live
  *    for the life of the program.
