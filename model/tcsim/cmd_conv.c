@@ -211,6 +211,14 @@ static int run(int argc, char **argv)
         fprintf(stderr, "tcsim %s: tensors of more than 2^28 words are not supported\n", CMD);
         return CLI_USAGE;
     }
+    /* tc_conv refuses it too (TC_ESHAPE); said here with the reason, before any input is
+     * read or memory taken */
+    if (ca.algo != TC_CONV_DIRECT && ca.shape.k > TC_CONV_MMA_MAX_K) {
+        fprintf(stderr, "tcsim %s: --k %u with --algo %u: algorithms 2 and 3 keep a tile's "
+                        "whole D in tensor memory, K up to %u (--algo 1 has no limit)\n",
+                CMD, ca.shape.k, (unsigned)ca.algo, (unsigned)TC_CONV_MMA_MAX_K);
+        return CLI_USAGE;
+    }
 #ifdef TCSIM_HAVE_RTL_BW
     bw_engine *eng = NULL;
     if (!strcmp(engine, "rtl")) {
@@ -243,11 +251,6 @@ static int run(int argc, char **argv)
                            read_words("--wgt", wgt_path, in, nw, wgt))
                         : (tc_random_fill(in, v[D_SEED], na, act) != TC_OK ||
                            tc_random_fill(in, v[D_SEED] ^ 0x9e3779b97f4a7c15ull, nw, wgt) != TC_OK)) {
-        rc = CLI_USAGE;
-    } else if (ca.algo != TC_CONV_DIRECT && ca.shape.k > TC_CONV_MMA_MAX_K) {
-        fprintf(stderr, "tcsim %s: --k %u with --algo %u: algorithms 2 and 3 keep a tile's "
-                        "whole D in tensor memory, K up to %u (--algo 1 has no limit)\n",
-                CMD, ca.shape.k, (unsigned)ca.algo, (unsigned)TC_CONV_MMA_MAX_K);
         rc = CLI_USAGE;
     } else if ((s = tc_conv(&ca, act, wgt, o, &st)) != TC_OK) {
         fprintf(stderr, "tcsim %s: %s\n", CMD, tc_strerror(s));
