@@ -4,18 +4,11 @@
 # file or argument, a non-zero status, and no "wrote" after a write that failed.
 set -u
 tcsim=$1; gemm_sim=$2; work=$3
+source "$(dirname "$0")/cli_harness.sh"
 mkdir -p "$work"; cd "$work" || exit 1
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
-# run EXPECTED_STATUS PROGRAM ARGS... : keeps out/err, checks the status
-run() {
-    local want=$1; shift
-    "$@" </dev/null >out.txt 2>err.txt
-    local rc=$?
-    [ "$rc" = "$want" ] || fail "$* exited $rc, expected $want (stderr: $(head -c 300 err.txt))"
-}
-expect_err() { grep -qF -- "$1" err.txt || fail "stderr lacks '$1': $(head -c 300 err.txt)"; }
+# run EXPECTED_STATUS PROGRAM ARGS... : no input
+run() { local want=$1; shift; run_with "$want" "" "$@"; }
 expect_out() { grep -qF -- "$1" out.txt || fail "stdout lacks '$1': $(head -c 300 out.txt)"; }
 expect_no_out() { [ ! -s out.txt ] || fail "stdout before the error: $(head -c 300 out.txt)"; }
 lacks_out() { ! grep -qF -- "$1" out.txt || fail "stdout has '$1': $(head -c 300 out.txt)"; }
@@ -129,5 +122,4 @@ mk_a100 a100_dir && rm a100_dir/fp16/d_A100_fp16.txt && mkdir a100_dir/fp16/d_A1
 run 2 "$tcsim" demo --vectors a100_dir
 expect_err "a100_dir/fp16/d_A100_fp16.txt: cannot read: Is a directory"
 
-[ "$fails" = 0 ] && echo PASSED || echo "FAILED ($fails)"
-[ "$fails" = 0 ]
+finish

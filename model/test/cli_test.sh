@@ -3,18 +3,11 @@
 # the A100 vectors through the CLI, and every kind of bad input (message and status).
 set -u
 tcsim=$1; test_a100=$2; work=$3
+source "$(dirname "$0")/cli_harness.sh"
 mkdir -p "$work"; cd "$work" || exit 1
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
-# run EXPECTED_STATUS STDIN ARGS... : runs tcsim, keeps out/err, checks the status
-run() {
-    local want=$1 input=$2; shift 2
-    printf '%b' "$input" | "$tcsim" "$@" >out.txt 2>err.txt
-    local rc=$?
-    [ "$rc" = "$want" ] || fail "tcsim $* exited $rc, expected $want (stderr: $(head -c 300 err.txt))"
-}
-expect_err() { grep -qF -- "$1" err.txt || fail "stderr lacks '$1': $(head -c 300 err.txt)"; }
+# run EXPECTED_STATUS STDIN ARGS... : runs tcsim
+run() { local want=$1 input=$2; shift 2; run_with "$want" "$input" "$tcsim" "$@"; }
 expect_out() { [ "$(cat out.txt)" = "$(printf '%b' "$1")" ] || fail "stdout '$(cat out.txt)' != '$1'"; }
 
 # 1. the A100 vectors, bit for bit, through the command line (in/out as tcsim prints)
@@ -201,5 +194,4 @@ run 2 "" vectors vec_v100 extra
 expect_err "unexpected argument 'extra'"
 run 0 "" vectors --help; grep -q "d_<GPU>_<out>.txt" out.txt || fail "tcsim vectors --help does not describe the files"
 
-[ "$fails" = 0 ] && echo PASSED || echo "FAILED ($fails)"
-[ "$fails" = 0 ]
+finish
