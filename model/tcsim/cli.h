@@ -33,4 +33,10 @@ int cli_parse_uint(const char *cmd, const char *opt, const char *s, unsigned lon
 const char *cli_optarg(const char *cmd, int argc, char **argv, int *i);
 int cli_is_help(const char *s);
 
+/* The next line of a text input into *line (getline's buffer and capacity): its length
+ * (newline included), 0 at the end of the input, or -1 with errno: EILSEQ for a NUL byte
+ * in the line (not text: its rest would be read past unseen), else the reason it cannot
+ * be read (ENOMEM included, which getline does not flag on the stream). */
+long cli_getline(FILE *f, char **line, size_t *cap);
+
 #endif

@@ -45,15 +45,9 @@ static int read_words(const char *opt, const char *path, tc_fmt f, size_t n, uin
     char *line = NULL;
     int err = 0;
     unsigned long lineno = 0;
-    ssize_t len;
-    while (!err && (len = getline(&line, &cap, fp)) >= 0) {
+    long len = 0;
+    while (!err && (len = cli_getline(fp, &line, &cap)) > 0) {
         lineno++;
-        if (strlen(line) != (size_t)len) { /* the rest would be read past unseen */
-            fprintf(stderr, "tcsim %s: %s '%s' line %lu: a NUL byte: not a text line\n", CMD,
-                    opt, path, lineno);
-            err = 1;
-            break;
-        }
         char *hash = strchr(line, '#');
         if (hash)
             *hash = 0;
@@ -77,9 +71,13 @@ static int read_words(const char *opt, const char *path, tc_fmt f, size_t n, uin
             out[got++] = (uint32_t)v;
         }
     }
-    if (!err && ferror(fp)) {
-        fprintf(stderr, "tcsim %s: %s '%s': cannot read it: %s\n", CMD, opt, path,
-                strerror(errno));
+    if (!err && len < 0) {
+        if (errno == EILSEQ)
+            fprintf(stderr, "tcsim %s: %s '%s' line %lu: a NUL byte: not a text line\n", CMD,
+                    opt, path, lineno + 1);
+        else
+            fprintf(stderr, "tcsim %s: %s '%s': cannot read it: %s\n", CMD, opt, path,
+                    strerror(errno));
         err = 1;
     }
     free(line);

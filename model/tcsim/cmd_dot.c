@@ -245,14 +245,9 @@ int dot_stream_run(dot_stream *ds, FILE *in, FILE *out)
     unsigned long lineno = 0;
     int rc = 0;
     const unsigned digits = (tc_fmt_get(ds->p->out)->width + 3) / 4;
-    ssize_t len;
-    while ((len = getline(&line, &cap, in)) >= 0) {
+    long len = 0;
+    while ((len = cli_getline(in, &line, &cap)) > 0) {
         lineno++;
-        if (strlen(line) != (size_t)len) { /* the rest would be read past unseen */
-            fprintf(stderr, "line %lu: a NUL byte: not a text line of hex words\n", lineno);
-            rc = -1;
-            break;
-        }
         if (line[0] == '#')
             continue;
         uint32_t d;
@@ -272,8 +267,11 @@ int dot_stream_run(dot_stream *ds, FILE *in, FILE *out)
             }
         }
     }
-    if (rc == 0 && ferror(in)) {
-        fprintf(stderr, "line %lu: cannot read the input: %s\n", lineno + 1, strerror(errno));
+    if (rc == 0 && len < 0) {
+        if (errno == EILSEQ)
+            fprintf(stderr, "line %lu: a NUL byte: not a text line of hex words\n", lineno + 1);
+        else
+            fprintf(stderr, "line %lu: cannot read the input: %s\n", lineno + 1, strerror(errno));
         rc = -1;
     }
     free(line);

@@ -4,6 +4,7 @@
  *                      fragments and the HMMA sets and steps.
  * --engine rtl runs the Verilated warp top (rtl/tc_warp.sv) instead of the model. */
 #define _POSIX_C_SOURCE 200809L
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
@@ -245,15 +246,9 @@ static long read_matrix(const char *opt, const char *path, unsigned rows, unsign
     unsigned long lineno = 0;
     long got = 0, max = (long)rows * tiles;
     int bad = 0;
-    ssize_t len;
-    while (!bad && (len = getline(&line, &cap, f)) >= 0) {
+    long len = 0;
+    while (!bad && (len = cli_getline(f, &line, &cap)) > 0) {
         lineno++;
-        if (strlen(line) != (size_t)len) { /* the rest would be read past unseen */
-            fprintf(stderr, "tcsim mma: %s %s: line %lu: a NUL byte: not a text line\n", opt,
-                    path, lineno);
-            bad = 1;
-            break;
-        }
         char *s = line;
         while (*s == ' ' || *s == '\t')
             s++;
@@ -306,6 +301,14 @@ static long read_matrix(const char *opt, const char *path, unsigned rows, unsign
             bad = 1;
         }
         got++;
+    }
+    if (!bad && len < 0) {
+        if (errno == EILSEQ)
+            fprintf(stderr, "tcsim mma: %s %s: line %lu: a NUL byte: not a text line\n", opt,
+                    path, lineno + 1);
+        else
+            fprintf(stderr, "tcsim mma: %s %s: cannot read: %s\n", opt, path, strerror(errno));
+        bad = 1;
     }
     free(line);
     fclose(f);

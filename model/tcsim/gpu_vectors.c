@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include "cli.h"
 #include "gpu_vectors.h"
 
 /* ---------------------------------------------------------------- folders */
@@ -15,7 +16,15 @@ static int cmp_str(const void *x, const void *y)
     return strcmp(*(char *const *)x, *(char *const *)y);
 }
 
-/* The entry names of a folder, sorted (for a deterministic order). NULL if unreadable. */
+static void free_list(char **names, size_t n)
+{
+    for (size_t i = 0; names && i < n; i++)
+        free(names[i]);
+    free(names);
+}
+
+/* The names in dir that do not start with a dot, sorted (a deterministic order); NULL
+ * when the folder cannot be read whole (a partial list would silently drop sets). */
 static char **list_dir(const char *dir, size_t *n)
 {
     DIR *d = opendir(dir);
@@ -23,32 +32,38 @@ static char **list_dir(const char *dir, size_t *n)
         return NULL;
     size_t cap = 16, len = 0;
     char **names = malloc(cap * sizeof *names);
-    struct dirent *e;
-    while (names && (e = readdir(d))) {
+    int failed = !names;
+    for (;;) {
+        errno = 0;
+        struct dirent *e = failed ? NULL : readdir(d);
+        if (!e) {
+            failed |= errno != 0;
+            break;
+        }
         if (e->d_name[0] == '.')
             continue;
         if (len == cap) {
             char **nn = realloc(names, (cap *= 2) * sizeof *names);
-            if (!nn)
+            if (!nn) {
+                failed = 1;
                 break;
+            }
             names = nn;
         }
-        if (!(names[len] = strdup(e->d_name)))
+        if (!(names[len] = strdup(e->d_name))) {
+            failed = 1;
             break;
+        }
         len++;
     }
     closedir(d);
-    if (names)
-        qsort(names, len, sizeof *names, cmp_str);
+    if (failed) {
+        free_list(names, len);
+        return NULL;
+    }
+    qsort(names, len, sizeof *names, cmp_str);
     *n = len;
     return names;
-}
-
-static void free_list(char **names, size_t n)
-{
-    for (size_t i = 0; names && i < n; i++)
-        free(names[i]);
-    free(names);
 }
 
 /* dir/name into path; 0, or -1 (with a message) when it does not fit. */
@@ -237,14 +252,9 @@ static uint32_t *read_rows(const char *dir, const char *file, const word_conv *c
     int bad = !w;
     if (bad)
         fprintf(stderr, "%s: out of memory\n", path);
-    ssize_t got;
-    while (!bad && (got = getline(&line, &line_cap, f)) > 0) {
+    long got = 0;
+    while (!bad && (got = cli_getline(f, &line, &line_cap)) > 0) {
         line_no++;
-        if (strlen(line) != (size_t)got) { /* the rest would be read past unseen */
-            fprintf(stderr, "%s:%zu: a NUL byte: not a text line\n", path, line_no);
-            bad = 1;
-            break;
-        }
         size_t words = 0;
         for (char *tok = strtok(line, " \t\r\n"); tok && !bad; tok = strtok(NULL, " \t\r\n")) {
             uint32_t v, c;
@@ -286,9 +296,11 @@ static uint32_t *read_rows(const char *dir, const char *file, const word_conv *c
         }
         nrows++;
     }
-    /* getline's -1 is also a read error (a folder opened as a file: EISDIR) */
-    if (!bad && ferror(f)) {
-        fprintf(stderr, "%s: cannot read: %s\n", path, strerror(errno));
+    if (!bad && got < 0) { /* a folder opened as a file reads as EISDIR */
+        if (errno == EILSEQ)
+            fprintf(stderr, "%s:%zu: a NUL byte: not a text line\n", path, line_no + 1);
+        else
+            fprintf(stderr, "%s: cannot read: %s\n", path, strerror(errno));
         bad = 1;
     }
     free(line);

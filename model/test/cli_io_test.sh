@@ -122,4 +122,36 @@ mk_a100 a100_dir && rm a100_dir/fp16/d_A100_fp16.txt && mkdir a100_dir/fp16/d_A1
 run 2 "$tcsim" demo --vectors a100_dir
 expect_err "a100_dir/fp16/d_A100_fp16.txt: cannot read: Is a directory"
 
+# 6. input that cannot be read whole: an error naming the file, never the lines before it
+#    taken for the whole input. A line too long for the memory (64 MiB of spaces under a
+#    40 MB address-space limit: getline's out of memory sets no error flag on the stream)
+#    through each reader; skipped where tcsim cannot start so (a sanitizer build). And a
+#    folder given as tcsim mma's input file (it read as an empty file).
+big_line() { head -c 67108864 /dev/zero | tr '\0' ' '; }
+rm -rf vec_big && mkdir vec_big && cp vec_dir/[abc]_X9_* vec_big/ && cp a100_ok/fp16/d_A100_fp32.txt vec_big/d_X9_fp32.txt
+big_line >>vec_big/a_X9_fp16.txt
+{ echo "3c00 3c00 3c00 3c00 3f800000"; big_line; } >dot_big.txt
+{ echo "3c00 4000 4200"; big_line; } >conv_big.txt
+echo "3c00 3c00 3c00" >conv_wgt.txt
+{ echo "# A"; big_line; } >mma_big.txt
+conv_args="--n 1 --h 1 --w 1 --c 3 --k 1 --r 1 --s 1 --algo 1 --wgt conv_wgt.txt --act conv_big.txt"
+if { (ulimit -v 40000 && "$tcsim" --version) >/dev/null 2>&1; } 2>/dev/null; then
+    limited() { run "$1" bash -c "ulimit -v 40000 && exec \"\$@\"" limited "${@:2}"; }
+    run 0 "$tcsim" vectors vec_big --arch ampere
+    limited 2 "$tcsim" vectors vec_big --arch ampere
+    expect_err "vec_big/a_X9_fp16.txt: cannot read: Cannot allocate memory"
+    limited 2 sh -c 'exec "$0" dot --arch ampere --in fp16 --out fp32 <dot_big.txt' "$tcsim"
+    expect_err "line 2: cannot read the input: Cannot allocate memory"
+    limited 2 "$tcsim" conv $conv_args
+    expect_err "tcsim conv: --act 'conv_big.txt': cannot read it: Cannot allocate memory"
+    limited 2 "$tcsim" mma --arch volta --acc f32 --a mma_big.txt --b mma_big.txt --c mma_big.txt
+    expect_err "tcsim mma: --a mma_big.txt: cannot read: Cannot allocate memory"
+else
+    echo "SKIP: tcsim cannot start under ulimit -v (a sanitizer build): no out-of-memory check"
+fi
+rm -f vec_big/* dot_big.txt conv_big.txt mma_big.txt
+rm -rf mma_dir && mkdir mma_dir
+run 2 "$tcsim" mma --arch volta --acc f32 --a mma_dir --b mma_dir --c mma_dir
+expect_err "tcsim mma: --a mma_dir: cannot read: Is a directory"
+
 finish
