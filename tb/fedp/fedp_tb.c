@@ -533,11 +533,13 @@ static void directed_unsupported(tb *t, const tc_profile *p)
 /* ---------------------------------------------------------------- random cases */
 
 enum { G_TAME, G_WIDE, G_FULL, G_CANCEL, G_NEAR_ZERO, G_MIXED, G_SHORT, G_SPECIAL, G_LOW,
-       N_GEN };
+       G_TIE, N_GEN };
 static const char *const gen_name[N_GEN] = {"tame", "wide", "full random", "cancel",
-                                            "near zero", "mixed", "short", "special", "low"};
-/* Share of each generator, in percent. */
-static const unsigned gen_share[N_GEN] = {20, 15, 15, 10, 10, 10, 5, 5, 10};
+                                            "near zero", "mixed", "short", "special", "low",
+                                            "subnormal tie"};
+/* Share of each generator, in percent. G_TIE needs an output rounded to nearest (fp16)
+ * and inputs fine enough to reach its ties; other profiles get G_LOW's cases instead. */
+static const unsigned gen_share[N_GEN] = {15, 15, 15, 10, 10, 10, 5, 5, 10, 5};
 
 /* A value of float format f whose exponent (floor of log2) is e, random significand and
  * sign; 0 if f has no such value. */
@@ -581,6 +583,192 @@ static void low_op(tb *t, const tc_profile *p, op *o)
     }
     o->c = rnd_below(&t->r, 4) ? value_at(&t->r, p->out, lo + (int)rnd_below(&t->r, (uint32_t)span))
                                : 0;
+}
+
+/* The FEDP exponent of a value of format f whose leading one is 2^e: floor(log2) for a
+ * normal, emin for a subnormal (NUMERICS.md step 1). */
+static int fedp_exp(const tc_fmt_info *fi, int e)
+{
+    return e < fi->emin ? fi->emin : e;
+}
+
+static int msb64(uint64_t x) /* x != 0 */
+{
+    return 63 - __builtin_clzll(x);
+}
+
+/* x * 2^w (x > 0) as a positive pattern of float format f, if f holds it exactly. */
+static int scaled(tc_fmt f, uint32_t x, int w, uint32_t *out)
+{
+    const tc_fmt_info *fi = tc_fmt_get(f);
+    int sub = fi->emin - (int)fi->man_bits;
+    for (; !(x & 1u); x >>= 1)
+        w++; /* trailing zeros carry no precision */
+    int top = msb64(x), e = top + w;
+    if (e > fi->emax || w < sub || top > (int)fi->man_bits)
+        return 0;
+    uint32_t ef = 0, mf;
+    if (e >= fi->emin) {
+        ef = (uint32_t)(e + fi->bias);
+        mf = (x << (fi->man_bits - (unsigned)top)) & mask32(fi->man_bits);
+    } else {
+        mf = x << (w - sub); /* a subnormal: x in units of 2^sub, below 2^man_bits */
+    }
+    if (fi->nan_style == 2 && ef == mask32(fi->exp_bits) && mf == mask32(fi->man_bits))
+        return 0; /* S.1111.111 is e4m3's NaN */
+    *out = pack(fi, 0, ef, mf, 0);
+    return 1;
+}
+
+/* The factors a = x * 2^(w-eb), b = 2^eb of a product worth x * 2^w, if both exist in
+ * format f and the product's FEDP exponent e_a + e_b is at most emax_p. */
+static int factors(tc_fmt f, uint32_t x, int w, int eb, int emax_p, uint32_t *a, uint32_t *b)
+{
+    const tc_fmt_info *fi = tc_fmt_get(f);
+    int lead = msb64(x) + w; /* floor(log2) of the product */
+    return power_of_two(f, eb, b) && scaled(f, x, w - eb, a) &&
+           fedp_exp(fi, eb) + fedp_exp(fi, lead - eb) <= emax_p;
+}
+
+/* A product a*b of format f worth exactly x * 2^w (x > 0) whose FEDP exponent is at most
+ * emax_p, so that it cannot raise E above the caller's choice. The split is random among
+ * those that exist (normal or subnormal factors: the decoders see both). 0 if none. */
+static int product_of(rng *r, tc_fmt f, uint32_t x, int w, int emax_p, uint32_t *a,
+                      uint32_t *b)
+{
+    const tc_fmt_info *fi = tc_fmt_get(f);
+    int sub = fi->emin - (int)fi->man_bits;
+    uint32_t n = 0, pick;
+    for (int eb = sub; eb <= fi->emax; eb++)
+        n += (uint32_t)factors(f, x, w, eb, emax_p, a, b);
+    if (!n)
+        return 0;
+    pick = rnd_below(r, n);
+    for (int eb = sub; eb <= fi->emax; eb++)
+        if (factors(f, x, w, eb, emax_p, a, b) && pick-- == 0)
+            break;
+    return 1;
+}
+
+/* Appends to o's products one worth x * 2^w (x > 0), negative if neg, whose exponent is
+ * at most E. 0 when no slot is left or the input format has no such product. */
+static int add_product(rng *r, const tc_profile *p, op *o, size_t *n, uint32_t x, int w,
+                       int E, int neg)
+{
+    if (*n >= p->L || !product_of(r, p->in, x, w, E, &o->a[*n], &o->b[*n]))
+        return 0;
+    if (neg)
+        o->a[*n] = negate(p->in, o->a[*n]);
+    (*n)++;
+    return 1;
+}
+
+/* Appends products that sum exactly to x * 2^u (x > 0, u = E - F: no truncation), of
+ * sign neg: from the top, chunks of the input's precision, none above 2^(E+1) (a larger
+ * part is split into several chunks just below it). 0 if the slots run out. */
+static int add_sum(rng *r, const tc_profile *p, op *o, size_t *n, uint64_t x, int u, int E,
+                   int neg)
+{
+    const int P = (int)tc_fmt_get(p->in)->man_bits + 1, top_max = E - u;
+    while (x) {
+        int top = msb64(x), hi = top < top_max ? top : top_max;
+        int lo = hi - P + 1 < 0 ? 0 : hi - P + 1;
+        uint64_t chunk = x >> lo, cap = (UINT64_C(1) << (hi - lo + 1)) - 1u;
+        chunk = chunk > cap ? cap : chunk;
+        if (!add_product(r, p, o, n, (uint32_t)chunk, u + lo, E, neg))
+            return 0;
+        x -= chunk << lo;
+    }
+    return 1;
+}
+
+/* Sums in the subnormal range of a round-to-nearest output, on or beside a rounding tie
+ * (G_TIE). Below the output's smallest normal the result's lsb is fixed, 2^(emin-man),
+ * and the rounder shifts the normalised sum right to it first: the bits that shift
+ * drops belong to the sticky bit as much as those it keeps. They can be non-zero only
+ * when the sum's own lsb, 2^(E-F), lies far below the output's, i.e. with E at (or near)
+ * the floor Emin_align, and random operations practically never meet that together with
+ * a tie. So, in units of 2^(E-F), with 2^k the output's lsb, the sum is built as
+ *     S = Q * 2^k + 2^(k-1) + d,   d = 0, +2^j or -2^j (j below the round bit),
+ * Q a subnormal fraction (in c when E allows, else in products): an exact tie (decided by
+ * Q's parity), one just above it (rounded up by a lone low bit: often the lowest one a
+ * product can reach, the one the shift drops), or just below it. Every term is exact at
+ * E, except an optional tiny product below 2^(E-F) that the truncation must remove (it
+ * would break the tie in exact arithmetic); with E above the floor, a pair of equal and
+ * opposite products at 2^E sets it. Returns 0 when the profile has no such sums: a
+ * result rounded toward zero has no tie, and inputs too coarse (the finest product
+ * above the round bit: e4m3 and smaller) make every such result exact. */
+static int tie_op(tb *t, const tc_profile *p, op *o)
+{
+    const tc_fmt_info *fi = tc_fmt_get(p->in), *fo = tc_fmt_get(p->out);
+    rng *r = &t->r;
+    const int F = (int)p->F, man = (int)p->out_man_bits;
+    const int grid = 2 * (fi->emin - (int)fi->man_bits); /* the finest product bit */
+    const int lsb = fo->emin - man;                       /* the subnormal result's lsb */
+    if (p->round != TC_RNE || grid > lsb - 1 || p->L < 4)
+        return 0;
+    /* E: half the time the lowest it can be (the floor, or two minimal exponents), else
+     * anywhere up to the output's emin (above it the sum is rarely subnormal) */
+    int e_lo = 2 * fi->emin, e_hi = fo->emin;
+    if (p->emin_align != TC_EMIN_ALIGN_NONE && p->emin_align > e_lo)
+        e_lo = p->emin_align;
+    e_hi = e_hi < e_lo ? e_lo : e_hi;
+    int E = e_lo + (rnd_below(r, 2) ? 0 : (int)rnd_below(r, (uint32_t)(e_hi - e_lo + 1)));
+    int u = E - F, k = lsb - u;        /* the sum's lsb; its bits below the result's lsb */
+    int jlo = grid > u ? grid - u : 0; /* the lowest sum bit a product can set */
+    if (k < 1 || k + man + 2 > 62)
+        return 0;
+    /* d: 0, +2^j or -2^j, j the lowest reachable bit half the time */
+    int dsign = (int)rnd_below(r, 3) - 1, j = jlo;
+    if (jlo > k - 2)
+        dsign = 0;
+    else if (rnd_below(r, 2))
+        j = jlo + (int)rnd_below(r, (uint32_t)(k - 1 - jlo));
+    /* Q of random width, so that small and large subnormals both occur; sometimes the
+     * largest, whose rounding up carries into the smallest normal */
+    uint32_t q = rnd_below(r, 8) ? rnd_bits(r, rnd_below(r, (uint32_t)man + 1)) : mask32(man);
+    int neg = (int)rnd_below(r, 2);
+    uint32_t c = rnd_below(r, 2) ? negate(p->out, 0) : 0; /* +-0: no term, no sign */
+    if (E >= fo->emin && q && rnd_below(r, 2) && scaled(p->out, q, lsb, &c)) {
+        c = neg ? negate(p->out, c) : c; /* a subnormal c holds Q */
+        q = 0;
+    }
+    size_t n;
+    for (;; q >>= 1) { /* a Q too large for the slots at this E is halved */
+        n = 0;
+        uint64_t head = ((uint64_t)q << k) | (UINT64_C(1) << (k - 1));
+        if (add_sum(r, p, o, &n, head, u, E, neg) &&
+            (!dsign || add_sum(r, p, o, &n, UINT64_C(1) << j, u, E, neg ^ (dsign < 0))))
+            break;
+        if (!q)
+            return 0;
+    }
+    if (p->emin_align == TC_EMIN_ALIGN_NONE || E > p->emin_align) {
+        /* the pair that sets E (if two slots are left): a product at 2^E, its negation */
+        int ea = fi->emin + (int)rnd_below(r, (uint32_t)(E - 2 * fi->emin + 1));
+        ea = ea > fi->emax ? fi->emax : ea;
+        if (n + 2 <= p->L && E - ea >= fi->emin && E - ea <= fi->emax) {
+            o->a[n] = value_at(r, p->in, ea);
+            o->b[n] = value_at(r, p->in, E - ea);
+            o->a[n + 1] = negate(p->in, o->a[n]);
+            o->b[n + 1] = o->b[n];
+            n += 2;
+        }
+    }
+    if (rnd_below(r, 4) == 0) /* below the sum's lsb: truncated away (if representable) */
+        add_product(r, p, o, &n, 1, u - 1 - (int)rnd_below(r, 2), E, (int)rnd_below(r, 2));
+    for (size_t i = n; i < p->L; i++)
+        o->a[i] = o->b[i] = 0;
+    for (size_t i = p->L - 1; i > 0; i--) { /* the terms in random positions */
+        size_t s = rnd_below(r, (uint32_t)i + 1);
+        uint32_t xa = o->a[i], xb = o->b[i];
+        o->a[i] = o->a[s];
+        o->b[i] = o->b[s];
+        o->a[s] = xa;
+        o->b[s] = xb;
+    }
+    o->c = c;
+    return 1;
 }
 
 static uint32_t elem_of(tb *t, const tc_profile *p, int g, const uint32_t *cor, size_t ncor)
@@ -640,7 +828,9 @@ static void random_op(tb *t, const tc_profile *p, op *o)
     size_t ni = corners(p->in, ci), no = corners(p->out, co);
     int g = pick_gen(&t->r);
     clear_op(o, p, gen_name[g]);
-    int eg = g == G_CANCEL || g == G_NEAR_ZERO || g == G_SHORT || g == G_LOW ? G_TAME : g;
+    int eg = g == G_CANCEL || g == G_NEAR_ZERO || g == G_SHORT || g == G_LOW || g == G_TIE
+                 ? G_TAME
+                 : g;
     for (size_t i = 0; i < p->L; i++) {
         o->a[i] = elem_of(t, p, eg, ci, ni);
         o->b[i] = elem_of(t, p, eg, ci, ni);
@@ -661,6 +851,9 @@ static void random_op(tb *t, const tc_profile *p, op *o)
     } else if (g == G_SHORT) { /* fewer than L products: the model pads with zeros */
         o->n = rnd_below(&t->r, (uint32_t)p->L + 1);
     } else if (g == G_LOW) {
+        low_op(t, p, o);
+    } else if (g == G_TIE && !tie_op(t, p, o)) { /* no tie to build: the bottom instead */
+        o->gen = gen_name[G_LOW];
         low_op(t, p, o);
     }
 }
