@@ -122,17 +122,38 @@ static size_t corners(tc_fmt f, uint32_t *out)
 }
 #define MAX_CORNERS 32
 
+static int msb64(uint64_t x) /* x != 0 */
+{
+    return 63 - __builtin_clzll(x);
+}
+
+/* x * 2^w (x > 0) as a positive pattern of float format f, if f holds it exactly. */
+static int scaled(tc_fmt f, uint32_t x, int w, uint32_t *out)
+{
+    const tc_fmt_info *fi = tc_fmt_get(f);
+    int sub = fi->emin - (int)fi->man_bits;
+    for (; !(x & 1u); x >>= 1)
+        w++; /* trailing zeros carry no precision */
+    int top = msb64(x), e = top + w;
+    if (e > fi->emax || w < sub || top > (int)fi->man_bits)
+        return 0;
+    uint32_t ef = 0, mf;
+    if (e >= fi->emin) {
+        ef = (uint32_t)(e + fi->bias);
+        mf = (x << (fi->man_bits - (unsigned)top)) & mask32(fi->man_bits);
+    } else {
+        mf = x << (w - sub); /* a subnormal: x in units of 2^sub, below 2^man_bits */
+    }
+    if (fi->nan_style == 2 && ef == mask32(fi->exp_bits) && mf == mask32(fi->man_bits))
+        return 0; /* S.1111.111 is e4m3's NaN */
+    *out = pack(fi, 0, ef, mf, 0);
+    return 1;
+}
+
 /* 2^e in float format f, if it is exactly representable (normal or subnormal). */
 static int power_of_two(tc_fmt f, int e, uint32_t *out)
 {
-    const tc_fmt_info *fi = tc_fmt_get(f);
-    if (e > fi->emax || e < fi->emin - (int)fi->man_bits)
-        return 0;
-    if (e >= fi->emin)
-        *out = pack(fi, 0, (uint32_t)(e + fi->bias), 0, 0);
-    else
-        *out = pack(fi, 0, 0, 1u << (e - (fi->emin - (int)fi->man_bits)), 0);
-    return 1;
+    return scaled(f, 1, e, out);
 }
 
 static uint32_t negate(tc_fmt f, uint32_t x)
@@ -590,34 +611,6 @@ static void low_op(tb *t, const tc_profile *p, op *o)
 static int fedp_exp(const tc_fmt_info *fi, int e)
 {
     return e < fi->emin ? fi->emin : e;
-}
-
-static int msb64(uint64_t x) /* x != 0 */
-{
-    return 63 - __builtin_clzll(x);
-}
-
-/* x * 2^w (x > 0) as a positive pattern of float format f, if f holds it exactly. */
-static int scaled(tc_fmt f, uint32_t x, int w, uint32_t *out)
-{
-    const tc_fmt_info *fi = tc_fmt_get(f);
-    int sub = fi->emin - (int)fi->man_bits;
-    for (; !(x & 1u); x >>= 1)
-        w++; /* trailing zeros carry no precision */
-    int top = msb64(x), e = top + w;
-    if (e > fi->emax || w < sub || top > (int)fi->man_bits)
-        return 0;
-    uint32_t ef = 0, mf;
-    if (e >= fi->emin) {
-        ef = (uint32_t)(e + fi->bias);
-        mf = (x << (fi->man_bits - (unsigned)top)) & mask32(fi->man_bits);
-    } else {
-        mf = x << (w - sub); /* a subnormal: x in units of 2^sub, below 2^man_bits */
-    }
-    if (fi->nan_style == 2 && ef == mask32(fi->exp_bits) && mf == mask32(fi->man_bits))
-        return 0; /* S.1111.111 is e4m3's NaN */
-    *out = pack(fi, 0, ef, mf, 0);
-    return 1;
 }
 
 /* The factors a = x * 2^(w-eb), b = 2^eb of a product worth x * 2^w, if both exist in
