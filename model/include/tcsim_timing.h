@@ -151,6 +151,16 @@ typedef struct tc_bench_result {
 tc_status tc_bench_mma(const tc_gpu_timing *g, const tc_mma_op *op, unsigned warps,
                        unsigned ilp, unsigned iters, tc_bench_result *out);
 
+/* tc_bench_mma that reports how far it is: progress(ctx, done, total) from the calling
+ * thread each time the mma completed, done of total = warps * ilp * iters, reach a
+ * further hundredth of total, the last call with done == total (at most 100 calls; none
+ * if the run fails). A large run (64 warps x ILP 16 x 10^6 iterations is 10^9 mma)
+ * takes minutes. progress may be NULL: then it is tc_bench_mma. */
+typedef void (*tc_bench_progress_fn)(void *ctx, uint64_t done, uint64_t total);
+tc_status tc_bench_mma_progress(const tc_gpu_timing *g, const tc_mma_op *op, unsigned warps,
+                                unsigned ilp, unsigned iters, tc_bench_progress_fn progress,
+                                void *ctx, tc_bench_result *out);
+
 /* Seed 001 Table I: one wmma of `op` (16-bit inputs: four m16n8k8 HMMAs on two
  * accumulators, the second k half after the first; 8-bit: four independent m8n8k16)
  * issued by one warp; cum[s] is the cumulative cycles read after HMMA s (the cycle the

@@ -31,6 +31,13 @@ static tc_status new_sim(const tc_gpu_timing *g, unsigned sms, tc_sim **s)
 tc_status tc_bench_mma(const tc_gpu_timing *g, const tc_mma_op *op, unsigned warps,
                        unsigned ilp, unsigned iters, tc_bench_result *out)
 {
+    return tc_bench_mma_progress(g, op, warps, ilp, iters, NULL, NULL, out);
+}
+
+tc_status tc_bench_mma_progress(const tc_gpu_timing *g, const tc_mma_op *op, unsigned warps,
+                                unsigned ilp, unsigned iters, tc_bench_progress_fn progress,
+                                void *ctx, tc_bench_result *out)
+{
     if (!g || !op || !out || warps == 0 || warps > BENCH_MAX_WARPS || ilp == 0 ||
         ilp > BENCH_MAX_ILP || iters == 0 || iters > 1000000)
         return TC_EINVAL;
@@ -51,6 +58,8 @@ tc_status tc_bench_mma(const tc_gpu_timing *g, const tc_mma_op *op, unsigned war
     sop.mma = *op;
     uint64_t total = (uint64_t)iters * ilp, done_warps = 0;
     uint64_t now = 0;
+    /* progress: mma completed of all, in hundredths last reported (all <= 2^30: no overflow) */
+    uint64_t all = total * warps, completed = 0, reported = 0;
     while (done_warps < warps) {
         tc_sim_completion c[64];
         size_t n;
@@ -64,6 +73,11 @@ tc_status tc_bench_mma(const tc_gpu_timing *g, const tc_mma_op *op, unsigned war
                 x->last_done = c[i].ready;
                 if (++x->completed == total)
                     done_warps++;
+            }
+            completed += st == TC_OK ? n : 0;
+            if (progress && completed * 100 / all > reported) {
+                reported = completed * 100 / all;
+                progress(ctx, completed, all);
             }
         } while (st == TC_OK && n == 64);
         if (st != TC_OK)

@@ -1,14 +1,17 @@
 /* cmd_timing.c - `tcsim timing`: predicted latency and throughput of a tensor-core
  * instruction on a GPU of model/data/timing.txt (tcsim_timing.h). Thin: parse, call
  * tc_op_timing_of / tc_bench_mma / tc_wmma_cumulative, print. */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime, fileno */
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 #include "cli.h"
 
 static void usage(FILE *f)
 {
     fprintf(f,
         "usage: tcsim timing --arch ARCH|GPU --op OP --in FMT --acc FMT\n"
-        "                    [--warps W] [--ilp I] [--iters N]\n"
+        "                    [--warps W] [--ilp I] [--iters N] [--progress]\n"
         "       tcsim timing --list\n\n"
         "Predicts one instruction's timing from the GPU's parameters (tcsim timing --list\n"
         "prints them; docs/timing.md explains them).\n"
@@ -19,6 +22,8 @@ static void usage(FILE *f)
         "  --warps   warps on one SM (default 1); warp w runs on sub-core w mod subcores\n"
         "  --ilp     independent mma per warp and loop iteration (default 1)\n"
         "  --iters   loop iterations (default 200)\n"
+        "  --progress  report the benchmark's progress on stderr from the start (without\n"
+        "            it, a run still going after 2 s reports; stdout is the same either way)\n"
         "mma prints the instruction's steps, issue interval and latency, then seed 004's\n"
         "microbenchmark: 'latency' = cycles per iteration, throughput = FMA/clk/SM.\n"
         "wmma prints seed 001's cumulative cycles after each HMMA (Figure 9, Table I).\n");
@@ -28,6 +33,36 @@ static void print_x10(const char *what, uint64_t v, const char *unit)
 {
     printf("%s %llu.%llu %s\n", what, (unsigned long long)(v / 10),
            (unsigned long long)(v % 10), unit);
+}
+
+/* The benchmark's progress on stderr: once a run has taken 2 s (or from the start with
+ * --progress), each hundredth on a terminal (one line, rewritten), else each tenth. */
+typedef struct progress_state {
+    int force, tty, shown;
+    unsigned tenths; /* the last tenth shown (not on a terminal) */
+    double t0;
+} progress_state;
+
+static double seconds_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void show_progress(void *ctx, uint64_t done, uint64_t total)
+{
+    progress_state *ps = ctx;
+    double t = seconds_now() - ps->t0;
+    unsigned pct = (unsigned)(done * 100 / total);
+    if ((!ps->force && t < 2.0) || (!ps->tty && pct / 10 <= ps->tenths))
+        return;
+    ps->tenths = pct / 10;
+    fprintf(stderr, "%stcsim timing: %3u%% of %llu mma simulated, %.0f s%s",
+            ps->tty ? "\r" : "", pct, (unsigned long long)total, t,
+            ps->tty && done < total ? "" : "\n");
+    fflush(stderr);
+    ps->shown = 1;
 }
 
 static int list_gpus(void)
@@ -50,6 +85,7 @@ static int timing_run(int argc, char **argv)
     const char *cmd = "timing", *gpu = NULL, *ops = NULL;
     tc_mma_op op = {0, 0, 0, TC_FMT_COUNT, TC_FMT_COUNT, 0};
     unsigned long long warps = 1, ilp = 1, iters = 200;
+    progress_state ps = {0, 0, 0, 0, 0.0};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v;
         if (cli_is_help(a)) {
@@ -63,6 +99,10 @@ static int timing_run(int argc, char **argv)
                 return CLI_USAGE;
             }
             return list_gpus();
+        }
+        if (!strcmp(a, "--progress")) {
+            ps.force = 1;
+            continue;
         }
         if (strcmp(a, "--arch") && strcmp(a, "--op") && strcmp(a, "--in") &&
             strcmp(a, "--acc") && strcmp(a, "--warps") && strcmp(a, "--ilp") &&
@@ -123,8 +163,14 @@ static int timing_run(int argc, char **argv)
         st = tc_wmma_cumulative(&g, &op, cum, 64, &n);
     } else {
         st = tc_op_timing_of(&g, &op, &t);
-        if (st == TC_OK)
-            st = tc_bench_mma(&g, &op, (unsigned)warps, (unsigned)ilp, (unsigned)iters, &r);
+        if (st == TC_OK) {
+            ps.tty = isatty(fileno(stderr));
+            ps.t0 = seconds_now();
+            st = tc_bench_mma_progress(&g, &op, (unsigned)warps, (unsigned)ilp, (unsigned)iters,
+                                       show_progress, &ps, &r);
+            if (st != TC_OK && ps.shown && ps.tty)
+                fputc('\n', stderr); /* the message below starts a line of its own */
+        }
     }
     if (st != TC_OK) {
         fprintf(stderr, "tcsim timing: %s on %s: %s\n", ops, g.name, tc_strerror(st));

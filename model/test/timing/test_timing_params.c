@@ -15,6 +15,23 @@ static const char *good =
     "    volta_operand_fetch 0 volta_fedp_latency 0 volta_f16_pack 0 volta_writeback 0 \\\n"
     "    volta_fedps_per_tg 0 acc32_buffer 1\n";
 
+/* What tc_bench_mma_progress reported: the calls, the last count, whether the counts
+ * ever failed to increase or the total changed. */
+typedef struct bench_calls {
+    unsigned calls;
+    int bad;
+    uint64_t last, total;
+} bench_calls;
+
+static void count_progress(void *ctx, uint64_t done, uint64_t total)
+{
+    bench_calls *c = ctx;
+    c->bad |= done <= c->last || done > total || (c->calls && total != c->total);
+    c->calls++;
+    c->last = done;
+    c->total = total;
+}
+
 int main(void)
 {
     tc_gpu_timing g;
@@ -197,6 +214,27 @@ int main(void)
     CHECK_COND(tc_bench_mma(&g, &op, 1, 0, 10, &r) == TC_EINVAL);
     CHECK_COND(tc_bench_mma(&g, &op, 1, 1, 0, &r) == TC_EINVAL);
     CHECK_COND(tc_bench_mma(&g, &op, 1, 1, 10, &r) == TC_OK && r.cycles > 0);
+
+    /* Progress: each further hundredth of the mma completed, increasing, ending at the
+     * total; the same result as without a report; an invalid run reports nothing. */
+    const unsigned shapes[][3] = {{1, 1, 7}, {3, 2, 50}, {64, 16, 20}, {5, 3, 1000}};
+    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+        bench_calls c = {0, 0, 0, 0};
+        tc_bench_result plain, with;
+        unsigned w = shapes[i][0], ilp = shapes[i][1], it = shapes[i][2];
+        CHECK_COND(tc_bench_mma(&g, &op, w, ilp, it, &plain) == TC_OK);
+        CHECK_COND(tc_bench_mma_progress(&g, &op, w, ilp, it, count_progress, &c, &with) == TC_OK);
+        uint64_t total = (uint64_t)w * ilp * it;
+        CHECK_COND(!memcmp(&plain, &with, sizeof plain));
+        CHECK_COND(c.calls >= 1 && c.calls <= 100 && !c.bad && c.last == total && c.total == total);
+        if (total >= 6400) /* a poll's at most 64 completions are under a hundredth */
+            CHECK_COND(c.calls == 100);
+        CHECK_COND(tc_bench_mma_progress(&g, &op, w, ilp, it, NULL, NULL, &with) == TC_OK &&
+                   !memcmp(&plain, &with, sizeof plain));
+    }
+    bench_calls none = {0, 0, 0, 0};
+    CHECK_COND(tc_bench_mma_progress(&g, &op, 0, 1, 10, count_progress, &none, &r) == TC_EINVAL &&
+               none.calls == 0);
 
     printf("%s\n", failures ? "FAILED" : "PASSED");
     return failures ? 1 : 0;

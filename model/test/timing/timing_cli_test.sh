@@ -58,5 +58,18 @@ if [ -n "$out" ]; then
     echo "FAIL: an unsupported shape printed on stdout: $out"
     fail=1
 fi
+# --progress: on stderr (not a terminal here) each tenth of the mma simulated, the last
+# at 100%; stdout as without it. A short run without --progress reports nothing.
+args="--arch a100 --op mma.m16n8k16 --in fp16 --acc fp32 --warps 8 --ilp 4 --iters 100"
+tmp=$(mktemp -d)
+plain=$("$tcsim" timing $args 2>"$tmp/quiet.err")
+with=$("$tcsim" timing $args --progress 2>"$tmp/progress.err")
+want=$(for p in 10 20 30 40 50 60 70 80 90 100; do printf 'tcsim timing: %3d%% of 3200 mma simulated\n' $p; done)
+if [ "$plain" != "$with" ] || [ -s "$tmp/quiet.err" ] ||
+   [ "$(sed 's/, [0-9]* s$//' "$tmp/progress.err")" != "$want" ]; then
+    echo "FAIL: --progress: stdout differs, or stderr is not the ten tenths:"
+    diff <(echo "$plain") <(echo "$with"); cat "$tmp/quiet.err" "$tmp/progress.err"; fail=1
+fi
+rm -rf "$tmp"
 if [ $fail = 0 ]; then echo PASSED; else echo FAILED; fi
 exit $fail
