@@ -371,5 +371,11 @@ int main(int argc, char **argv)
     free(dt.A);
     free(dt.B);
     free(dt.D);
+    /* The report goes through stdout's buffer: a full disk or a closed pipe shows only
+     * here, and a run whose report was lost has not succeeded. */
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "gemm_sim: cannot write the report: %s\n", strerror(errno));
+        bad = 1;
+    }
     return bad ? 1 : 0;
 }

@@ -4,8 +4,10 @@
 // tensor-memory stream (rtl/tmem.sv against tcsim_tmem.h: status, cycles, loaded words)
 // on each organization (8 and 4 banks per lane group), and the targets' error paths.
 //
-// usage: tc_tlm_tb [seed [count]]     prints PASSED or FAILED (exit status 0 / 1)
+// usage: tc_tlm_tb [seed [count]]     prints PASSED or FAILED (exit status 0 / 1; 2 for a
+//                                     bad argument)
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -274,12 +276,32 @@ struct initiator : sc_core::sc_module {
     }
 };
 
+// An argument in [min, max], decimal or 0x hex, all of it digits; false if not.
+bool parse_arg(const char *s, unsigned long min, unsigned long max, unsigned *out)
+{
+    const bool hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+    const char *d = hex ? s + 2 : s;
+    if (!*d || std::strspn(d, hex ? "0123456789abcdefABCDEF" : "0123456789") != std::strlen(d))
+        return false;
+    errno = 0;
+    unsigned long v = std::strtoul(d, nullptr, hex ? 16 : 10);
+    if (errno || v < min || v > max)
+        return false;
+    *out = (unsigned)v;
+    return true;
+}
+
 } // namespace
 
 int sc_main(int argc, char **argv)
 {
-    unsigned seed = argc > 1 ? (unsigned)std::strtoul(argv[1], nullptr, 0) : 1;
-    unsigned count = argc > 2 ? (unsigned)std::strtoul(argv[2], nullptr, 0) : 24;
+    unsigned seed = 1, count = 24;
+    if (argc > 3 || (argc > 1 && !parse_arg(argv[1], 0, 0xffffffffUL, &seed)) ||
+        (argc > 2 && !parse_arg(argv[2], 1, 100000, &count))) {
+        std::fprintf(stderr, "usage: tc_tlm_tb [SEED [COUNT]]  (SEED a 32-bit integer, COUNT "
+                             "of wmma commands 1 to 100000; decimal or 0x hex)\n");
+        return 2;
+    }
     const sc_core::sc_time period(1, sc_core::SC_NS);
     tc_model_backend model(8), model4(4);
     tc_rtl_backend rtl("rtl", period, 8), rtl4("rtl4", period, 4);

@@ -41,12 +41,23 @@ int dot_open(const char *cmd, const dot_options *o, dot_stream *ds)
         st = tc_profile_find(o->arch, o->instr, o->in, o->out, &ds->p);
     if (st == TC_OK && o->kind && ds->p->out != o->out)
         st = TC_EUNSUPPORTED;
+    const tc_profile *any_block;
+    if (st != TC_OK && o->kind && o->block &&
+        tc_profile_find_scaled(o->arch, o->instr, o->kind, o->in, o->scale, 0, &any_block) ==
+            TC_OK && any_block->out == o->out) { /* all but the block fits: say so */
+        fprintf(stderr, "tcsim %s: --block %u: --kind %s with --scale %s has scale blocks of "
+                        "%u\n", cmd, o->block, o->kind, tc_fmt_get(o->scale)->name,
+                any_block->scale_block);
+        return -1;
+    }
     if (st != TC_OK) {
         fprintf(stderr, "tcsim %s: no profile for --arch %s --instr %s --in %s --out %s", cmd,
                 tc_arch_name(o->arch), tc_instr_name(o->instr), tc_fmt_get(o->in)->name,
                 tc_fmt_get(o->out)->name);
         if (o->kind)
             fprintf(stderr, " --kind %s --scale %s", o->kind, tc_fmt_get(o->scale)->name);
+        if (o->block)
+            fprintf(stderr, " --block %u", o->block);
         fprintf(stderr, " (tcsim list shows the supported combinations)\n");
         return -1;
     }

@@ -43,6 +43,9 @@ run 0 "$gemm_sim" $small --json gemm.json
 grep -q '"cycles": [1-9]' gemm.json || fail "gemm.json has no cycles: $(cat gemm.json)"
 run 2 "$gemm_sim" --sms 4097
 expect_err "gemm_sim: --sms 4097: invalid argument"
+"$gemm_sim" $small >/dev/full 2>err.txt
+rc=$?; [ "$rc" = 1 ] || fail "gemm_sim >/dev/full exited $rc, expected 1"
+expect_err "gemm_sim: cannot write the report"
 run 2 "$gemm_sim" --gpu h100
 expect_err "gemm_sim: no timing for --gpu 'h100'; the GPUs: "
 expect_err " a100 "

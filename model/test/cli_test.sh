@@ -79,6 +79,11 @@ run 2 "" dot --arch ampere --in fp16 --out fp32 --block 16
 expect_err "--block is the scale block of --kind; it needs --kind"
 run 2 "" dot --arch blackwell --instr tcgen05 --in e4m3 --out fp32 --kind mxf8f6f4 --scale ue8m0 --block 0
 expect_err "bad value for --block '0' (an integer from 1 to 1024)"
+# a --block the kind does not have is named, not "no profile for" without it
+run 2 "" dot --arch blackwell --instr tcgen05 --in e2m1 --out fp32 --kind mxf4 --scale ue8m0 --block 16
+expect_err "tcsim dot: --block 16: --kind mxf4 with --scale ue8m0 has scale blocks of 32"
+run 2 "" dot --arch blackwell --instr tcgen05 --in e2m1 --out fp16 --kind mxf4 --scale ue8m0 --block 16
+expect_err "--kind mxf4 --scale ue8m0 --block 16 (tcsim list"
 run 2 "" --version extra
 expect_err "unexpected argument 'extra' after --version"
 

@@ -114,6 +114,11 @@ void *create(const char *fst_path)
         d->fst.reset(new VerilatedFstC);
         d->top->trace(d->fst.get(), 99);
         d->fst->open(fst_path);
+        if (!d->fst->isOpen()) { /* the caller says so; no run without its waveform */
+            d->top.reset();
+            delete d;
+            return nullptr;
+        }
     }
 #endif
     d->top->clk_i = 0;

@@ -1187,8 +1187,11 @@ int main(int argc, char **argv)
         fprintf(stderr, "fedp_tb: no instance '%s' (fedp_tb --list)\n", name);
         return 2;
     }
-    if (fst && !ops->has_trace)
-        fprintf(stderr, "fedp_tb: %s was Verilated without trace: no waveform\n", name);
+    if (fst && !ops->has_trace) {
+        fprintf(stderr, "fedp_tb: --fst: %s was Verilated without trace: no waveform (the "
+                        "traced instances: tb/fedp/CMakeLists.txt)\n", name);
+        return 2;
+    }
     const tc_profile *all[64], *ps[64];
     size_t na = implemented(&ops->params, all, 64), np = 0;
     print_params(ops);
@@ -1220,7 +1223,11 @@ int main(int argc, char **argv)
     static tb t; /* the ring of in-flight operations is large */
     t.dut = dut_new(ops, fst);
     if (!t.dut) {
-        fprintf(stderr, "fedp_tb: cannot create %s\n", name);
+        if (fst)
+            fprintf(stderr, "fedp_tb: cannot create %s with its waveform: cannot write '%s'\n",
+                    name, fst);
+        else
+            fprintf(stderr, "fedp_tb: cannot create %s\n", name);
         return 1;
     }
     t.q = dut_params(t.dut);

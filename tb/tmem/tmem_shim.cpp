@@ -48,6 +48,7 @@ class DutImpl final : public Dut {
             tfp_ = std::make_unique<VerilatedFstC>();
             top_->trace(tfp_.get(), 99);
             tfp_->open(fst_path);
+            trace_ok_ = tfp_->isOpen();
         }
 #else
         (void)fst_path;
@@ -75,7 +76,7 @@ class DutImpl final : public Dut {
     }
 
     bool ok() const {
-        if (!grant_) return false;
+        if (!grant_ || !trace_ok_) return false;
         for (unsigned g = 0; g < TC_TMEM_GROUPS; g++)
             for (unsigned b = 0; b < banks; b++)
                 if (!mem_[g][b]) return false;
@@ -173,6 +174,7 @@ class DutImpl final : public Dut {
 #endif
     void *mem_[TC_TMEM_GROUPS][8] = {};
     const uint8_t *grant_ = nullptr;
+    bool trace_ok_ = true;  // false when the FST asked for cannot be written
 };
 
 template <class V>

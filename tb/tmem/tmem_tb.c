@@ -918,6 +918,13 @@ int main(int argc, char **argv)
             snprintf(path, sizeof path, "%s/tmem%u.fst", trace, b);
             pair p;
             g_banks = b;
+            FILE *probe = fopen(path, "wb"); /* the shim cannot say why it failed */
+            if (!probe) {
+                fprintf(stderr, "tmem_tb: --trace: cannot write '%s': %s\n", path,
+                        strerror(errno));
+                return 1;
+            }
+            fclose(probe);
             if (pair_open(&p, b, path))
                 return 1;
             wave_scenario(&p);
