@@ -1,8 +1,9 @@
 /* cmd_demo.c - `tcsim demo`: the golden model on a built-in example set.
  *
- * Shows the same dot products on every architecture (the differences are the point:
- * alignment width, terms per step, Emin_align, rounding), then checks the model
- * against the A100 hardware vectors when ../shared is present. */
+ * Shows the same dot products on volta, turing, ampere, hopper and blackwell (ada's fp16
+ * rows are ampere's): the differences are the point (alignment width, terms per step,
+ * Emin_align, rounding). Then checks the model against the A100 hardware vectors when
+ * ../shared is present. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>

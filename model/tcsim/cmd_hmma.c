@@ -216,7 +216,7 @@ const cli_cmd cmd_hmma_trace = {"hmma-trace", "Volta HMMA sets/steps of one wmma
 static void mma_help(FILE *f)
 {
     fprintf(f,
-        "usage: tcsim mma --arch volta --shape m16n16k16|m8n8k4 --acc f32|f16\n"
+        "usage: tcsim mma --arch volta [--shape m16n16k16|m8n8k4] --acc f32|f16\n"
         "                 --a FILE --b FILE --c FILE [--layout row|col|LA,LB]\n"
         "                 [--a-layout row|col] [--b-layout row|col] [--engine model|rtl]\n\n"
         "D = A*B + C for one warp tile, through the Volta fragments (the layouts select which\n"
