@@ -153,9 +153,9 @@ tc_status tc_bench_mma(const tc_gpu_timing *g, const tc_mma_op *op, unsigned war
 
 /* tc_bench_mma that reports how far it is: progress(ctx, done, total) from the calling
  * thread each time the mma completed, done of total = warps * ilp * iters, reach a
- * further hundredth of total, the last call with done == total (at most 100 calls; none
- * if the run fails). A large run (64 warps x ILP 16 x 10^6 iterations is 10^9 mma)
- * takes minutes. progress may be NULL: then it is tc_bench_mma. */
+ * further hundredth of total (at most 100 calls; a run that succeeds ends with done ==
+ * total, one refused by its arguments makes none). A large run (64 warps x ILP 16 x 10^6
+ * iterations is 10^9 mma) takes minutes. progress may be NULL: then it is tc_bench_mma. */
 typedef void (*tc_bench_progress_fn)(void *ctx, uint64_t done, uint64_t total);
 tc_status tc_bench_mma_progress(const tc_gpu_timing *g, const tc_mma_op *op, unsigned warps,
                                 unsigned ilp, unsigned iters, tc_bench_progress_fn progress,
