@@ -7,12 +7,12 @@
  * sample), from a pool of random operands prepared beforehand so that the figure is
  * the simulator's, not the random generator's. */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include "fedp_dut.h"
+#include "report_file.h"
 
 #define POOL 1024
 
@@ -86,12 +86,9 @@ int main(int argc, char **argv)
         else
             json = argv[i];
     }
-    /* Opened before the run, so that a bad path is an error now, not after it. */
     FILE *f = NULL;
-    if (json && !(f = fopen(json, "w"))) {
-        fprintf(stderr, "fedp_bench: cannot write '%s': %s\n", json, strerror(errno));
+    if (json && !(f = report_open("fedp_bench", json)))
         return 1;
-    }
     /* The largest: the most products per step, then the most formats. */
     const fedp_dut_ops *const *list;
     size_t ni = fedp_instances(&list);
@@ -129,13 +126,8 @@ int main(int argc, char **argv)
                     (unsigned long long)res[i].ops, res[i].secs, res[i].ops / res[i].secs,
                     i ? "" : ",");
         fprintf(f, "  ]\n}\n");
-        /* fprintf buffers: a full disk shows up at the latest in fclose. */
-        int ok = !ferror(f);
-        if (fclose(f) || !ok) {
-            fprintf(stderr, "fedp_bench: cannot write '%s': %s\n", json, strerror(errno));
+        if (report_close(f, "fedp_bench", json))
             return 1;
-        }
-        printf("wrote %s\n", json);
     }
     return 0;
 }

@@ -4,10 +4,10 @@
  * second, for wmma.mma m16n16k16 in both modes, per second of the process's CPU time (one
  * core; the wall-clock rate on a busy machine is lower). Prints them; writes JSON if asked. */
 #define _POSIX_C_SOURCE 200809L
-#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+#include "report_file.h"
 #include "tc_warp_engine.h"
 
 /* Process CPU time: the rate of one core, whatever else the machine runs. */
@@ -20,13 +20,9 @@ static double now(void)
 
 int main(int argc, char **argv)
 {
-    /* Opened before the run, so that a bad path is an error now, not after it. */
     FILE *f = NULL;
-    if (argc > 1 && !(f = fopen(argv[1], "w"))) {
-        fprintf(stderr, "tc_warp_bench: cannot write '%s': %s\n", argv[1],
-                strerror(errno));
+    if (argc > 1 && !(f = report_open("tc_warp_bench", argv[1])))
         return 1;
-    }
     tc_warp_engine *e;
     if (tc_warp_engine_open(NULL, &e) != TC_OK) {
         fprintf(stderr, "tc_warp_bench: cannot open the Verilated warp top\n");
@@ -77,14 +73,8 @@ int main(int argc, char **argv)
                    "\"instructions_per_s\": %.0f},\n"
                    "    {\"instr\": \"wmma.mma m16n16k16\", \"acc\": \"fp16\", \"cycles_per_s\": %.0f, "
                    "\"instructions_per_s\": %.0f}\n  ]\n}\n", rate[0], ops[0], rate[1], ops[1]);
-        /* fprintf buffers: a full disk shows up at the latest in fclose. */
-        int ok = !ferror(f);
-        if (fclose(f) || !ok) {
-            fprintf(stderr, "tc_warp_bench: cannot write '%s': %s\n", argv[1],
-                    strerror(errno));
+        if (report_close(f, "tc_warp_bench", argv[1]))
             return 1;
-        }
-        printf("wrote %s\n", argv[1]);
     }
     return 0;
 }

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "report_file.h"
 #include "tmem_dut.h"
 
 #ifndef TCSIM_REPORTS_DIR
@@ -152,12 +153,9 @@ int main(int argc, char **argv)
             return 2;
         }
     }
-    /* Opened before the run, so that a bad path is an error now, not after it. */
-    FILE *f = fopen(json, "w");
-    if (!f) {
-        fprintf(stderr, "tmem_bench: cannot write '%s': %s\n", json, strerror(errno));
+    FILE *f = report_open("tmem_bench", json);
+    if (!f)
         return 1;
-    }
     static const unsigned orgs[2] = { 8, 4 };
     result res[2];
     for (int i = 0; i < 2; i++) {
@@ -179,13 +177,8 @@ int main(int argc, char **argv)
                 orgs[i], 512 / orgs[i], res[i].cpu_rate, res[i].wall_rate, res[i].requests,
                 i ? "" : ",");
     fprintf(f, "  ]\n}\n");
-    /* fprintf buffers: a full disk shows up at the latest in fclose. */
-    int ok = !ferror(f);
-    if (fclose(f) || !ok) {
-        fprintf(stderr, "tmem_bench: cannot write '%s': %s\n", json, strerror(errno));
+    if (report_close(f, "tmem_bench", json))
         return 1;
-    }
-    printf("wrote %s\n", json);
     for (int i = 0; i < 2; i++)
         if (min && res[i].cpu_rate < (double)min) {
             fprintf(stderr, "tmem_bench: %u banks below %llu cycles/s\n", orgs[i], min);

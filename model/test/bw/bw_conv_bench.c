@@ -5,12 +5,12 @@
  * to argv[1]. Not a test (`cmake --build build --target bw_bench`); the outputs of the
  * two algorithms are checked to agree bit for bit all the same. */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include "tcsim.h"
+#include "../report_file.h"
 
 static double now(void)
 {
@@ -31,11 +31,9 @@ int main(int argc, char **argv)
         return 1;
     tc_random_fill(TC_FMT_FP16, 1, na, act);
     tc_random_fill(TC_FMT_FP16, 2, nw, wgt);
-    FILE *js = argc > 1 ? fopen(argv[1], "w") : NULL;
-    if (argc > 1 && !js) { /* before the run: a bad path is an error at once */
-        fprintf(stderr, "bw_bench: cannot write '%s': %s\n", argv[1], strerror(errno));
+    FILE *js = NULL;
+    if (argc > 1 && !(js = report_open("bw_bench", argv[1])))
         return 1;
-    }
     if (js)
         fprintf(js, "{\n  \"layer\": {\"n\": 1, \"h\": 56, \"w\": 56, \"c\": 64, \"k\": 64, "
                     "\"r\": 3, \"s\": 3, \"pad\": 1, \"kind\": \"f16\", \"in\": \"fp16\", "
@@ -92,14 +90,8 @@ int main(int argc, char **argv)
     }
     if (js) {
         fprintf(js, "  ]\n}\n");
-        int ok = !ferror(js); /* fprintf buffers: a full disk shows at the latest here */
-        ok &= fclose(js) == 0;
-        if (ok) {
-            printf("wrote %s\n", argv[1]);
-        } else {
-            fprintf(stderr, "bw_bench: cannot write '%s': %s\n", argv[1], strerror(errno));
+        if (report_close(js, "bw_bench", argv[1]))
             rc = 1;
-        }
     }
     free(act);
     free(wgt);

@@ -3,11 +3,11 @@
  * 16 or 8 HMMAs of 256 or 128 FEDP steps, the store), both modes; and the cycle-level
  * timing model (tc_volta_hmma_timing) per second. Prints them; writes JSON if asked. */
 #define _POSIX_C_SOURCE 200809L
-#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
 #include "tcsim.h"
+#include "../report_file.h"
 
 /* Process CPU time: the rate of one core, whatever else the machine runs. */
 static double now(void)
@@ -22,11 +22,9 @@ int main(int argc, char **argv)
     uint32_t A[256], B[256], C[256], D[256];
     uint64_t x = 88172645463325252u;
     double mma[2], timing[2];
-    FILE *f = argc > 1 ? fopen(argv[1], "w") : NULL;
-    if (argc > 1 && !f) { /* before the run: a bad path is an error at once */
-        fprintf(stderr, "tc_model_bench: cannot write '%s': %s\n", argv[1], strerror(errno));
+    FILE *f = NULL;
+    if (argc > 1 && !(f = report_open("tc_model_bench", argv[1])))
         return 1;
-    }
     for (int f16 = 0; f16 < 2; f16++) {
         tc_hmma_cfg cfg = {TC_SHAPE_M16N16K16, TC_LAYOUT_ROW, TC_LAYOUT_COL,
                            f16 ? TC_FMT_FP16 : TC_FMT_FP32};
@@ -76,13 +74,8 @@ int main(int argc, char **argv)
                        "\"mac_per_s\": %.0f, \"timing_model_per_s\": %.0f}%s\n",
                     f16 ? "fp16" : "fp32", mma[f16], mma[f16] * 4096, timing[f16], f16 ? "" : ",");
         fprintf(f, "  ]\n}\n");
-        int ok = !ferror(f); /* fprintf buffers: a full disk shows at the latest here */
-        ok &= fclose(f) == 0;
-        if (!ok) {
-            fprintf(stderr, "tc_model_bench: cannot write '%s': %s\n", argv[1], strerror(errno));
+        if (report_close(f, "tc_model_bench", argv[1]))
             return 1;
-        }
-        printf("wrote %s\n", argv[1]);
     }
     return 0;
 }
