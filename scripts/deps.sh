@@ -29,3 +29,23 @@ tcsim_install_deps() {
     apt-get update -q >/dev/null && apt-get install -y -q --no-install-recommends $missing >/dev/null \
         || { echo "run: apt-get install failed for: $missing" >&2; return 1; }
 }
+
+# Run directly rather than sourced by ./run: say what is missing, install nothing.
+if [ "${BASH_SOURCE[0]}" = "$0" ]; then
+    case "${1:-}" in
+      "") ;;
+      -h|--help) echo "usage: scripts/deps.sh   names the Debian 12 packages the project needs"
+                 echo "that are not installed, and the apt-get line that installs them (./run"
+                 echo "installs them itself, as root)"; exit 0 ;;
+      *) echo "scripts/deps.sh: no options but --help ('$1')" >&2; exit 2 ;;
+    esac
+    command -v dpkg-query >/dev/null || { echo "scripts/deps.sh: needs a Debian 12 system (no dpkg-query)" >&2; exit 1; }
+    missing=$(tcsim_missing_packages)
+    if [ -z "$missing" ]; then
+        echo "every package the project needs is installed: $TCSIM_PACKAGES"
+        exit 0
+    fi
+    echo "missing Debian packages: $missing"
+    echo "as root: apt-get update && apt-get install -y $missing"
+    exit 1
+fi

@@ -104,8 +104,13 @@ static void translate(tc_fmt f, const tc_fmt_info *fi, const char *line, char *o
     }
     /* Bit k of the bus (k = 0 is the LSB, the last hex digit). */
 #define BUS_BIT(k) ((nibble[digits - 1 - (k) / 4] >> ((k) % 4)) & 1)
+    /* The trace pads the bus to whole hex digits: up to 3 bits above its MSB. A 6-bit
+     * value comes as 2 digits, three of them (18 bits) as 5: what is left over after
+     * whole elements is padding when it is narrower than a digit. */
     size_t bits = digits * 4, width = fi->width;
-    size_t lanes = bits <= width ? 1 : (bits + width - 1) / width;
+    size_t lanes = bits <= width        ? 1
+                   : bits % width < 4 ? bits / width
+                                        : (bits + width - 1) / width;
     size_t used = 0;
     out[0] = '\0';
     for (size_t lane = 0; lane < lanes; lane++) {

@@ -8,10 +8,23 @@
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
-[ $# -ge 1 ] || { sed -n '2,2p' "$0" | sed 's/^# /usage: /' >&2; exit 2; }
+usage() { sed -n '2,2p' "$0" | sed 's/^# /usage: /'; }
+case "${1:-}" in
+  -h|--help) usage; sed -n '3,7p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+  "") usage >&2; exit 2 ;;
+esac
+[ -d "$1" ] || { echo "make_waves: no build folder '$1'" >&2; exit 2; }
 build=$(cd "$1" && pwd) || exit 2
 shift
-blocks=${*:-fedp tensor_core tmem tc_blackwell}
+all="fedp tensor_core tmem tc_blackwell"
+for b in "$@"; do  # every name checked before any testbench runs
+    case " $all " in
+      *" $b "*) [ -n "$b" ] && continue ;;
+    esac
+    echo "make_waves: no block '$b' ($all)" >&2
+    exit 2
+done
+blocks=${*:-$all}
 mkdir -p "$build/logs" "$build/reports/waves"
 rc=0
 for b in $blocks; do
@@ -25,7 +38,6 @@ for b in $blocks; do
       tmem) mkdir -p "$build/logs/tmem" && "$build/tb/tmem/tmem_tb" --trace "$build/logs/tmem" && cp "$build/logs/tmem/tmem8.fst" "$fst" ;;
       # one tcgen05.mma kind::mxf4nvf4, M 128, N 8
       tc_blackwell) "$build/tb/blackwell/bw_tb" --fst "$fst" ;;
-      *) echo "make_waves: no block '$b' (fedp, tensor_core, tmem, tc_blackwell)" >&2; exit 2 ;;
     esac >"$build/logs/$b.wave.log" 2>&1 || { echo "make_waves: $b: the testbench failed (see $build/logs/$b.wave.log)" >&2; rc=1; continue; }
     bash "$here/screenshot.sh" "$build" "$root/sim/waves/$b.gtkw" "$fst" "$build/reports/waves/$b.png" || rc=1
 done

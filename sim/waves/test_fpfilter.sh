@@ -19,6 +19,10 @@ check bf16 '3f80|c120|7f80|7fc0' '1|-10|+Inf|NaN'
 check e4m3 '7e|7f|ff|08|01|c0' '448|NaN|NaN|0.015625|0.00195|-2'
 check e5m2 '7b|7c|7e|3c' '57344|+Inf|NaN|1'
 check e2m1 '7|f|02' '6|-6|1 0'
+# 6-bit formats: the trace pads to whole hex digits, so one value comes as 2 digits (it
+# was shown as two) and three (18 bits) as 5
+check e2m3 '08|3F|08FC8' '1|-7.5|1 -7.5 1'
+check e3m2 '0c|3f' '1|-28'
 check ue8m0 '7f|80|ff' '1|2|NaN'
 # a 128-bit fp16 operand bus: elements 0..7 = 1, 2, ..., 8
 check fp16 '48004700460045004400420040003c00' '1 2 3 4 5 6 7 8'
