@@ -23,10 +23,15 @@ build=$(cd "$1" && pwd) || exit 2
 view=$2 wave=$3 out=$4
 size=${5:-$(awk '$1 == "[size]" { print $2 "x" $3; exit }' "$view" 2>/dev/null)}
 size=${size:-1600x1000}
-[[ $size =~ ^[0-9]+x[0-9]+$ ]] || { echo "screenshot: size must be WIDTHxHEIGHT, got '$size'" >&2; exit 2; }
+[[ $size =~ ^[1-9][0-9]*x[1-9][0-9]*$ ]] ||
+    { echo "screenshot: size must be WIDTHxHEIGHT, both positive, got '$size'" >&2; exit 2; }
 for f in "$view" "$wave"; do
     [ -s "$f" ] || { echo "screenshot: $f is missing or empty" >&2; exit 1; }
 done
+# A file that is not a save file would give a picture of an empty window: a view shows
+# traces, and each trace follows a flags line '@...'.
+grep -q '^@' "$view" ||
+    { echo "screenshot: $view is not a GTKWave save file with traces (no '@' flags line)" >&2; exit 2; }
 for p in xvfb-run gtkwave; do
     command -v $p >/dev/null || { echo "screenshot: $p is not installed (scripts/deps.sh installs it)" >&2; exit 1; }
 done
