@@ -10,18 +10,23 @@ README), and keeps every log and netlist in WORK/<block>/.
 
   synth.py [--quick] [--only NAME,...] [--jobs N] [--work DIR] [--reports DIR]
            [--params-tool EXE] [--liberty FILE] [--period NS]
+  synth.py --lint [--quick] [--only NAME,...] [--only-top TOP] [--params-tool EXE]
   synth.py --sta-only NAME --netlist FILE ...   timing of a given netlist (a test hook)
 
 Exit status: 0 when every block that exists was built and timed; 1 when a tool failed
 (the message names the block, the tool and its log); 2 for bad usage or a missing input
-(liberty, tool, file list), named in the message.
+(liberty, tool, file list, blocks file), named in the message. blocks.txt is checked
+whole when it is read (FILE:LINE in the message), before any work starts. --lint takes
+the same selection (--only, --quick, --only-top) as the full flow.
 
 Python 3 standard library only (Debian 12's python3).
 """
 import argparse
 import concurrent.futures
+import difflib
 import fnmatch
 import json
+import math
 import os
 import re
 import shutil
@@ -80,72 +85,140 @@ def read_file_list(path):
     return files
 
 
-def parse_options(words, where):
+# The key=value options of blocks.txt, by the kind of line they are allowed on.
+TOP_KEYS = ('lists', 'params', 'stages', 'blackbox', 'extrapolate')
+BLOCK_KEYS = ('set',)
+
+
+def parse_options(words, where, allowed, kind):
     opts = {}
     flags = set()
     for w in words:
         if '=' in w:
             k, v = w.split('=', 1)
+            if k in opts:
+                raise UsageError(f'{where}: option {k}= given twice')
             opts[k] = v
         else:
             flags.add(w)
     for k in opts:
-        if k not in ('lists', 'params', 'stages', 'blackbox', 'set', 'extrapolate'):
+        if k in TOP_KEYS + BLOCK_KEYS and k not in allowed:
+            raise UsageError(f'{where}: option {k}= belongs on a '
+                             f'{"block" if kind == "top" else "top"} line, not a {kind} line '
+                             f'({kind} lines take {", ".join(x + "=" for x in allowed)})')
+        if k not in allowed:
             raise UsageError(f'{where}: unknown option {k}=')
     return opts, flags
 
 
+def parse_top(opts, where):
+    """The options of a `top` line, checked and parsed."""
+    t = {'where': where}
+    t['lists'] = [x for x in opts.get('lists', '').split(',') if x]
+    t['takes'] = [x for x in opts.get('params', '').split(',') if x]
+    bad = [x for x in t['takes'] if x not in FEDP_PARAM_NAMES]
+    if bad:
+        raise UsageError(f'{where}: params= names {bad} are not in a parameter set '
+                         f'({" ".join(FEDP_PARAM_NAMES)})')
+    t['stages'] = []
+    for st in [x for x in opts.get('stages', '').split(',') if x]:
+        if not re.fullmatch(r'\w+:\S+', st):
+            raise UsageError(f'{where}: stage "{st}" is not NAME:GLOB')
+        t['stages'].append(tuple(st.split(':', 1)))
+    t['extrapolate'] = None
+    if 'extrapolate' in opts:
+        m = re.fullmatch(r'(\w+):(\d+)', opts['extrapolate'])
+        if not m or int(m.group(2)) <= 0:
+            raise UsageError(f'{where}: extrapolate "{opts["extrapolate"]}" is not PARAM:FULL '
+                             '(FULL a positive integer)')
+        t['extrapolate'] = (m.group(1), int(m.group(2)))
+    t['boxes'] = []
+    for bx in [x for x in opts.get('blackbox', '').split(',') if x]:
+        parts = bx.split(':')
+        ok = len(parts) == 4 and re.fullmatch(r'\w+', parts[0]) and \
+            re.fullmatch(r'\w+(\*\w+)*', parts[3])
+        ns = []
+        for x in parts[1:3] if ok else ():
+            try:
+                ns.append(float(x))
+            except ValueError:
+                ok = False
+        if not ok or not all(math.isfinite(x) and x >= 0 for x in ns):
+            raise UsageError(f'{where}: blackbox "{bx}" is not MOD:IN_NS:OUT_NS:BITS '
+                             '(IN_NS, OUT_NS: non-negative numbers of ns; BITS: parameter '
+                             'names joined by *)')
+        t['boxes'].append((parts[0], ns[0], ns[1], parts[3]))
+    return t
+
+
+def parse_set(value, where):
+    """set=NAME=VALUE,... of a `block` line: {NAME: int}."""
+    out = {}
+    for kv in [x for x in value.split(',') if x]:
+        k, sep, v = kv.partition('=')
+        try:
+            n = int(v, 0) if sep and re.fullmatch(r'\w+', k) else None
+        except ValueError:
+            n = None
+        if n is None:
+            raise UsageError(f'{where}: set "{kv}" is not NAME=INTEGER')
+        if k in out:
+            raise UsageError(f'{where}: set gives {k} twice')
+        out[k] = n
+    return out
+
+
 def read_blocks(path):
-    """The `top` and `block` lines of blocks.txt (format in that file's header)."""
+    """The `top` and `block` lines of blocks.txt (format in that file's header), every
+    option checked here, so that a malformed line stops the run before any work starts."""
     tops = {}
     blocks = []
-    with open(path) as f:
-        for n, line in enumerate(f, 1):
-            words = line.split('#', 1)[0].split()
-            if not words:
-                continue
-            where = f'{path}:{n}'
-            if words[0] == 'top' and len(words) >= 2:
-                opts, flags = parse_options(words[2:], where)
-                if flags:
-                    raise UsageError(f'{where}: unknown word(s) {sorted(flags)}')
-                tops[words[1]] = opts
-            elif words[0] == 'block' and len(words) >= 4:
-                opts, flags = parse_options(words[4:], where)
-                if flags - {'quick'}:
-                    raise UsageError(f'{where}: unknown word(s) {sorted(flags - {"quick"})}')
-                blocks.append({'name': words[1], 'top': words[2], 'source': words[3],
-                               'quick': 'quick' in flags, 'set': opts.get('set', ''),
-                               'where': where})
-            else:
-                raise UsageError(f'{where}: expected "top TOP ..." or "block NAME TOP SOURCE ..."')
+    try:
+        with open(path, encoding='utf-8') as f:
+            lines = f.read().splitlines()
+    except FileNotFoundError:
+        raise UsageError(f'blocks file {path} does not exist')
+    except IsADirectoryError:
+        raise UsageError(f'blocks file {path} is a directory')
+    except UnicodeDecodeError as e:
+        raise UsageError(f'blocks file {path} is not UTF-8 text ({e})')
+    except OSError as e:
+        raise UsageError(f'blocks file {path} cannot be read: {e.strerror or e}')
+    for n, line in enumerate(lines, 1):
+        words = line.split('#', 1)[0].split()
+        if not words:
+            continue
+        where = f'{path}:{n}'
+        if words[0] == 'top' and len(words) >= 2:
+            opts, flags = parse_options(words[2:], where, TOP_KEYS, 'top')
+            if flags:
+                raise UsageError(f'{where}: unknown word(s) {sorted(flags)}')
+            if words[1] in tops:
+                raise UsageError(f'{where}: top {words[1]} was already described at '
+                                 f'{tops[words[1]]["where"]}')
+            tops[words[1]] = parse_top(opts, where)
+        elif words[0] == 'block' and len(words) >= 4:
+            opts, flags = parse_options(words[4:], where, BLOCK_KEYS, 'block')
+            if flags - {'quick'}:
+                raise UsageError(f'{where}: unknown word(s) {sorted(flags - {"quick"})}')
+            source = words[3]
+            if source != '-' and not re.fullmatch(r'fedp:\S+', source):
+                raise UsageError(f'{where}: unknown source {source!r} (fedp:ARCH:INSTR:FMTS '
+                                 'or -)')
+            blocks.append({'name': words[1], 'top': words[2], 'source': source,
+                           'quick': 'quick' in flags,
+                           'set': parse_set(opts.get('set', ''), where), 'where': where})
+        else:
+            raise UsageError(f'{where}: expected "top TOP ..." or "block NAME TOP SOURCE ..."')
     names = [b['name'] for b in blocks]
     dup = {x for x in names if names.count(x) > 1}
     if dup:
         raise UsageError(f'{path}: block names used twice: {sorted(dup)}')
+    empty = parse_top({}, path)
     for b in blocks:
-        t = tops.get(b['top'], {})
-        b['lists'] = [x for x in t.get('lists', '').split(',') if x]
-        b['takes'] = [x for x in t.get('params', '').split(',') if x]
-        b['stages'] = []
-        for s in [x for x in t.get('stages', '').split(',') if x]:
-            if ':' not in s:
-                raise UsageError(f'{path}: top {b["top"]}: stage "{s}" is not NAME:GLOB')
-            b['stages'].append(tuple(s.split(':', 1)))
-        b['extrapolate'] = None
-        if t.get('extrapolate'):
-            m = re.fullmatch(r'(\w+):(\d+)', t['extrapolate'])
-            if not m:
-                raise UsageError(f'{path}: top {b["top"]}: extrapolate "{t["extrapolate"]}" '
-                                 'is not PARAM:FULL')
-            b['extrapolate'] = (m.group(1), int(m.group(2)))
-        b['boxes'] = []
-        for s in [x for x in t.get('blackbox', '').split(',') if x]:
-            parts = s.split(':')
-            if len(parts) != 4 or not re.fullmatch(r'\w+(\*\w+)*', parts[3]):
-                raise UsageError(f'{path}: top {b["top"]}: blackbox "{s}" is not '
-                                 'MOD:IN_NS:OUT_NS:BITS (BITS: parameter names joined by *)')
-            b['boxes'].append((parts[0], float(parts[1]), float(parts[2]), parts[3]))
+        t = tops.get(b['top'], empty)
+        for k in ('lists', 'takes', 'stages', 'extrapolate', 'boxes'):
+            b[k] = t[k]
     return blocks
 
 
@@ -222,6 +295,35 @@ def module_on_disk(top):
                 if find_module([p], top):
                     return p
     return None
+
+
+def rtl_modules():
+    """Every module name defined under rtl/."""
+    mods = set()
+    pat = re.compile(r'^\s*module\s+(?:automatic\s+|static\s+)?(\w+)', re.M)
+    for d, _, names in os.walk(RTL_DIR):
+        for n in names:
+            if n.endswith(('.sv', '.v')):
+                with open(os.path.join(d, n), errors='replace') as h:
+                    mods.update(pat.findall(h.read()))
+    return mods
+
+
+def check_tops(blocks):
+    """A block whose top module exists nowhere under rtl/ is skipped later (blocks can be
+    listed before their RTL lands), unless its name is close to a module that does
+    exist: that is a typo, and an error naming the line."""
+    mods = None
+    for b in blocks:
+        if mods is None:
+            mods = rtl_modules()
+        if b['top'] in mods:
+            continue
+        close = difflib.get_close_matches(b['top'], sorted(mods), n=3, cutoff=0.75)
+        if close:
+            raise UsageError(f'{b["where"]}: block {b["name"]}: no module {b["top"]} in rtl/; '
+                             f'did you mean {" or ".join(close)}? (a module not written yet '
+                             'must not be named like an existing one)')
 
 
 # ------------------------------------------------------------------ one block
@@ -691,9 +793,7 @@ def block_setup(block, cfg):
         params = {p: full[p] for p in block['takes']}
     elif block['source'] != '-':
         raise FlowError(f'{block["where"]}: unknown source {block["source"]!r}')
-    for kv in [x for x in block['set'].split(',') if x]:
-        k, v = kv.split('=', 1)
-        params[k] = int(v, 0)
+    params.update(block['set'])
     return files, params
 
 
@@ -727,19 +827,56 @@ def lint(blocks, params_tool):
 
 # ------------------------------------------------------------------ main
 
+def positive_float(text):
+    """--period: a finite number of ns above 0 (argparse exits 2 naming the option)."""
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f'{text!r} is not a number')
+    if not math.isfinite(v) or v <= 0:
+        raise argparse.ArgumentTypeError(f'{text!r} is not a finite number above 0')
+    return v
+
+
+def positive_int(text):
+    """--jobs: an integer of at least 1."""
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f'{text!r} is not an integer')
+    if v < 1:
+        raise argparse.ArgumentTypeError(f'{text!r} is not at least 1')
+    return v
+
+
+def select(blocks, a):
+    """The blocks that --only (names or globs, each must match one) or --quick select."""
+    if a.only:
+        want = a.only.split(',')
+        unknown = [w for w in want if not any(fnmatch.fnmatchcase(b['name'], w)
+                                              for b in blocks)]
+        if unknown:
+            raise UsageError(f'unknown block(s) {unknown} (see {a.blocks})')
+        return [b for b in blocks if any(fnmatch.fnmatchcase(b['name'], w) for w in want)]
+    if a.quick:
+        return [b for b in blocks if b['quick']]
+    return blocks
+
+
 def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.split('\n\n')[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument('--quick', action='store_true', help='only the blocks marked quick')
     ap.add_argument('--only', default='', help='comma-separated block names or globs')
-    ap.add_argument('--jobs', type=int, default=os.cpu_count() or 1)
+    ap.add_argument('--jobs', type=positive_int, default=os.cpu_count() or 1)
     ap.add_argument('--work', default=os.path.join(ROOT, 'build', 'synth'),
                     help='per-block logs and netlists')
     ap.add_argument('--reports', default=os.path.join(ROOT, 'build', 'reports'),
                     help='where synth.json and synth.md go')
     ap.add_argument('--params-tool', default='', help='fedp_gen_params built with the model')
     ap.add_argument('--liberty', default=DEFAULT_LIBERTY)
-    ap.add_argument('--period', type=float, default=DEFAULT_PERIOD_NS, help='clock, ns')
+    ap.add_argument('--period', type=positive_float, default=DEFAULT_PERIOD_NS,
+                    help='clock, ns (finite, above 0)')
     ap.add_argument('--blocks', default=os.path.join(SYNTH_DIR, 'blocks.txt'))
     ap.add_argument('--sta-only', default='', metavar='NAME',
                     help='time --netlist as block NAME; no synthesis, no reports')
@@ -755,8 +892,9 @@ def main(argv):
             blocks = [b for b in blocks if b['top'] == a.only_top]
             if not blocks:
                 raise UsageError(f'no block of top {a.only_top} in {a.blocks}')
+        check_tops(blocks)
         if a.lint:
-            return lint(blocks, a.params_tool)
+            return lint(select(blocks, a), a.params_tool)
         for tool in ('yosys', 'sta'):
             if not shutil.which(tool):
                 raise UsageError(f'{tool} is not on PATH (Debian packages yosys, opensta)')
@@ -779,18 +917,10 @@ def main(argv):
                 return 1
             print(f'{a.sta_only}: critical path {crit:.3f} ns; stages {fmt_stages(stages)}')
             return 0
-        if a.only:
-            want = a.only.split(',')
-            unknown = [w for w in want if not any(fnmatch.fnmatchcase(b['name'], w)
-                                                  for b in blocks)]
-            if unknown:
-                raise UsageError(f'unknown block(s) {unknown} (see {a.blocks})')
-            blocks = [b for b in blocks if any(fnmatch.fnmatchcase(b['name'], w) for w in want)]
-        elif a.quick:
-            blocks = [b for b in blocks if b['quick']]
+        blocks = select(blocks, a)
         cfg = {
             'liberty': os.path.abspath(a.liberty), 'lib_area': lib_area, 'lib_seq': lib_seq,
-            'nand2_area': lib_area[NAND2_CELL], 'period': a.period, 'jobs': max(1, a.jobs),
+            'nand2_area': lib_area[NAND2_CELL], 'period': a.period, 'jobs': a.jobs,
             'quick': a.quick, 'work': os.path.abspath(a.work),
             'reports': os.path.abspath(a.reports),
             'base_files': read_file_list(os.path.join(RTL_DIR, 'rtl.f')),
