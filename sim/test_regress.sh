@@ -2,7 +2,8 @@
 # test_regress.sh WORKDIR - the regression runner's own tests: a failing seed is
 # reported with its reproduce command and a non-zero exit; shards cover every job
 # exactly once; the JUnit XML is well-formed and its counts match; the time budget
-# stops starting jobs; bad usage is a clear error.
+# stops starting jobs and stops a running one with its children; bad usage, bad lists
+# and bad placeholders are a clear error (exit 2) before any job runs.
 set -u
 regress="$(cd "$(dirname "$0")" && pwd)/regress"
 work=$1; mkdir -p "$work"; cd "$work" || exit 1
@@ -35,15 +36,15 @@ assert int(s.get("skipped")) == 0 and int(s.get("errors")) == 0
 P
 
 # 3. shards: every job in exactly one of 3 shards
-"$regress" --list list.txt --dry-run | cut -f1 | sort -n > all.txt
-for i in 1 2 3; do "$regress" --list list.txt --dry-run --shard $i/3 | cut -f1; done | sort -n > shards.txt
+"$regress" --build "$work" --list list.txt --dry-run | cut -f1 | sort -n > all.txt
+for i in 1 2 3; do "$regress" --build "$work" --list list.txt --dry-run --shard $i/3 | cut -f1; done | sort -n > shards.txt
 [ -s all.txt ] && cmp -s all.txt shards.txt || fail "shards do not cover each job exactly once"
 [ "$(wc -l < all.txt)" = 11 ] || fail "expected 11 jobs, got $(wc -l < all.txt)"
 
 # 4. seed options: a seed list, and a count
-"$regress" --list list.txt --dry-run --seed-list 3,42 --filter '^bad$' > s.txt
+"$regress" --build "$work" --list list.txt --dry-run --seed-list 3,42 --filter '^bad$' > s.txt
 [ "$(cut -f2 s.txt | tr '\n' ,)" = "bad seed 3,bad seed 42," ] || fail "--seed-list: $(cat s.txt)"
-n=$("$regress" --list list.txt --dry-run --seeds 2 | wc -l); [ "$n" = 5 ] || fail "--seeds 2 should give 5 jobs, got $n"
+n=$("$regress" --build "$work" --list list.txt --dry-run --seeds 2 | wc -l); [ "$n" = 5 ] || fail "--seeds 2 should give 5 jobs, got $n"
 "$regress" --list list.txt --build "$work" --filter '^ok$' --junit j2.xml >/dev/null 2>&1 \
     || fail "a passing run exited non-zero"
 
@@ -55,11 +56,64 @@ python3 -c "import xml.etree.ElementTree as E,sys; s=E.parse('j3.xml').getroot()
     || fail "budget: JUnit shows nothing skipped or stopped"
 
 # 6. bad usage and bad lists: exit 2 with the reason
-"$regress" --list list.txt --shard 0/2 >/dev/null 2>err.txt; [ $? = 2 ] && grep -q "shard" err.txt || fail "--shard 0/2"
+"$regress" --build "$work" --list list.txt --shard 0/2 >/dev/null 2>err.txt; [ $? = 2 ] && grep -q "shard" err.txt || fail "--shard 0/2"
 printf 'x 3 true\n' > nos.txt
-"$regress" --list nos.txt >/dev/null 2>err.txt; [ $? = 2 ] && grep -q "nos.txt:1: entry 'x' runs 3 seeds but its command has no {seed}" err.txt || fail "missing {seed}: $(cat err.txt)"
+"$regress" --build "$work" --list nos.txt >/dev/null 2>err.txt; [ $? = 2 ] && grep -q "nos.txt:1: entry 'x' runs 3 seeds but its command has no {seed}" err.txt || fail "missing {seed}: $(cat err.txt)"
 printf 'x abc true {seed}\n' > badn.txt
-"$regress" --list badn.txt >/dev/null 2>err.txt; [ $? = 2 ] && grep -q "badn.txt:1:" err.txt || fail "bad seed count"
+"$regress" --build "$work" --list badn.txt >/dev/null 2>err.txt; [ $? = 2 ] && grep -q "badn.txt:1:" err.txt || fail "bad seed count"
+
+# 7. a stopped job leaves nothing running: the budget and SIGTERM (as Ctrl-C) stop the
+#    job's whole process group, and a job's background leftovers go when it ends
+gone() {  # gone PIDFILE: the process is not running (a zombie counts as gone); else kill it
+    local pid st; pid=$(cat "$1" 2>/dev/null) || return 0
+    st=$(ps -o stat= -p "$pid" 2>/dev/null); case $st in ""|Z*) return 0;; esac
+    kill "$pid"; return 1
+}
+printf 'kid - sleep 47 & echo $! > kid.pid; wait\n' > kid.txt
+rm -f kid.pid; "$regress" --list kid.txt --build "$work" --budget 1 --junit j4.xml >out.txt 2>&1; rc=$?
+[ "$rc" = 1 ] && grep -q "stopped: time budget" out.txt || fail "budget on kid: exit $rc"
+[ -s kid.pid ] || fail "the job did not start its child"
+gone kid.pid || fail "budget: the job's child still runs after the run"
+printf 'bg - sleep 47 >/dev/null 2>&1 & echo $! > bg.pid\n' > bg.txt
+rm -f bg.pid; "$regress" --list bg.txt --build "$work" --junit j5.xml >/dev/null 2>&1 || fail "bg job failed"
+gone bg.pid || fail "a passed job's background child still runs after the run"
+rm -f kid.pid; "$regress" --list kid.txt --build "$work" --junit j6.xml >/dev/null 2>&1 & rp=$!
+for _ in $(seq 50); do [ -s kid.pid ] && break; sleep 0.1; done
+kill -TERM $rp; wait $rp; rc=$?
+[ "$rc" = 130 ] || fail "SIGTERM: exit $rc, expected 130"
+sleep 0.2; gone kid.pid || fail "SIGTERM: the job's child still runs after the runner stopped"
+
+# 8. bad arguments and files: exit 2, the argument or file named, no traceback, no job run
+printf 'mark - touch marker\n' > mark.txt
+bad() {  # bad WHAT GREP ARGS...: exit 2, GREP in stderr, no traceback, nothing ran
+    local what=$1 pat=$2; shift 2; rm -f marker
+    "$regress" "$@" >/dev/null 2>err.txt; local rc=$?
+    [ "$rc" = 2 ] && grep -q -- "$pat" err.txt && ! grep -q Traceback err.txt && [ ! -e marker ] \
+        || fail "$what: exit $rc: $(tail -1 err.txt)"
+}
+bad "--build missing" "--build /nonexistent" --list mark.txt --build /nonexistent --junit j7.xml
+bad "--build missing, dry run" "--build /nonexistent" --list mark.txt --build /nonexistent --dry-run
+for b in nan inf 1e300 -1; do bad "--budget $b" "--budget must be a finite number" --list mark.txt --build "$work" --budget $b --junit j7.xml; done
+bad "--junit a folder" "--junit" --list mark.txt --build "$work" --junit "$work"
+bad "--junit under a file" "--junit" --list mark.txt --build "$work" --junit "$work/mark.txt/j.xml"
+printf 'ok - true\nx - true \377\n' > bad8.txt
+bad "non-UTF-8 list" "bad8.txt:2: not UTF-8 text" --list bad8.txt --build "$work" --dry-run
+bad "dry run, no job" "no jobs to run" --list mark.txt --build "$work" --dry-run --filter nomatch
+for c in 'echo {sed} {seed}' 'echo {bulid} {seed}' 'echo {seed {seed}'; do
+    printf 'x 2 %s\n' "$c" > ph.txt; bad "placeholder in '$c'" "ph.txt:1: .*placeholder" --list ph.txt --build "$work" --dry-run
+done
+printf 'x - echo ${HOME} | awk '"'"'{print $1}'"'"' | grep -E "o{1,2}"\n' > shell.txt
+"$regress" --list shell.txt --build "$work" --dry-run >/dev/null 2>err.txt || fail "shell braces taken for placeholders: $(cat err.txt)"
+bad "--seeds with --seed-list" "--seed-list" --list list.txt --build "$work" --dry-run --seeds 3 --seed-list 7
+# the JUnit XML cannot be written after the run: the summary is printed all the same
+"$regress" --list mark.txt --build "$work" --junit /dev/full >out.txt 2>err.txt; rc=$?
+[ "$rc" = 2 ] && grep -q "1 jobs (shard 1/1)" out.txt && grep -q -- "--junit /dev/full" err.txt \
+    && ! grep -q Traceback err.txt || fail "JUnit write failure: exit $rc: $(tail -1 err.txt)"
+
+# 9. a relative --build is made absolute: {build} names the folder from the job's folder too
+mkdir -p rel; printf 'rel - test -d {build}/../rel\n' > rel.txt
+"$regress" --list rel.txt --build rel --junit j8.xml >out.txt 2>&1 || fail "relative --build: $(grep -A2 FAILED out.txt)"
+"$regress" --list rel.txt --build rel --dry-run | grep -q "test -d $work/rel/" || fail "relative --build: {build} not absolute"
 
 [ "$fails" = 0 ] && echo PASSED || echo "FAILED ($fails)"
 [ "$fails" = 0 ]
