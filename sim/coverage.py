@@ -111,6 +111,26 @@ def summarize(points, out):
     return lines
 
 
+def die(msg):
+    print(f"coverage: {msg}", file=sys.stderr)
+    sys.exit(2)
+
+
+def check_args(args):
+    """Bad usage is exit 2 here, before anything is created or run (not exit 1 from the
+    sim/regress it would start, nor a verilator_coverage spinning on a folder)."""
+    if args.jobs < 1:
+        die(f"-j must be >= 1, got {args.jobs}")
+    if args.seeds < 0:
+        die(f"--seeds must be >= 0, got {args.seeds}")
+    if args.build and not os.path.isdir(args.build):
+        die(f"--build {args.build}: not a folder (configure it with -DTCSIM_COVERAGE=ON first)")
+    for d in args.report_only or []:
+        if not os.path.isfile(d):
+            die(f"--report-only {d}: not a file" + (" (give the .dat files in it)"
+                                                   if os.path.isdir(d) else ""))
+
+
 def run(cmd, **kw):
     shown = cmd if len(cmd) < 12 else cmd[:6] + [f"... ({len(cmd) - 6} more)"]
     print("coverage: " + " ".join(shown), flush=True)
@@ -131,6 +151,7 @@ def main():
     args = ap.parse_args()
     if bool(args.build) == bool(args.report_only):
         ap.error("give --build or --report-only")
+    check_args(args)
     os.makedirs(args.reports, exist_ok=True)
 
     if args.report_only:

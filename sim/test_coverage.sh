@@ -3,7 +3,8 @@
 # a known answer: a line counts once over instances (covered if any instance reached it),
 # only rtl/ counts, the first line of summary.txt reads `line coverage: NN.N%`, the
 # module table and the never-reached lines are right, and verilator_coverage takes the
-# data (merged.dat and annotated/ are written).
+# data (merged.dat and annotated/ are written); bad usage (a folder as data, -j 0, a
+# missing build) is exit 2 before anything is created.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
@@ -55,5 +56,20 @@ fi
 printf '# SystemC::Coverage-3\n' > empty.dat
 python3 "$root/sim/coverage.py" --report-only empty.dat --reports out2 >/dev/null 2>&1 \
     && fail "data with no rtl/ points should fail"
+# bad usage: exit 2 naming the argument, before anything is created or run (a folder
+# given as data made verilator_coverage spin forever: timeout stops an old coverage.py)
+printf 'x 1 true {seed}\n' > tiny.list
+bad() {  # bad WHAT GREP ARGS...
+    local what=$1 pat=$2; shift 2; rm -rf out3
+    timeout 20 python3 "$root/sim/coverage.py" --reports out3 "$@" >/dev/null 2>err.txt; local rc=$?
+    [ "$rc" = 2 ] && grep -q -- "$pat" err.txt && [ ! -e out3 ] || fail "$what: exit $rc: $(tail -1 err.txt)"
+}
+mkdir -p datdir
+bad "--report-only a folder" "--report-only datdir: not a file" --report-only datdir
+bad "--report-only missing" "--report-only nosuch.dat: not a file" --report-only a.dat nosuch.dat
+bad "-j 0" "-j must be >= 1" --build "$work" --list tiny.list -j 0
+bad "--seeds -3" "--seeds must be >= 0" --build "$work" --list tiny.list --seeds -3
+bad "--build missing" "--build $work/nobuild: not a folder" --build "$work/nobuild" --list tiny.list
+[ -e nobuild ] && fail "--build missing: $work/nobuild was created"
 [ "$fails" = 0 ] && echo PASSED || echo "FAILED ($fails)"
 [ "$fails" = 0 ]
