@@ -10,7 +10,8 @@
  * masked lanes, the lanes outside M and every other column. Scale factors are drawn
  * mostly near 2^0 with the corners mixed in (the extremes, ue8m0 0xff and ue4m3
  * S.1111.111 NaN, ue4m3 zero and subnormals), so that most results stay finite; one
- * tensor-memory word in 32 is an infinity (see fill).
+ * tensor-memory word in 32 is an infinity (see fill). e2m1 rows and columns have, one in
+ * 8, a group of 16 elements all +-0 or all +-6 (see structured_group).
  * Usage: bw_tb [--seed S] [--count C] [--kind K] [-v] [--fst FILE]  (C cases per mix;
  * --kind: only the mixes of kind K; -v: a line per case; --fst: instead, one short
  * mxf4nvf4 instruction (ue4m3 scales, M 128, N 8, A and C from tensor memory) checked
@@ -124,6 +125,21 @@ static unsigned scale_col(const tc_bw_mma_desc *d, unsigned cols, unsigned avoid
     }
 }
 
+/* e2m1 operands (the FP4 kinds' fedp_grouped.sv sums 16 products exactly per group):
+ * one row or column in 8 has a group of 16 elements all +-0 (a group of zero products
+ * drops out and must not raise the alignment exponent, whatever its scales) or all +-6
+ * (the largest group sums, +-16 x 36), which uniform elements almost never are. */
+static void structured_group(const mix *mx, uint32_t *row, unsigned K, unsigned W)
+{
+    static const uint32_t pattern[] = {0x0, 0x8, 0x7, 0xf};
+    if (mx->in != TC_FMT_E2M1 || (rnd64() & 7) != 0)
+        return;
+    uint64_t r = rnd64();
+    unsigned g = (unsigned)(r % (K / 16));
+    for (unsigned e = 16 * g; e < 16 * g + 16; e++)
+        tc_bw_row_set(row, W, e, pattern[(r >> 8) & 3]);
+}
+
 static int one_case(bw_dut *dut, const mix *mx, int directed)
 {
     /* t: the model's instruction; rt: the memory serving the RTL's ports */
@@ -164,6 +180,7 @@ static int one_case(bw_dut *dut, const mix *mx, int directed)
             tc_random_fill(mx->in, rnd64(), 1, &el);
             tc_bw_row_set(a_rows + i * 8, W, e, el);
         }
+        structured_group(mx, a_rows + i * 8, K, W);
         if (d.a_tmem) { /* the same row in both memories */
             for (unsigned k = 0; k < 8; k++) {
                 unsigned lane = tc_bw_lane_of_row(d.M, i), col = (d.a_col + k) % TC_TMEM_COLS;
@@ -172,11 +189,13 @@ static int one_case(bw_dut *dut, const mix *mx, int directed)
             }
         }
     }
-    for (unsigned j = 0; j < d.N; j++)
+    for (unsigned j = 0; j < d.N; j++) {
         for (unsigned e = 0; e < K; e++) {
             tc_random_fill(mx->in, rnd64(), 1, &el);
             tc_bw_row_set(b_rows + j * 8, W, e, el);
         }
+        structured_group(mx, b_rows + j * 8, K, W);
+    }
     if (mx->scale != NS) { /* four scale bytes per word: all K-blocks the kind has */
         unsigned sfb_cols = (d.N + TC_TMEM_LANES - 1) / TC_TMEM_LANES;
         d.sfb_col = scale_col(&d, sfb_cols, 0, 0);
