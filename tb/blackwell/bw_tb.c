@@ -11,7 +11,9 @@
  * mostly near 2^0 with the corners mixed in (the extremes, ue8m0 0xff and ue4m3
  * S.1111.111 NaN, ue4m3 zero and subnormals), so that most results stay finite; one
  * tensor-memory word in 32 is an infinity (see fill). e2m1 rows and columns have, one in
- * 8, a group of 16 elements all +-0 or all +-6 (see structured_group).
+ * 8, a group of 16 elements all +-0 or all +-6 (see structured_group). Three directed
+ * mxf4nvf4 cases put the alignment exponent at and near its floor, each D word checked
+ * against a value worked out by hand as well (see floor_cases).
  * Usage: bw_tb [--seed S] [--count C] [--kind K] [-v] [--fst FILE]  (C cases per mix;
  * --kind: only the mixes of kind K; -v: a line per case; --fst: instead, one short
  * mxf4nvf4 instruction (ue4m3 scales, M 128, N 8, A and C from tensor memory) checked
@@ -248,6 +250,108 @@ static int one_case(bw_dut *dut, const mix *mx, int directed)
     return 0;
 }
 
+/* Where the alignment exponent E of the FP4 kinds' fused step sits when every term is
+ * tiny and c is zero (NUMERICS.md: E = max(Emin_align = -133, the group terms' scale
+ * exponents, c's only when c != 0)). Random scales near 2^0 never go there. Each case is
+ * one mxf4nvf4 instruction with ue8m0 scales and enable-input-d 0 whose only non-zero
+ * element is D[0][0] = a big term (+1 x 2^big) plus a small one (-1 x 2^small): the small
+ * one survives the truncation to F = 35 fraction bits of 2^E or it does not, and the sum
+ * is rounded toward zero to an fp32 subnormal. `expect` is worked out by hand from
+ * NUMERICS.md; the whole D block and every other word must also agree with the RTL. */
+typedef struct floor_case {
+    int big, small;     /* scale exponents of groups 0 and 1: sa = 2^-127, sb = the rest */
+    uint32_t expect;    /* D[0][0] as fp32 bits */
+    const char *why;
+} floor_case;
+
+static const floor_case floor_cases[] = {
+    /* E = -130: 2^35 - trunc(2^-162 * 2^165 = 8) units of 2^-165, RZ to 2^-130 - 2^-149.
+     * A zero c that raised E to fp32's -126 would truncate the small term to 0. */
+    {-130, -162, 0x0007ffffu, "a zero c does not raise E above the terms'"},
+    /* E = -133 (the floor, above -140): trunc(2^-170 * 2^168) = 0, so exactly 2^-140.
+     * Without the floor E = -140 and the small term (32 units) would be kept. */
+    {-140, -170, 0x00000200u, "E stops at the floor -133"},
+    /* E = -133: trunc(2^-168 * 2^168) = 1 unit survives, so 2^-140 - 2^-149 after RZ.
+     * A floor of -132 would truncate it to 0. */
+    {-140, -168, 0x000001ffu, "the floor is -133, not -132"},
+};
+
+static void floor_cases_run(bw_dut *dut)
+{
+    static const mix mx = {TC_BW_MXF4NVF4, TC_FMT_E2M1, TC_FMT_FP32, TC_FMT_UE8M0};
+    enum { ONE = 0x2, MINUS_ONE = 0xa };   /* e2m1 */
+    for (size_t c = 0; c < sizeof floor_cases / sizeof floor_cases[0]; c++) {
+        const floor_case *fc = &floor_cases[c];
+        unsigned K, W;
+        tc_bw_kind_dims(mx.kind, &K, &W);
+        tc_bw_mma_desc d;
+        memset(&d, 0, sizeof d);
+        d.kind = mx.kind;
+        d.in = mx.in;
+        d.out = mx.out;
+        d.scale = mx.scale;
+        d.M = 128;
+        d.N = 8;
+        d.d_col = 40;
+        d.sfa_col = 200;
+        d.sfb_col = 201;
+        static uint32_t a_rows[128 * 8], b_rows[8 * 8];
+        memset(a_rows, 0, sizeof a_rows);
+        memset(b_rows, 0, sizeof b_rows);
+        tc_bw_row_set(a_rows, W, 0, ONE);        /* group 0: +1 x +1 */
+        tc_bw_row_set(b_rows, W, 0, ONE);
+        tc_bw_row_set(a_rows, W, 16, ONE);       /* group 1: +1 x -1 */
+        tc_bw_row_set(b_rows, W, 16, MINUS_ONE);
+        d.a_smem.words = a_rows;
+        d.a_smem.row_stride = 8;
+        d.b_smem.words = b_rows;
+        d.b_smem.row_stride = 8;
+        tc_tmem *t, *rt;
+        if (tc_tmem_new(8, &t) != TC_OK || tc_tmem_new(8, &rt) != TC_OK) {
+            printf("FAIL: out of memory\n");
+            failures++;
+            return;
+        }
+        fill(t, rt);
+        /* scale bytes: 2^-127 for A everywhere; B column 0: 2^(big+127), 2^(small+127) */
+        uint32_t sfb0 = (uint32_t)(fc->big + 254) | (uint32_t)(fc->small + 254) << 8;
+        for (unsigned l = 0; l < TC_TMEM_LANES; l++) {
+            uint32_t sfb = l == 0 ? sfb0 : 0x7f7f7f7fu;
+            tc_tmem_poke(t, l, d.sfa_col, 0);
+            tc_tmem_poke(rt, l, d.sfa_col, 0);
+            tc_tmem_poke(t, l, d.sfb_col, sfb);
+            tc_tmem_poke(rt, l, d.sfb_col, sfb);
+        }
+        tc_status sm = tc_bw_mma(t, &d, NULL), sr = bw_dut_mma(dut, rt, &d, NULL);
+        unsigned bad = 0;
+        if (sm != TC_OK || sr != TC_OK) {
+            printf("  model %s, rtl %s\n", tc_strerror(sm), tc_strerror(sr));
+            bad = 1;
+        } else {
+            for (unsigned i = 0; i < d.M; i++)
+                for (unsigned j = 0; j < d.N; j++) {
+                    uint32_t want = i == 0 && j == 0 ? fc->expect : 0, x, y;
+                    unsigned lane = tc_bw_lane_of_row(d.M, i);
+                    tc_tmem_peek(t, lane, d.d_col + j, &x);
+                    tc_tmem_peek(rt, lane, d.d_col + j, &y);
+                    if ((x != want || y != want) && bad++ < 4)
+                        printf("  D[%u][%u]: model %08x rtl %08x, expected %08x\n", i, j,
+                               x, y, want);
+                }
+            bad += compare(rt, t, "floor case");
+        }
+        if (bad) {
+            printf("FAIL floor case %zu (%s): terms 2^%d and -2^%d\n", c, fc->why, fc->big,
+                   fc->small);
+            failures++;
+        } else if (verbose) {
+            printf("ok floor case %zu: %s\n", c, fc->why);
+        }
+        tc_tmem_free(t);
+        tc_tmem_free(rt);
+    }
+}
+
 int main(int argc, char **argv)
 {
     unsigned long long seed = 1, count = 3;
@@ -302,6 +406,8 @@ int main(int argc, char **argv)
                 printf("FAIL: the RTL hung\n");
                 failures++;
             }
+    if (!only || only_kind == TC_BW_MXF4NVF4)
+        floor_cases_run(dut);
     /* a mix the table does not list (mxf4 scales with ue8m0 only) is refused, not run */
     tc_bw_mma_desc d;
     memset(&d, 0, sizeof d);
