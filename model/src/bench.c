@@ -12,6 +12,8 @@ enum { BENCH_MAX_WARPS = 64, BENCH_MAX_ILP = 16 };
 typedef struct warp {
     unsigned unit;
     uint64_t pos;                      /* next mma: iteration pos / ilp, slot pos % ilp */
+    unsigned slot;                     /* pos % ilp, kept: a 64-bit division per warp and
+                                        * cycle was most of the benchmark's time */
     uint64_t ready[BENCH_MAX_ILP];     /* cycle slot j's accumulator is readable */
     int pending[BENCH_MAX_ILP];        /* slot j's last mma not completed yet */
     uint64_t hold;                     /* first cycle the warp issues again */
@@ -86,11 +88,19 @@ tc_status tc_bench_mma_progress(const tc_gpu_timing *g, const tc_mma_op *op, uns
          * furthest behind first (ties: lowest warp), which is what keeps warps of one
          * sub-core in step in the measurement. */
         int issued = 0;
+        unsigned char taking[BENCH_MAX_WARPS];   /* sub-core u can take an mma now */
         for (unsigned u = 0; u < g->subcores && u < warps; u++) {
+            int ok;
+            sop.unit = u;
+            if ((st = tc_sim_can_issue(s, &sop, &ok)) != TC_OK)
+                break;
+            taking[u] = (unsigned char)ok;
+            if (!ok)    /* its warps wait: no need to look at them */
+                continue;
             warp *best = NULL;
             for (unsigned i = u; i < warps; i += g->subcores) {
                 warp *x = &w[i];
-                unsigned j = (unsigned)(x->pos % ilp);
+                unsigned j = x->slot;
                 if (x->pos == total || x->pending[j] || x->ready[j] > now || x->hold > now)
                     continue;
                 if (!best || x->pos < best->pos)
@@ -98,8 +108,7 @@ tc_status tc_bench_mma_progress(const tc_gpu_timing *g, const tc_mma_op *op, uns
             }
             if (!best)
                 continue;
-            unsigned j = (unsigned)(best->pos % ilp);
-            sop.unit = u;
+            unsigned j = best->slot;
             sop.tag = (uint64_t)(best - w) * ilp + j;
             uint64_t ticket;
             st = tc_sim_issue(s, &sop, &ticket);
@@ -109,6 +118,7 @@ tc_status tc_bench_mma_progress(const tc_gpu_timing *g, const tc_mma_op *op, uns
                 break;
             best->pending[j] = 1;
             best->pos++;
+            best->slot = j + 1 == ilp ? 0 : j + 1;
             issued = 1;
             /* The loop's own instructions follow the iteration's last mma. */
             best->hold = now + 1 + (j + 1 == ilp ? g->warp_overhead : 0);
@@ -119,15 +129,16 @@ tc_status tc_bench_mma_progress(const tc_gpu_timing *g, const tc_mma_op *op, uns
         if (done_warps < warps) {
             /* A cycle that issued nothing is followed by none that does until a warp
              * wakes (its loop overhead ends, a result it waits for is readable) or a
-             * sub-core frees: jump there (large instructions run for millions of cycles). */
+             * sub-core frees: jump there (large instructions run for millions of cycles).
+             * A busy sub-core's warps wait at least for the event of its freeing. */
             uint64_t next = now + 1;
             if (!issued) {
                 if ((st = tc_sim_next_event(s, &next)) != TC_OK)
                     break;
                 for (unsigned i = 0; i < warps; i++) {
                     const warp *x = &w[i];
-                    unsigned j = (unsigned)(x->pos % ilp);
-                    if (x->pos == total || x->pending[j])
+                    unsigned j = x->slot;
+                    if (x->pos == total || x->pending[j] || !taking[x->unit])
                         continue;
                     uint64_t wake = x->ready[j] > x->hold ? x->ready[j] : x->hold;
                     if (wake > now && wake < next)
