@@ -22,6 +22,14 @@ L
 [ "$rc" = 1 ] || fail "a failing seed exited $rc, expected 1"
 grep -q "FAILED bad seed 3; reproduce with:" out.txt || fail "no FAILED line for bad seed 3"
 grep -q "test 3 -ne 3" out.txt || fail "the reproduce command is missing"
+# the reproduce line runs the job as the runner did, in the build folder, even when the
+# command has its own & or ; (a plain `cd B && a & b` would run b here)
+mkdir -p away; printf 'amp - pwd > where1 & pwd > where2; wait; false\n' > amp.txt
+"$regress" --list amp.txt --build "$work" --junit ja.xml >amp.out 2>&1
+line=$(grep -A1 "FAILED amp; reproduce with:" amp.out | tail -1)
+rm -f where1 where2; (cd away && sh -c "$line") >/dev/null 2>&1
+[ "$(cat where1 2>/dev/null)" = "$work" ] && [ "$(cat where2 2>/dev/null)" = "$work" ] \
+    && [ ! -e away/where2 ] || fail "the reproduce line of a command with & ran elsewhere: $line"
 grep -q "11 jobs (shard 1/1).*10 pass, 1 fail" out.txt || fail "summary counts wrong: $(grep jobs out.txt)"
 grep -q "\[11/11\]" err.txt || fail "no progress line"
 
@@ -82,6 +90,18 @@ for _ in $(seq 50); do [ -s kid.pid ] && break; sleep 0.1; done
 kill -TERM $rp; wait $rp; rc=$?
 [ "$rc" = 130 ] || fail "SIGTERM: exit $rc, expected 130"
 sleep 0.2; gone kid.pid || fail "SIGTERM: the job's child still runs after the runner stopped"
+python3 -c "import xml.etree.ElementTree as E; s=E.parse('j6.xml').getroot(); c=s.find('testcase/skipped'); \
+assert s.get('tests')=='1' and s.get('skipped')=='1' and c.get('message')=='stopped: interrupted'" 2>err.txt \
+    || fail "SIGTERM: the JUnit XML is not the interrupted run's: $(tail -1 err.txt)"
+# a job that finished before the interrupt keeps its verdict; one never started says so
+printf 'done - true\nkid - sleep 47 & echo $! > kid.pid; wait\nlater - true\n' > int.txt
+rm -f kid.pid; "$regress" --list int.txt --build "$work" -j 1 --junit j9.xml >/dev/null 2>&1 & rp=$!
+for _ in $(seq 50); do [ -s kid.pid ] && break; sleep 0.1; done
+kill -TERM $rp; wait $rp; rc=$?; sleep 0.2; gone kid.pid
+python3 -c "import xml.etree.ElementTree as E; c=E.parse('j9.xml').getroot().findall('testcase'); \
+m=[(x.get('classname'), x.find('skipped').get('message') if x.find('skipped') is not None else 'ran') for x in c]; \
+assert m==[('done','ran'),('kid','stopped: interrupted'),('later','not started: interrupted')], m" 2>err.txt \
+    && [ "$rc" = 130 ] || fail "interrupted run's JUnit: exit $rc: $(tail -1 err.txt)"
 
 # 8. bad arguments and files: exit 2, the argument or file named, no traceback, no job run
 printf 'mark - touch marker\n' > mark.txt

@@ -859,7 +859,11 @@ def select(blocks, a):
             raise UsageError(f'unknown block(s) {unknown} (see {a.blocks})')
         return [b for b in blocks if any(fnmatch.fnmatchcase(b['name'], w) for w in want)]
     if a.quick:
-        return [b for b in blocks if b['quick']]
+        quick = [b for b in blocks if b['quick']]
+        if not quick:   # an empty report would look like a run that passed
+            top = f' of top {a.only_top}' if a.only_top else ''
+            raise UsageError(f'--quick: no block{top} in {a.blocks} is marked quick')
+        return quick
     return blocks
 
 
@@ -893,8 +897,9 @@ def main(argv):
             if not blocks:
                 raise UsageError(f'no block of top {a.only_top} in {a.blocks}')
         check_tops(blocks)
+        selected = select(blocks, a)
         if a.lint:
-            return lint(select(blocks, a), a.params_tool)
+            return lint(selected, a.params_tool)
         for tool in ('yosys', 'sta'):
             if not shutil.which(tool):
                 raise UsageError(f'{tool} is not on PATH (Debian packages yosys, opensta)')
@@ -917,7 +922,7 @@ def main(argv):
                 return 1
             print(f'{a.sta_only}: critical path {crit:.3f} ns; stages {fmt_stages(stages)}')
             return 0
-        blocks = select(blocks, a)
+        blocks = selected
         cfg = {
             'liberty': os.path.abspath(a.liberty), 'lib_area': lib_area, 'lib_seq': lib_seq,
             'nand2_area': lib_area[NAND2_CELL], 'period': a.period, 'jobs': a.jobs,

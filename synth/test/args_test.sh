@@ -101,6 +101,11 @@ for sel in "--only later2" "--quick"; do
     fi
 done
 
+# ---- --quick that selects nothing is an error, not an empty report
+f=$(blocks noquick)
+expect 2 "--quick: no block in .*noquick\.txt is marked quick" --blocks "$f" --quick $run --liberty "$nolib"
+expect 2 "--quick: no block of top tmem in .*noquick\.txt is marked quick" --blocks "$f" --quick --lint --only-top tmem
+
 # ---- numeric arguments, checked before anything runs
 f=$(blocks ok)
 for p in nan inf -inf 0 -1 abc; do
