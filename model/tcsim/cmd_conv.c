@@ -28,7 +28,9 @@ static void help(void)
            "(N*H*W*C and K*R*S*C words, '#' starts a comment) from --act and --wgt.\n"
            "Prints, one per line: checksum (FNV-1a 64 of the output words, NPQK order),\n"
            "smem_row_loads (activation rows copied from shared to tensor memory), shifts, mmas,\n"
-           "cycles (of the modelled SM; 0 for algo 1, which uses no tensor core).\n");
+           "cycles (of the modelled SM; 0 for algo 1, which uses no tensor core); with\n"
+           "--engine rtl (every MMA on the Verilated tc_blackwell) also rtl_unit_cycles, the\n"
+           "clock of that unit (one FEDP per kind), not the modelled SM's.\n");
 }
 
 /* Read exactly n hex words of format f from path; -1 after a message naming the file
@@ -259,6 +261,11 @@ static int run(int argc, char **argv)
         printf("shifts: %llu\n", (unsigned long long)st.shifts);
         printf("mmas: %llu\n", (unsigned long long)st.mmas);
         printf("cycles: %llu\n", (unsigned long long)st.cycles);
+#ifdef TCSIM_HAVE_RTL_BW
+        /* the Verilated unit's own clock (one FEDP per kind), not the array model's */
+        if (eng)
+            printf("rtl_unit_cycles: %llu\n", (unsigned long long)bw_engine_rtl_cycles(eng));
+#endif
     }
 #ifdef TCSIM_HAVE_RTL_BW
     bw_engine_free(eng);

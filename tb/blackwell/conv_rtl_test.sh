@@ -1,6 +1,6 @@
 #!/bin/bash
 # `tcsim conv --engine rtl` (every MMA on the Verilated tc_blackwell) prints exactly what
-# `--engine model` prints - checksum and counts - for Algorithms 2 and 3 over a few
+# `--engine model` prints - checksum and counts - plus the unit's own cycles, for Algorithms 2 and 3 over a few
 # shapes and kinds (stride, padding, dilation, channels not a multiple of K).
 set -u
 tcsim=$1
@@ -13,6 +13,13 @@ for shape in "--n 1 --h 6 --w 6 --c 20 --k 8 --r 3 --s 3 --pad 1" \
   for algo in 2 3; do
     m=$("$tcsim" conv $shape --algo $algo --seed 5 --engine model) || { echo "FAIL model: $shape"; fail=1; continue; }
     r=$("$tcsim" conv $shape --algo $algo --seed 5 --engine rtl) || { echo "FAIL rtl: $shape"; fail=1; continue; }
+    # and one more line, the RTL unit's own cycles: at least one per MMA
+    u=$(sed -n 's/^rtl_unit_cycles: \([0-9][0-9]*\)$/\1/p' <<<"$r")
+    n=$(sed -n 's/^mmas: //p' <<<"$m")
+    r=$(grep -v '^rtl_unit_cycles: ' <<<"$r")
+    if [ -z "$u" ] || [ -z "$n" ] || [ "$u" -lt "$n" ] || [ "$n" -lt 1 ]; then
+      echo "FAIL $shape --algo $algo: rtl_unit_cycles '$u' for $n MMAs"; fail=1
+    fi
     if [ "$m" != "$r" ]; then
       echo "FAIL $shape --algo $algo:"; echo "model: $m"; echo "rtl:   $r"; fail=1
     fi
