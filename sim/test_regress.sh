@@ -30,6 +30,9 @@ line=$(grep -A1 "FAILED amp; reproduce with:" amp.out | tail -1)
 rm -f where1 where2; (cd away && sh -c "$line") >/dev/null 2>&1
 [ "$(cat where1 2>/dev/null)" = "$work" ] && [ "$(cat where2 2>/dev/null)" = "$work" ] \
     && [ ! -e away/where2 ] || fail "the reproduce line of a command with & ran elsewhere: $line"
+# the JUnit failure message carries the same line
+python3 -c "import sys, xml.etree.ElementTree as E; m=E.parse('ja.xml').getroot().find('testcase/failure').get('message'); \
+sys.exit(m != 'reproduce: ' + sys.argv[1].strip())" "$line" || fail "ja.xml's failure message is not the reproduce line"
 grep -q "11 jobs (shard 1/1).*10 pass, 1 fail" out.txt || fail "summary counts wrong: $(grep jobs out.txt)"
 grep -q "\[11/11\]" err.txt || fail "no progress line"
 
