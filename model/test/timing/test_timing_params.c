@@ -101,6 +101,22 @@ int main(void)
           t.latency == 12);
     op = (tc_mma_op){16, 8, 16, TC_FMT_FP16, TC_FMT_FP16, 1}; /* sparse: dense k8 */
     CHECK_COND(tc_op_timing_of(&g, &op, &t) == TC_OK && t.steps == 1 && t.fmas == 2048);
+    /* Rounding up (docs/timing.md): beats and the drain rows are whole cycles. The toy
+     * with 24 FEDPs and 3 drain rows: rate 1*24*4 = 96 fp16 FMA/clk, k_step 8. m16n8k8:
+     * beats = ceil(16*8*8/96) = ceil(10.67) = 11 = issue interval (> ii_min 2); latency
+     * = depth 10 + ceil(16/3) = 6, one step: 16. m16n8k16: 2 steps, interval 22, latency
+     * 10 + 6 + 1*max(step_fwd 6, 11) = 27. */
+    {
+        tc_gpu_timing b = g;
+        b.fedps_per_tc = 24;
+        b.drain_rows = 3;
+        op = (tc_mma_op){16, 8, 8, TC_FMT_FP16, TC_FMT_FP16, 0};
+        CHECK_COND(tc_op_timing_of(&b, &op, &t) == TC_OK && t.steps == 1 && t.beats == 11 &&
+                   t.issue_interval == 11 && t.latency == 16);
+        op.k = 16;
+        CHECK_COND(tc_op_timing_of(&b, &op, &t) == TC_OK && t.steps == 2 && t.beats == 11 &&
+                   t.issue_interval == 22 && t.latency == 27);
+    }
     op = (tc_mma_op){16, 8, 12, TC_FMT_FP16, TC_FMT_FP16, 0}; /* not whole steps */
     CHECK_COND(tc_op_timing_of(&g, &op, &t) == TC_ESHAPE);
     op = (tc_mma_op){16, 8, 16, TC_FMT_FP32, TC_FMT_FP32, 0}; /* no fp32 inputs */
