@@ -117,6 +117,16 @@ int main(void)
         CHECK_COND(tc_op_timing_of(&b, &op, &t) == TC_OK && t.steps == 2 && t.beats == 11 &&
                    t.issue_interval == 22 && t.latency == 27);
     }
+    /* The front end's interval is at least ii_min too. The toy with ii_min 12, m16n8k8
+     * fp16 -> fp32: accumulator 16*8*8/64 = 16 cycles; front end 16*8*8/128 = 8, raised
+     * to ii_min 12; acc_slack = acc32_buffer 1 x 12 = 12; latency 10 + 4 + 0 + 1 = 15. */
+    {
+        tc_gpu_timing b = g;
+        b.ii_min = 12;
+        op = (tc_mma_op){16, 8, 8, TC_FMT_FP16, TC_FMT_FP32, 0};
+        CHECK_COND(tc_op_timing_of(&b, &op, &t) == TC_OK && t.issue_interval == 16 &&
+                   t.front_interval == 12 && t.acc_slack == 12 && t.latency == 15);
+    }
     op = (tc_mma_op){16, 8, 12, TC_FMT_FP16, TC_FMT_FP16, 0}; /* not whole steps */
     CHECK_COND(tc_op_timing_of(&g, &op, &t) == TC_ESHAPE);
     op = (tc_mma_op){16, 8, 16, TC_FMT_FP32, TC_FMT_FP32, 0}; /* no fp32 inputs */
