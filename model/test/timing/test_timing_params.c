@@ -127,6 +127,34 @@ int main(void)
         CHECK_COND(tc_op_timing_of(&b, &op, &t) == TC_OK && t.issue_interval == 16 &&
                    t.front_interval == 12 && t.acc_slack == 12 && t.latency == 15);
     }
+    /* acc32_buffer 2: the front end may run two passes ahead. The toy's m16n8k16 fp16 ->
+     * fp32 (front 16, accumulator 32, latency 31, slack 2 x 16 = 32). By the rule of
+     * docs/timing.md (front end busy front_interval from each take; take while the
+     * accumulator's backlog is at most 32):
+     *   take 0:  acc starts 0,   ready 31;  front free 16, acc free 32
+     *   take 16: acc starts 32,  ready 63;  front free 32, acc free 64
+     *   take 32: backlog 64-32 = 32 at 32: taken; acc starts 64, ready 95;
+     *            front free 48, acc free 96
+     *   take 64: at 48 the backlog 96-48 = 48 > 32, so 96-32 = 64; acc starts 96, ready 127
+     *   take 96: front free 80, acc free 128: 128-32 = 96; acc starts 128, ready 159. */
+    {
+        tc_gpu_timing b = g;
+        b.acc32_buffer = 2;
+        op = (tc_mma_op){16, 8, 16, TC_FMT_FP16, TC_FMT_FP32, 0};
+        CHECK_COND(tc_op_timing_of(&b, &op, &t) == TC_OK && t.front_interval == 16 &&
+                   t.issue_interval == 32 && t.acc_slack == 32 && t.latency == 31);
+        tc_unit_state u = {0, 0};
+        const uint64_t take[5] = {0, 16, 32, 64, 96}, ready[5] = {31, 63, 95, 127, 159};
+        uint64_t now = 0;
+        for (int i = 0; i < 5; i++) {
+            now = tc_unit_next_take(&u, &t, now);
+            CHECK(now == take[i], "acc32_buffer 2: take %d at %llu, expected %llu", i,
+                  (unsigned long long)now, (unsigned long long)take[i]);
+            uint64_t r = tc_unit_take(&u, &t, now);
+            CHECK(r == ready[i], "acc32_buffer 2: ready %d at %llu, expected %llu", i,
+                  (unsigned long long)r, (unsigned long long)ready[i]);
+        }
+    }
     op = (tc_mma_op){16, 8, 12, TC_FMT_FP16, TC_FMT_FP16, 0}; /* not whole steps */
     CHECK_COND(tc_op_timing_of(&g, &op, &t) == TC_ESHAPE);
     op = (tc_mma_op){16, 8, 16, TC_FMT_FP32, TC_FMT_FP32, 0}; /* no fp32 inputs */
