@@ -200,6 +200,57 @@ static void test_next_event_stages(void)
     tc_sim_destroy(s);
 }
 
+/* A host that issues whenever it can and otherwise jumps to next_event must see the
+ * issue cycles of docs/timing.md: Turing's m16n8k8 with an fp32 accumulator, four back
+ * to back on one sub-core, are taken at 0, 8, 24, 40 (front end 8 cycles, accumulator
+ * 16 = 16*8*8/64, one pass of slack). Each is readable latency = depth 7 + ceil(16/2)
+ * + acc32_extra 3 = 18 after the accumulator starts it (0, 16, 32, 48): 18, 34, 50,
+ * 66. Every ticket completes exactly once, in ready order. The jump to 24 is an event of no
+ * stage on its own (the accumulator frees at 32, the front end at 16): only the last
+ * kind's next take gives it. */
+static void test_next_event_takes(void)
+{
+    tc_sim *s = make("rtx2080ti", 1, 0);
+    tc_sim_op a = mma_op(0, 16, 8, 8, TC_FMT_FP16, TC_FMT_FP32);
+    const uint64_t take[4] = {0, 8, 24, 40}, ready[4] = {18, 34, 50, 66};
+    uint64_t tickets[4], now = 0, seen[4] = {0, 0, 0, 0};
+    unsigned issued = 0, done = 0, steps = 0;
+    while (done < 4 && steps++ < 100) {
+        tc_sim_completion c[4];
+        size_t n = 0;
+        CHECK_COND(tc_sim_poll(s, c, 4, &n) == TC_OK);
+        for (size_t i = 0; i < n; i++) {
+            unsigned j = (unsigned)c[i].tag;
+            CHECK(j < issued && c[i].ticket == tickets[j] && c[i].ready == ready[j] &&
+                  c[i].ready <= now && c[i].issued == take[j] && seen[j]++ == 0 &&
+                  j == done + i, "completion %zu at %llu: tag %u ready %llu", i,
+                  (unsigned long long)now, j, (unsigned long long)c[i].ready);
+        }
+        done += (unsigned)n;
+        if (done == 4)
+            break;
+        int ok = 0;
+        CHECK_COND(issued == 4 || tc_sim_can_issue(s, &a, &ok) == TC_OK);
+        if (issued < 4 && ok) {
+            CHECK(now == take[issued], "issue %u at %llu, expected %llu", issued,
+                  (unsigned long long)now, (unsigned long long)take[issued]);
+            a.tag = issued;
+            CHECK_COND(tc_sim_issue(s, &a, &tickets[issued]) == TC_OK);
+            issued++;
+            continue;
+        }
+        uint64_t next;
+        CHECK(tc_sim_next_event(s, &next) == TC_OK && next > now && next != UINT64_MAX,
+              "next_event at %llu: %llu", (unsigned long long)now, (unsigned long long)next);
+        if (next <= now || next == UINT64_MAX)
+            break;
+        CHECK_COND(tc_sim_tick(s, next - now) == TC_OK);
+        now = next;
+    }
+    CHECK_COND(issued == 4 && done == 4 && now == 66);
+    tc_sim_destroy(s);
+}
+
 /* The clock stops at TC_SIM_MAX_CYCLE, so ready cycles cannot wrap past 2^64 (an issue
  * just below 2^64 used to complete "ready" at cycle 15, before it was issued). */
 static void test_clock_end(void)
@@ -408,6 +459,7 @@ int main(void)
     test_issue_timing();
     test_errors();
     test_next_event_stages();
+    test_next_event_takes();
     test_clock_end();
     test_full_queue();
     test_arithmetic();
