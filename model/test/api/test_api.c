@@ -205,7 +205,8 @@ static void test_next_event_stages(void)
  * to back on one sub-core, are taken at 0, 8, 24, 40 (front end 8 cycles, accumulator
  * 16 = 16*8*8/64, one pass of slack). Each is readable latency = depth 7 + ceil(16/2)
  * + acc32_extra 3 = 18 after the accumulator starts it (0, 16, 32, 48): 18, 34, 50,
- * 66. Every ticket completes exactly once, in ready order. The jump to 24 is an event of no
+ * 66. Every ticket completes exactly once, in ready order. The accumulator is busy
+ * without a gap from 0 to 64: 4 x 16 busy cycles. The jump to 24 is an event of no
  * stage on its own (the accumulator frees at 32, the front end at 16): only the last
  * kind's next take gives it. */
 static void test_next_event_takes(void)
@@ -248,6 +249,10 @@ static void test_next_event_takes(void)
         now = next;
     }
     CHECK_COND(issued == 4 && done == 4 && now == 66);
+    tc_sim_stats st;
+    tc_sim_stats_init(&st);
+    CHECK_COND(tc_sim_stats_get(s, &st) == TC_OK && st.issued == 4 && st.completed == 4 &&
+               st.busy_cycles == 64);
     tc_sim_destroy(s);
 }
 
