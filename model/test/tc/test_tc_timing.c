@@ -26,7 +26,9 @@ static int run(const tc_volta_timing *t, tc_shape sh, tc_fmt acc, tc_hmma_event 
 static void check_rules(const char *what, const tc_volta_timing *t, tc_fmt acc,
                         const tc_hmma_event *ev, size_t n, uint64_t done)
 {
-    unsigned steps = acc == TC_FMT_FP32 ? 4 : 2, beats = 32 / steps / t->fedps_per_tg;
+    /* a step's 32 / steps outputs, fedps_per_tg of them a beat, in whole beats */
+    unsigned steps = acc == TC_FMT_FP32 ? 4 : 2;
+    unsigned beats = (32 / steps + t->fedps_per_tg - 1) / t->fedps_per_tg;
     unsigned pack = acc == TC_FMT_FP16 ? t->f16_pack : 0;
     uint64_t raw = t->operand_fetch + beats - 1 + t->fedp_latency + pack + t->writeback;
     for (size_t i = 0; i < n; i++) {
@@ -99,6 +101,24 @@ int main(void)
                 moved |= ev[i].cumulative != (acc ? fig9b[i] : fig9a[i]);
         }
         CHECK(moved, "changing %s does not change Figure 9", names[p]);
+    }
+    /* FEDPs that do not divide a step's outputs: 3 per thread group take ceil(8 / 3) = 3
+     * beats for a mixed-precision step's 8 outputs (ceil(16 / 3) = 6 in FP16 mode, 16
+     * outputs), so HMMA 1 (step 1 of set 1, another pair than step 0's) dispatches 3
+     * (6) cycles after HMMA 0: 2 (5) beats would leave outputs uncomputed. */
+    {
+        tc_volta_timing v = t;
+        v.fedps_per_tg = 3;
+        CHECK(run(&v, TC_SHAPE_M16N16K16, TC_FMT_FP32, ev, &n, &done) && n == 16,
+              "fedps_per_tg 3 mixed: %zu", n);
+        check_rules("fedps_per_tg 3 mixed", &v, TC_FMT_FP32, ev, n, done);
+        CHECK(ev[1].dispatch - ev[0].dispatch == 3, "fedps_per_tg 3 mixed: HMMA 1 at +%llu",
+              (unsigned long long)(ev[1].dispatch - ev[0].dispatch));
+        CHECK(run(&v, TC_SHAPE_M16N16K16, TC_FMT_FP16, ev, &n, &done) && n == 8,
+              "fedps_per_tg 3 fp16: %zu", n);
+        check_rules("fedps_per_tg 3 fp16", &v, TC_FMT_FP16, ev, n, done);
+        CHECK(ev[1].dispatch - ev[0].dispatch == 6, "fedps_per_tg 3 fp16: HMMA 1 at +%llu",
+              (unsigned long long)(ev[1].dispatch - ev[0].dispatch));
     }
     tc_volta_timing bad = t;
     bad.operand_fetch = 0;
