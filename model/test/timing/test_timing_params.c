@@ -254,6 +254,27 @@ int main(void)
         }
     }
 
+    /* The seed-001 host issues one HMMA a cycle when the tensor core takes that many. A
+     * Turing with 64 FEDPs per tensor core and ii_min 1: int8 rate 2*64*4*16/8 = 1024,
+     * k_step 16, so m8n8k16 is 8*8*16/1024 = 1 beat, interval 1, latency depth 7 +
+     * ceil(8/2) = 11. An 8-bit wmma 16x16x16 is four independent m8n8k16 (docs/timing.md):
+     * issued at 0, 1, 2, 3, the last readable at 3 + 11 = 14; cumulative =
+     * measure_offset 36 + (the next issue, after the last: 14) = 37, 38, 39, 50. */
+    {
+        tc_gpu_timing b;
+        CHECK_COND(tc_gpu_timing_find("rtx2080ti", &b) == TC_OK && b.measure_offset == 36);
+        b.fedps_per_tc = 64;
+        b.ii_min = 1;
+        op = (tc_mma_op){16, 16, 16, TC_FMT_INT8, TC_FMT_S32, 0};
+        uint64_t cum[8];
+        size_t cnt = 0;
+        const uint64_t want[4] = {37, 38, 39, 50};
+        CHECK_COND(tc_wmma_cumulative(&b, &op, cum, 8, &cnt) == TC_OK && cnt == 4);
+        for (size_t i = 0; i < 4 && i < cnt; i++)
+            CHECK(cum[i] == want[i], "one HMMA a cycle: HMMA %zu cumulative %llu, expected %llu",
+                  i, (unsigned long long)cum[i], (unsigned long long)want[i]);
+    }
+
     unsigned m, n, k;
     CHECK_COND(tc_mma_shape_parse("m16n8k16", &m, &n, &k) == TC_OK && m == 16 && n == 8 && k == 16);
     CHECK_COND(tc_mma_shape_parse("m16n8", &m, &n, &k) == TC_EINVAL);
