@@ -290,6 +290,19 @@ int main(void)
     CHECK_COND(tc_bench_mma(&g, &op, 1, 1, 0, &r) == TC_EINVAL);
     CHECK_COND(tc_bench_mma(&g, &op, 1, 1, 10, &r) == TC_OK && r.cycles > 0);
 
+    /* The run ends with the slowest warp (docs/timing.md: "cycles per iteration of the
+     * slowest warp"). 5 warps on A100's 4 sub-cores put warps 0 and 4 on sub-core 0,
+     * which takes their 2 x ILP 4 x 10 iterations = 80 mma one per issue interval:
+     * m16n8k16 fp16 -> fp32 is 2 steps of 16*8*8/256 = 4 beats, 8 cycles, and latency
+     * 14 + 16/4 + 1*max(8, 4) = 26. So the 80th is taken at 79*8 = 632 or later and is
+     * readable at 632 + 26 = 658 or later, while a warp alone on a sub-core needs only
+     * half of that. */
+    op = (tc_mma_op){16, 8, 16, TC_FMT_FP16, TC_FMT_FP32, 0};
+    CHECK_COND(tc_bench_mma(&g, &op, 5, 4, 10, &r) == TC_OK);
+    CHECK(r.cycles >= 658 && r.latency_x10 >= 658, "5 warps x ILP 4: %llu cycles, %llu/10 per "
+          "iteration; sub-core 0 alone needs 658", (unsigned long long)r.cycles,
+          (unsigned long long)r.latency_x10);
+
     /* Progress: each further hundredth of the mma completed, increasing, ending at the
      * total; the same result as without a report; an invalid run reports nothing. */
     const unsigned shapes[][3] = {{1, 1, 7}, {3, 2, 50}, {64, 16, 20}, {5, 3, 1000}};
