@@ -254,6 +254,22 @@ int main(void)
         }
     }
 
+    /* Volta's wmma.m16n16k16 on its HMMA pipeline, read off seed 001 Figure 9 with
+     * measure_offset 8 (timing.txt): mixed precision, the last HMMA dispatches at
+     * cumulative 44 - 8 = 36 after the first and D is readable at 54 - 8 = 46; the next
+     * wmma's first HMMA follows the last one's 32/4 steps/4 FEDPs = 2 beats: interval 38.
+     * FP16 mode: last dispatch 51 - 8 = 43, readable 64 - 8 = 56, 16/4 = 4 beats: 47. */
+    {
+        tc_gpu_timing v;
+        CHECK_COND(tc_gpu_timing_find("v100", &v) == TC_OK && v.measure_offset == 8);
+        op = (tc_mma_op){16, 16, 16, TC_FMT_FP16, TC_FMT_FP32, 0};
+        CHECK_COND(tc_op_timing_of(&v, &op, &t) == TC_OK && t.steps == 16 && t.beats == 2 &&
+                   t.issue_interval == 38 && t.latency == 46 && t.fmas == 4096);
+        op.acc = TC_FMT_FP16;
+        CHECK_COND(tc_op_timing_of(&v, &op, &t) == TC_OK && t.steps == 8 && t.beats == 4 &&
+                   t.issue_interval == 47 && t.latency == 56);
+    }
+
     /* The seed-001 host issues one HMMA a cycle when the tensor core takes that many. A
      * Turing with 64 FEDPs per tensor core and ii_min 1: int8 rate 2*64*4*16/8 = 1024,
      * k_step 16, so m8n8k16 is 8*8*16/1024 = 1 beat, interval 1, latency depth 7 +
