@@ -200,6 +200,23 @@ static void test_next_event_stages(void)
     tc_sim_destroy(s);
 }
 
+/* next_event looks at every unit, the last one too: A100's m16n8k16 fp16 -> fp32 on
+ * the last sub-core of two SMs (unit 7) is 2 steps of 16*8*8/256 = 4 beats, so its
+ * unit frees at 8, before the result (latency 14 + 16/4 + max(8, 4) = 26). */
+static void test_next_event_last_unit(void)
+{
+    tc_sim *s = make("a100", 2, 0);
+    tc_sim_op op = mma_op(7, 16, 8, 16, TC_FMT_FP16, TC_FMT_FP32);
+    uint64_t t, next;
+    CHECK_COND(tc_sim_issue(s, &op, &t) == TC_OK);
+    CHECK_COND(tc_sim_next_event(s, &next) == TC_OK && next == 8);
+    CHECK_COND(tc_sim_tick(s, 8) == TC_OK);
+    int ok = 0;
+    CHECK_COND(tc_sim_can_issue(s, &op, &ok) == TC_OK && ok == 1);
+    CHECK_COND(tc_sim_next_event(s, &next) == TC_OK && next == 26);
+    tc_sim_destroy(s);
+}
+
 /* A host that issues whenever it can and otherwise jumps to next_event must see the
  * issue cycles of docs/timing.md: Turing's m16n8k8 with an fp32 accumulator, four back
  * to back on one sub-core, are taken at 0, 8, 24, 40 (front end 8 cycles, accumulator
@@ -465,6 +482,7 @@ int main(void)
     test_errors();
     test_next_event_stages();
     test_next_event_takes();
+    test_next_event_last_unit();
     test_clock_end();
     test_full_queue();
     test_arithmetic();
