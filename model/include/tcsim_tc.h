@@ -162,7 +162,9 @@ tc_status tc_volta_mma(const tc_hmma_cfg *cfg, const uint32_t *A, const uint32_t
  *                  the register file in cycle d, cross to the tensor core and are
  *                  written into the threadgroup A/C buffers and the octet B buffer at
  *                  the end of cycle d+F-1;
- *   d+F+j          beat j < E enters the FEDPs (E = beats, tc_hmma_geometry);
+ *   d+F+j          beat j < E enters the FEDPs (E = beats: a step's 32 / steps outputs
+ *                  of a half, fedps_per_tg a beat, rounded up; tc_hmma_geometry's for
+ *                  the V100's 4);
  *   +fedp_latency  the beat's results leave the FEDPs;
  *   +f16_pack      (fp16 only) two fp16 results of consecutive beats are merged in a
  *                  register into one 32-bit register write;

@@ -298,10 +298,13 @@ static tc_status volta_op(const tc_gpu_timing *g, const tc_mma_op *op, tc_op_tim
     tc_status st = tc_volta_events_of(g, op, &cfg, ev, &n, &done);
     if (st != TC_OK)
         return st;
-    unsigned sets, steps, beats;
-    st = tc_hmma_geometry(&cfg, &sets, &steps, &beats);
+    unsigned sets, steps;
+    st = tc_hmma_geometry(&cfg, &sets, &steps, NULL);
     if (st != TC_OK)
         return st;
+    /* the GPU's own FEDPs per threadgroup, as the pipeline above used them (not the 4
+     * of the V100 that tc_hmma_geometry describes) */
+    unsigned beats = tc_volta_step_beats(&g->volta, steps);
     out->steps = (unsigned)n;
     out->beats = beats;
     /* The FEDPs take the next instruction's first HMMA after this one's last beats. */

@@ -156,6 +156,9 @@ void tc_tmem_ctl_set(tc_tmem *m, const tmem_ctl *ctl);
 /* timing.c - TC_OK if Volta's HMMA pipeline parameters are ones it can run (each stage
  * count within the model's 64 stages, and so is the longest pipe), else TC_EINVAL. */
 tc_status tc_volta_timing_check(const tc_volta_timing *t);
+/* Cycles one HMMA step keeps the FEDPs busy (its beats), for t's FEDPs per threadgroup
+ * and an accumulator of `steps` steps (t checked): the pipeline's and the handle's. */
+unsigned tc_volta_step_beats(const tc_volta_timing *t, unsigned steps);
 
 /* gpu_timing.c - TC_OK if every field of g is within what timing.txt's parser accepts
  * (each key's maximum, no zero divisor, a known arch), else TC_EINVAL: parameters that

@@ -44,6 +44,13 @@ tc_status tc_volta_timing_check(const tc_volta_timing *t)
     return TC_OK;
 }
 
+unsigned tc_volta_step_beats(const tc_volta_timing *t, unsigned steps)
+{
+    /* A half's 4 x 8 accumulator, 1/steps of it per step, fedps_per_tg outputs a beat. */
+    unsigned outputs = 32 / steps;
+    return (outputs + t->fedps_per_tg - 1) / t->fedps_per_tg;
+}
+
 tc_status tc_volta_hmma_timing(const tc_volta_timing *t, const tc_hmma_cfg *cfg,
                                tc_hmma_event *ev, size_t cap, size_t *n, uint64_t *done)
 {
@@ -67,9 +74,7 @@ tc_status tc_volta_hmma_timing(const tc_volta_timing *t, const tc_hmma_cfg *cfg,
     /* Stages behind the FEDP inputs: the FEDP's registers, the pack register, then the
      * result register; the last of them writes the register file at the end of its cycle. */
     unsigned depth = t->fedp_latency + pack + t->writeback - 1;
-    /* A half's 4 x 8 accumulator, 1/steps of it per step, fedps_per_tg outputs a beat. */
-    unsigned outputs = 32 / steps;
-    unsigned beats = (outputs + t->fedps_per_tg - 1) / t->fedps_per_tg;
+    unsigned beats = tc_volta_step_beats(t, steps);
 
     slot fetch[MAX_STAGES], pipe[MAX_STAGES];
     for (unsigned i = 0; i < MAX_STAGES; i++)

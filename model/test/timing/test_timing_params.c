@@ -270,6 +270,35 @@ int main(void)
                    t.issue_interval == 47 && t.latency == 56);
     }
 
+    /* A Volta with fewer FEDPs per threadgroup: a step's outputs of a half (32 / 4 = 8
+     * mixed, 32 / 2 = 16 FP16) take ceil(outputs / FEDPs) beats - 1: 8, 16; 2: 4, 8;
+     * 3: 3, 6 - and the next wmma's first HMMA follows the last one's beats, so the
+     * issue interval is the pipeline's first-to-last dispatch span plus those beats
+     * (it used to take the V100's 2 and 4 whatever the GPU said). */
+    {
+        static const unsigned fedps[3] = {1, 2, 3}, mixed[3] = {8, 4, 3}, half[3] = {16, 8, 6};
+        for (unsigned i = 0; i < 3; i++)
+            for (int f16 = 0; f16 < 2; f16++) {
+                tc_gpu_timing v;
+                CHECK_COND(tc_gpu_timing_find("v100", &v) == TC_OK);
+                v.volta.fedps_per_tg = fedps[i];
+                op = (tc_mma_op){16, 16, 16, TC_FMT_FP16, f16 ? TC_FMT_FP16 : TC_FMT_FP32, 0};
+                tc_hmma_cfg cfg = {TC_SHAPE_M16N16K16, TC_LAYOUT_ROW, TC_LAYOUT_COL, op.acc};
+                tc_hmma_event ev[16];
+                size_t ne = 0;
+                uint64_t done = 0;
+                unsigned want = f16 ? half[i] : mixed[i];
+                CHECK_COND(tc_volta_hmma_timing(&v.volta, &cfg, ev, 16, &ne, &done) == TC_OK &&
+                           ne > 0);
+                CHECK(tc_op_timing_of(&v, &op, &t) == TC_OK && t.beats == want &&
+                      t.issue_interval == ev[ne - 1].dispatch - ev[0].dispatch + want,
+                      "volta %u FEDPs per threadgroup, %s: beats %u interval %u, expected "
+                      "%u and %llu", fedps[i], f16 ? "fp16" : "mixed", t.beats,
+                      t.issue_interval, want,
+                      (unsigned long long)(ev[ne - 1].dispatch - ev[0].dispatch + want));
+            }
+    }
+
     /* The seed-001 host issues one HMMA a cycle when the tensor core takes that many. A
      * Turing with 64 FEDPs per tensor core and ii_min 1: int8 rate 2*64*4*16/8 = 1024,
      * k_step 16, so m8n8k16 is 8*8*16/1024 = 1 beat, interval 1, latency depth 7 +
