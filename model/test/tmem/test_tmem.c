@@ -289,6 +289,14 @@ static void test_clock(unsigned banks)
     CHECK(tc_tmem_clock(m, &bad, &o) == TC_EINVAL, "D without data");
     bad = (tc_tmem_inputs){ .ls_valid = 1, .ls_col = 0, .ls_ncols = 0 };
     CHECK(tc_tmem_clock(m, &bad, &o) == TC_EINVAL, "ld of 0 columns");
+    /* tcsim_tmem.h: a NULL data pointer on a port whose payload is read is refused, for
+     * cp and st as for D (the operation calls check their own pointers first, so only
+     * the clocked interface reaches these) */
+    bad = (tc_tmem_inputs){ .cp_valid = 1, .cp_col = 0, .cp_data = NULL };
+    CHECK(tc_tmem_clock(m, &bad, &o) == TC_EINVAL, "cp without data");
+    bad = (tc_tmem_inputs){ .ls_valid = 1, .ls_store = 1, .ls_group = 0, .ls_col = 0,
+                            .ls_ncols = 1, .ls_data = NULL };
+    CHECK(tc_tmem_clock(m, &bad, &o) == TC_EINVAL, "st without data");
     CHECK(tc_tmem_cycle_count(m) == before, "refused cycles are not clocked");
     /* a bad payload on a port that loses arbitration is not looked at */
     bad = (tc_tmem_inputs){ .a_valid = 1, .a_col = 3, .cp_col = 999 };
