@@ -281,6 +281,14 @@ static void test_wmma(void)
     CHECK(tc_frag_map(&s, 0, 0, &e) == TC_EFORMAT, "bf16 accumulator");
     s = spec(TC_SHAPE_COUNT, TC_OPERAND_A, TC_LAYOUT_ROW, TC_FMT_FP32);
     CHECK(tc_frag_map(&s, 0, 0, &e) == TC_EINVAL, "bad shape");
+    /* a layout that is neither row nor col is an out-of-range value (tcsim.h: TC_EINVAL)
+     * for A and B, whose element places depend on it */
+    for (int op = TC_OPERAND_A; op <= TC_OPERAND_B; op++) {
+        s = spec(TC_SHAPE_M8N8K4, (tc_operand)op, TC_LAYOUT_COUNT, TC_FMT_FP32);
+        unsigned n = 0;
+        CHECK(tc_frag_count(&s, &n) == TC_EINVAL, "op %d, layout %d: count", op, TC_LAYOUT_COUNT);
+        CHECK(tc_frag_map(&s, 0, 0, &e) == TC_EINVAL, "op %d, layout %d: map", op, TC_LAYOUT_COUNT);
+    }
 }
 
 /* ------------------------------------------------------------ 3. sets and steps */
@@ -431,6 +439,8 @@ static void test_sets_steps(void)
     tc_hmma_access ac;
     CHECK(tc_hmma_access_of(&ok, 1, 0, 0, &ac) == TC_EINVAL, "m8n8k4 has one set");
     CHECK(tc_hmma_access_of(&ok, 0, 4, 0, &ac) == TC_EINVAL, "mixed has four steps");
+    /* tcsim_tc.h: half is 0 (threadgroup X) or 1 (X+4); 2 is out of range (TC_EINVAL) */
+    CHECK(tc_hmma_access_of(&ok, 0, 0, 2, &ac) == TC_EINVAL, "half 2");
 }
 
 int main(void)
