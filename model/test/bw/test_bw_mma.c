@@ -254,6 +254,58 @@ static void cost_cases(void)
     }
 }
 
+/* D and C windows that wrap from column 511 to 0 (docs/blackwell_mma.md: "D[i][j] in
+ * the word (lane(i), d_col + j); columns wrap at 512"). i8, so the expected values are
+ * exact integers worked out here: A row i is (1, 0, ..., 0) and B column j is
+ * (j + 1, 0, ..., 0), so (A*B)[i][j] = 1 * (j + 1); with enable_input_d the C word of
+ * (lane l, column c), l = i for M = 128, was poked as 1000 * l + c, so
+ * D[i][j] = 1000 * i + (508 + j) % 512 + j + 1, e.g. i = 2, j = 5: column 1,
+ * 2000 + 1 + 6 = 2007. */
+static void wrap_cases(void)
+{
+    static const unsigned banks[2] = {8, 4};
+    static uint32_t a_rows[128 * 8], b_rows[16 * 8];
+    memset(a_rows, 0, sizeof a_rows);
+    memset(b_rows, 0, sizeof b_rows);
+    for (unsigned i = 0; i < 128; i++)
+        a_rows[i * 8] = 1;       /* int8 element 0 in bits 0-7 of word 0 */
+    for (unsigned j = 0; j < 16; j++)
+        b_rows[j * 8] = j + 1;
+    for (int bi = 0; bi < 2; bi++) {
+        tc_tmem *t;
+        tc_tmem_new(banks[bi], &t);
+        for (unsigned l = 0; l < LANES; l++)
+            for (unsigned c = 0; c < COLS; c++)
+                tc_tmem_poke(t, l, c, 1000 * l + c);
+        tc_bw_mma_desc d;
+        memset(&d, 0, sizeof d);
+        d.kind = TC_BW_I8;
+        d.in = TC_FMT_INT8;
+        d.out = TC_FMT_S32;
+        d.M = 128;
+        d.N = 16;
+        d.d_col = 508;           /* columns 508..511 then 0..11 */
+        d.a_smem.words = a_rows;
+        d.a_smem.row_stride = 8;
+        d.b_smem.words = b_rows;
+        d.b_smem.row_stride = 8;
+        d.enable_input_d = 1;
+        tc_status st = tc_bw_mma(t, &d, NULL);
+        CHECK(st == TC_OK, "banks %u: D at column 508, N 16: %s", banks[bi], tc_strerror(st));
+        unsigned bad = 0;
+        for (unsigned i = 0; i < 128; i++)
+            for (unsigned j = 0; j < 16; j++) {
+                unsigned col = (508 + j) % COLS;
+                uint32_t got = 0, want = 1000 * i + col + j + 1;
+                tc_tmem_peek(t, i, col, &got);
+                if (got != want && bad++ < 3)
+                    CHECK(0, "banks %u: wrapped D lane %u col %u: got %u want %u", banks[bi], i,
+                          col, got, want);
+            }
+        tc_tmem_free(t);
+    }
+}
+
 static void error_cases(void)
 {
     tc_tmem *t;
@@ -329,6 +381,7 @@ int main(int argc, char **argv)
     int iters = argc > 1 ? atoi(argv[1]) : 6;
     rng = 0x2545f4914f6cdd1du;
     cost_cases();
+    wrap_cases();
     error_cases();
     for (size_t m = 0; m < N_MIXES; m++)
         for (int it = 0; it < iters; it++)
