@@ -365,6 +365,20 @@ static void error_cases(void)
     CHECK(tc_bw_mma(t, NULL, NULL) == TC_EINVAL && tc_bw_mma(NULL, &d, NULL) == TC_EINVAL, "NULL");
     d.b_smem.row_stride = 4;
     CHECK(tc_bw_mma(t, &d, NULL) == TC_EINVAL, "stride");
+    /* tcsim_bw.h: row_stride >= TC_BW_ROW_WORDS, for A from shared memory as for B */
+    d.b_smem.row_stride = 8;
+    d.a_tmem = 0;
+    d.a_smem.row_stride = 4;
+    CHECK(tc_bw_mma(t, &d, NULL) == TC_EINVAL, "A stride");
+    d.a_smem.row_stride = 8;
+    /* a scale-factor column is a tensor-memory column: 0..511 (tcsim_tmem.h), so 512 is
+     * refused, not read as column 0 */
+    d.kind = TC_BW_MXF8F6F4;
+    d.in = TC_FMT_E4M3;
+    d.scale = TC_FMT_UE8M0;
+    CHECK(tc_bw_mma(t, &d, NULL) == TC_OK, "mxf8f6f4 plain");
+    d.sfa_col = COLS;
+    CHECK(tc_bw_mma(t, &d, NULL) == TC_EINVAL, "sfa_col 512");
     tc_tmem_free(t);
     /* the kind table */
     unsigned K, W;
