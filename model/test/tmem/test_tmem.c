@@ -245,6 +245,10 @@ static void test_clock(unsigned banks)
             next++;
         } else {
             CHECK(o.ready == 0, "cycle %u: ready before the last cycle", cycle);
+            /* tcsim_tmem.h: rvalid says a read completed in this cycle, so not in the
+             * first cycle of a two-cycle A read or ld (4 banks) */
+            CHECK(!o.a_rvalid && !o.ls_rvalid, "cycle %u: rvalid before the last cycle",
+                  cycle);
         }
     }
     CHECK(next == TC_TMEM_PORT_COUNT && cycle == 5 * w, "5 requests in %u cycles", cycle);
