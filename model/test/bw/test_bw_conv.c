@@ -13,7 +13,8 @@
  *  - Algorithm 3, stride 1, dilation 1, "same" padding (pad = (S-1)/2) and tiles that
  *    hold whole output rows, copies each input row's W pixels once per (r, valid p):
  *      N * (sum over r of valid output rows) * W * channel chunks * output-channel chunks;
- *  - shifts: (S-1) * dilation/stride per (tile, r, channel chunk, output-channel chunk). */
+ *  - shifts: (S-1) * dilation/stride per (tile, r, channel chunk, output-channel chunk)
+ *    when stride divides dilation, else none (no input position is reusable). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,6 +51,7 @@ static const tc_conv_shape shapes[] = {
     {1, 5, 5, 8, 264, 1, 3, 1, 1, 1},    /* two output-channel chunks (256 + 8) */
     {1, 6, 6, 33, 8, 5, 1, 1, 2, 1},     /* S = 1 */
     {2, 16, 16, 16, 24, 3, 3, 1, 1, 1},  /* four tiles of whole rows, two images */
+    {1, 13, 13, 8, 8, 3, 3, 2, 3, 3},    /* dilation 3, stride 2: not a multiple, no shift */
 };
 #define N_SHAPES (sizeof shapes / sizeof shapes[0])
 #define N_KINDS (sizeof kinds / sizeof kinds[0])
