@@ -172,6 +172,10 @@ static void error_cases(void)
     CHECK(tc_conv_out_dims(&sh, &P, &Q) == TC_OK && P == 2 && Q == 2, "padded 2x2");
     sh = (tc_conv_shape){1, 9, 9, 1, 1, 3, 3, 2, 0, 2};
     CHECK(tc_conv_out_dims(&sh, &P, &Q) == TC_OK && P == 3 && Q == 3, "stride 2 dilation 2");
+    /* tcsim_bw.h: TC_ESHAPE if a size is 0; a dilation of 0 would put all R x S taps
+     * at one input position */
+    sh.dilation = 0;
+    CHECK(tc_conv_out_dims(&sh, &P, &Q) == TC_ESHAPE, "dilation 0");
     /* P and Q past an unsigned: a shape error, not P = Q = 0 (2^32 truncated) */
     tc_conv_shape big = {1, 2, 2, 1, 1, 1, 1, 1, 0x7fffffff, 1};
     P = Q = 77;
