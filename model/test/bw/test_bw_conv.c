@@ -79,10 +79,13 @@ static void run_shape(const tc_conv_shape *sh, const kindmix *km, uint64_t seed)
     }
     size_t na = (size_t)sh->n * sh->h * sh->w * sh->c, nw = (size_t)sh->k * sh->r * sh->s * sh->c;
     size_t no = (size_t)sh->n * P * Q * sh->k;
+    /* GUARD words past each output (a whole output pixel and more): an algorithm
+     * writing beyond N*P*Q*K is caught here, not by whatever the heap does with it */
+    const size_t GUARD = 2 * (size_t)sh->k + 64;
     uint32_t *act = malloc(na * 4), *wgt = malloc(nw * 4), *o[4];
     for (int a = 1; a <= 3; a++) {
-        o[a] = malloc(no * 4);
-        memset(o[a], 0xa5, no * 4);
+        o[a] = malloc((no + GUARD) * 4);
+        memset(o[a], 0xa5, (no + GUARD) * 4);
     }
     tc_random_fill(km->in, seed, na, act);
     tc_random_fill(km->in, seed ^ 0x5555, nw, wgt);
@@ -110,6 +113,13 @@ static void run_shape(const tc_conv_shape *sh, const kindmix *km, uint64_t seed)
         CHECK(s == TC_OK, "algo %d: %s", a, tc_strerror(s));
     }
     const char *kn = tc_bw_kind_name(km->kind);
+    for (int a = 1; a <= 3; a++)
+        for (size_t i = no; i < no + GUARD; i++)
+            if (o[a][i] != 0xa5a5a5a5u) {
+                CHECK(0, "%s n%u h%u w%u c%u k%u: algo %d wrote past its %zu outputs, at [%zu]",
+                      kn, sh->n, sh->h, sh->w, sh->c, sh->k, a, no, i);
+                break;
+            }
     for (int a = 2; a <= 3; a++) {
         size_t bad = 0, first = 0;
         for (size_t i = 0; i < no; i++)
