@@ -12,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 #include "fedp_dut.h"
+#include "bench_clock.h"
 #include "report_file.h"
 
 #define POOL 1024
@@ -22,15 +23,6 @@ typedef struct result {
     uint64_t ops;
     double secs;
 } result;
-
-/* CPU time of this process: the figure is per core, and other load on the machine
- * does not count against it. */
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static int run(const char *name, double min_secs, result *res)
 {
@@ -57,7 +49,7 @@ static int run(const char *name, double min_secs, result *res)
         c[i] = (uint32_t)(x >> 16);
     }
     uint64_t n = 0, sink = 0;
-    double t0 = now(), t = t0;
+    double t0 = bench_cpu_seconds(), t = t0;
     while (t - t0 < min_secs) {
         for (size_t i = 0; i < POOL; i++) {
             uint32_t r;
@@ -66,7 +58,7 @@ static int run(const char *name, double min_secs, result *res)
             sink += (uint64_t)dut_sample(d, &r) + r;
         }
         n += POOL;
-        t = now();
+        t = bench_cpu_seconds();
     }
     dut_free(d);
     res->name = name;

@@ -7,16 +7,9 @@
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+#include "bench_clock.h"
 #include "report_file.h"
 #include "tc_warp_engine.h"
-
-/* Process CPU time: the rate of one core, whatever else the machine runs. */
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 int main(int argc, char **argv)
 {
@@ -36,7 +29,7 @@ int main(int argc, char **argv)
         tc_warp_frags w;
         unsigned n_ops = 0;
         uint64_t c0 = tc_warp_engine_cycles(e);
-        double t0 = now(), t;
+        double t0 = bench_cpu_seconds(), t;
         do {
             for (unsigned l = 0; l < TC_WARP_LANES; l++)
                 for (unsigned i = 0; i < TC_FRAG_MAX; i++) {
@@ -56,7 +49,7 @@ int main(int argc, char **argv)
                 return 1;
             }
             n_ops++;
-            t = now();
+            t = bench_cpu_seconds();
         } while (t - t0 < 2.0);
         rate[f16] = (double)(tc_warp_engine_cycles(e) - c0) / (t - t0);
         ops[f16] = n_ops / (t - t0);

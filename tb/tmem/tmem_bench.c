@@ -8,12 +8,13 @@
  * Prints cycles per second of wall-clock and of process CPU time for both
  * organizations and writes them as JSON (default: TCSIM_REPORTS_DIR/tmem-bench.json).
  * --min: exit 1 if a rate (CPU time) is below RATE cycles/s (the target is 200000). */
-#define _POSIX_C_SOURCE 199309L
+#define _POSIX_C_SOURCE 199309L /* clock_gettime (bench_clock.h) */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "bench_clock.h"
 #include "report_file.h"
 #include "tmem_dut.h"
 
@@ -38,13 +39,6 @@ static void fill(rng *r, uint32_t *w, size_t n)
     }
 }
 
-static double now(clockid_t c)
-{
-    struct timespec t;
-    clock_gettime(c, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
 typedef struct result { double wall_rate, cpu_rate; unsigned long requests; } result;
 
 static int run(unsigned banks, unsigned long cycles, unsigned long long seed, result *res)
@@ -61,7 +55,7 @@ static int run(unsigned banks, unsigned long cycles, unsigned long long seed, re
     in.ls_ncols = 1;
     tc_tmem_outputs o;
     unsigned long requests = 0;
-    double w0 = now(CLOCK_MONOTONIC), c0 = now(CLOCK_PROCESS_CPUTIME_ID);
+    double w0 = bench_seconds(CLOCK_MONOTONIC), c0 = bench_cpu_seconds();
     for (unsigned long i = 0; i < cycles; i++) {
         uint64_t x = rnd(&r);
         if (!in.d_valid && (x & 1)) {
@@ -102,7 +96,7 @@ static int run(unsigned banks, unsigned long cycles, unsigned long long seed, re
             if (o.ready & (1u << TC_TMEM_PORT_LS)) in.ls_valid = 0;
         }
     }
-    double w = now(CLOCK_MONOTONIC) - w0, c = now(CLOCK_PROCESS_CPUTIME_ID) - c0;
+    double w = bench_seconds(CLOCK_MONOTONIC) - w0, c = bench_cpu_seconds() - c0;
     tmem_dut_free(t);
     res->wall_rate = (double)cycles / w;
     res->cpu_rate = (double)cycles / c;

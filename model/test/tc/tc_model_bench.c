@@ -7,15 +7,8 @@
 #include <string.h>
 #include <time.h>
 #include "tcsim.h"
+#include "../bench_clock.h"
 #include "../report_file.h"
-
-/* Process CPU time: the rate of one core, whatever else the machine runs. */
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 int main(int argc, char **argv)
 {
@@ -38,17 +31,17 @@ int main(int argc, char **argv)
             C[i] = f16 ? h : h << 13;
         }
         unsigned n = 0;
-        double t0 = now(), t;
+        double t0 = bench_cpu_seconds(), t;
         do {
             for (int r = 0; r < 64; r++, n++)
                 if (tc_volta_mma(&cfg, A, B, C, D) != TC_OK)
                     return 1;
             C[n % 256] = f16 ? D[n % 256] : D[n % 256]; /* keep the work live */
-            t = now();
+            t = bench_cpu_seconds();
         } while (t - t0 < 1.0);
         mma[f16] = n / (t - t0);
         n = 0;
-        t0 = now();
+        t0 = bench_cpu_seconds();
         do {
             for (int r = 0; r < 1024; r++, n++) {
                 tc_hmma_event ev[16];
@@ -57,7 +50,7 @@ int main(int argc, char **argv)
                 if (tc_volta_hmma_timing(NULL, &cfg, ev, 16, &ne, &done) != TC_OK)
                     return 1;
             }
-            t = now();
+            t = bench_cpu_seconds();
         } while (t - t0 < 0.5);
         timing[f16] = n / (t - t0);
         printf("model wmma.mma m16n16k16 %s: %.0f instructions/s (%.3g MAC/s), timing model "

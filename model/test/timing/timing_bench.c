@@ -6,15 +6,8 @@
 #include <stdio.h>
 #include <time.h>
 #include "tcsim.h"
+#include "../bench_clock.h"
 #include "../report_file.h"
-
-/* Process CPU time: the rate of one core, whatever else the machine runs. */
-static double cpu_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 int main(int argc, char **argv)
 {
@@ -37,7 +30,7 @@ int main(int argc, char **argv)
         if (iters > 1000000)
             iters = 1000000;
         uint64_t mma = 0;
-        double t0 = cpu_seconds(), t;
+        double t0 = bench_cpu_seconds(), t;
         do {
             tc_bench_result r;
             tc_status st = tc_bench_mma(&g, &op, points[p].warps, points[p].ilp, iters, &r);
@@ -46,7 +39,7 @@ int main(int argc, char **argv)
                 return 1;
             }
             mma += (uint64_t)iters * per_iter;
-            t = cpu_seconds();
+            t = bench_cpu_seconds();
         } while (t - t0 < 0.5);
         rate[p] = (double)mma / (t - t0);
         printf("a100 mma.m16n8k16 fp16->fp32, %2u warps x ILP %2u: %.1f M mma/s\n",
