@@ -55,6 +55,13 @@ static unsigned failures;
 static int verbose;
 static int wave_case;   /* --fst: one short instruction */
 
+/* The same word into both memories: the model's and the one serving the RTL. */
+static void poke_both(tc_tmem *t, tc_tmem *rt, unsigned lane, unsigned col, uint32_t w)
+{
+    tc_tmem_poke(t, lane, col, w);
+    tc_tmem_poke(rt, lane, col, w);
+}
+
 /* Random words everywhere, in both memories. One word in 32 is an infinity instead
  * (+-Inf of fp32, and of fp16 in the low half), which a uniform word almost never is:
  * an Inf accumulator must come out as that Inf, or NaN against an opposite Inf. */
@@ -66,8 +73,7 @@ static void fill(tc_tmem *a, tc_tmem *b)
             uint32_t w = (uint32_t)rnd64();
             if ((w & 31u) == 0)
                 w = inf[(w >> 5) & 3u];
-            tc_tmem_poke(a, l, c, w);
-            tc_tmem_poke(b, l, c, w);
+            poke_both(a, b, l, c, w);
         }
 }
 
@@ -84,6 +90,19 @@ static unsigned compare(const tc_tmem *rtl, const tc_tmem *model, const char *wh
                 printf("  %s: lane %u col %u: rtl %08x model %08x\n", what, l, c, x, y);
         }
     return bad;
+}
+
+/* Instruction d on the model (memory t) and on the RTL (memory rt, its cycles into
+ * *cycles); the words of the two memories that differ, or 1 if either refused it. */
+static unsigned run_both(bw_dut *dut, tc_tmem *t, tc_tmem *rt, const tc_bw_mma_desc *d,
+                         uint64_t *cycles, const char *what)
+{
+    tc_status sm = tc_bw_mma(t, d, NULL), sr = bw_dut_mma(dut, rt, d, cycles);
+    if (sm != TC_OK || sr != TC_OK) {
+        printf("  %s: model %s, rtl %s\n", what, tc_strerror(sm), tc_strerror(sr));
+        return 1;
+    }
+    return compare(rt, t, what);
 }
 
 /* One scale factor: near 2^0 mostly; the corners one time in eight. */
@@ -186,8 +205,7 @@ static int one_case(bw_dut *dut, const mix *mx, int directed)
         if (d.a_tmem) { /* the same row in both memories */
             for (unsigned k = 0; k < 8; k++) {
                 unsigned lane = tc_bw_lane_of_row(d.M, i), col = (d.a_col + k) % TC_TMEM_COLS;
-                tc_tmem_poke(t, lane, col, a_rows[i * 8 + k]);
-                tc_tmem_poke(rt, lane, col, a_rows[i * 8 + k]);
+                poke_both(t, rt, lane, col, a_rows[i * 8 + k]);
             }
         }
     }
@@ -207,37 +225,27 @@ static int one_case(bw_dut *dut, const mix *mx, int directed)
             uint32_t w = 0;
             for (unsigned g = 0; g < 4; g++)
                 w |= scale_byte(mx->scale) << (8 * g);
-            tc_tmem_poke(t, l, d.sfa_col, w);
-            tc_tmem_poke(rt, l, d.sfa_col, w);
+            poke_both(t, rt, l, d.sfa_col, w);
         }
         for (unsigned n = 0; n < d.N; n++) {
             uint32_t w = 0;
             for (unsigned g = 0; g < 4; g++)
                 w |= scale_byte(mx->scale) << (8 * g);
             unsigned col = (d.sfb_col + n / TC_TMEM_LANES) % TC_TMEM_COLS;
-            tc_tmem_poke(t, n % TC_TMEM_LANES, col, w);
-            tc_tmem_poke(rt, n % TC_TMEM_LANES, col, w);
+            poke_both(t, rt, n % TC_TMEM_LANES, col, w);
         }
     }
     d.a_smem.words = a_rows;
     d.a_smem.row_stride = 8;
     d.b_smem.words = b_rows;
     d.b_smem.row_stride = 8;
-    tc_status sm = tc_bw_mma(t, &d, NULL);
     uint64_t cycles = 0;
-    tc_status sr = bw_dut_mma(dut, rt, &d, &cycles);
     char what[160];
     snprintf(what, sizeof what, "%s %s->%s%s%s M%u N%u a_%s enable_d %d",
              tc_bw_kind_name(mx->kind), tc_fmt_get(mx->in)->name, tc_fmt_get(mx->out)->name,
              mx->scale != NS ? " scale " : "", mx->scale != NS ? tc_fmt_get(mx->scale)->name : "",
              d.M, d.N, d.a_tmem ? "tmem" : "smem", d.enable_input_d);
-    unsigned bad = 0;
-    if (sm != TC_OK || sr != TC_OK) {
-        printf("  %s: model %s, rtl %s\n", what, tc_strerror(sm), tc_strerror(sr));
-        bad = 1;
-    } else {
-        bad = compare(rt, t, what);
-    }
+    unsigned bad = run_both(dut, t, rt, &d, &cycles, what);
     if (bad) {
         printf("FAIL %s: %u word(s) differ (seed as given)\n", what, bad);
         failures++;
@@ -317,17 +325,13 @@ static void floor_cases_run(bw_dut *dut)
         uint32_t sfb0 = (uint32_t)(fc->big + 254) | (uint32_t)(fc->small + 254) << 8;
         for (unsigned l = 0; l < TC_TMEM_LANES; l++) {
             uint32_t sfb = l == 0 ? sfb0 : 0x7f7f7f7fu;
-            tc_tmem_poke(t, l, d.sfa_col, 0);
-            tc_tmem_poke(rt, l, d.sfa_col, 0);
-            tc_tmem_poke(t, l, d.sfb_col, sfb);
-            tc_tmem_poke(rt, l, d.sfb_col, sfb);
+            poke_both(t, rt, l, d.sfa_col, 0);
+            poke_both(t, rt, l, d.sfb_col, sfb);
         }
-        tc_status sm = tc_bw_mma(t, &d, NULL), sr = bw_dut_mma(dut, rt, &d, NULL);
-        unsigned bad = 0;
-        if (sm != TC_OK || sr != TC_OK) {
-            printf("  model %s, rtl %s\n", tc_strerror(sm), tc_strerror(sr));
-            bad = 1;
-        } else {
+        char what[48];
+        snprintf(what, sizeof what, "floor case %zu", c);
+        unsigned bad = run_both(dut, t, rt, &d, NULL, what);
+        if (!bad) {   /* the RTL equals the model: both against the hand-worked value */
             for (unsigned i = 0; i < d.M; i++)
                 for (unsigned j = 0; j < d.N; j++) {
                     uint32_t want = i == 0 && j == 0 ? fc->expect : 0, x, y;
@@ -338,7 +342,6 @@ static void floor_cases_run(bw_dut *dut)
                         printf("  D[%u][%u]: model %08x rtl %08x, expected %08x\n", i, j,
                                x, y, want);
                 }
-            bad += compare(rt, t, "floor case");
         }
         if (bad) {
             printf("FAIL floor case %zu (%s): terms 2^%d and -2^%d\n", c, fc->why, fc->big,
