@@ -286,26 +286,19 @@ def find_module(files, top):
     return None
 
 
-def module_on_disk(top):
-    """Where a module is defined under rtl/ even if no file list names it."""
-    for d, _, names in os.walk(RTL_DIR):
+def rtl_modules():
+    """Every module defined under rtl/: {name: the first file (in sorted order) that
+    defines it}, whether or not a file list names that file."""
+    mods = {}
+    pat = re.compile(r'^\s*module\s+(?:automatic\s+|static\s+)?(\w+)', re.M)
+    for d, dirs, names in os.walk(RTL_DIR):
+        dirs.sort()
         for n in sorted(names):
             if n.endswith(('.sv', '.v')):
                 p = os.path.join(d, n)
-                if find_module([p], top):
-                    return p
-    return None
-
-
-def rtl_modules():
-    """Every module name defined under rtl/."""
-    mods = set()
-    pat = re.compile(r'^\s*module\s+(?:automatic\s+|static\s+)?(\w+)', re.M)
-    for d, _, names in os.walk(RTL_DIR):
-        for n in names:
-            if n.endswith(('.sv', '.v')):
-                with open(os.path.join(d, n), errors='replace') as h:
-                    mods.update(pat.findall(h.read()))
+                with open(p, errors='replace') as h:
+                    for m in pat.findall(h.read()):
+                        mods.setdefault(m, p)
     return mods
 
 
@@ -313,10 +306,8 @@ def check_tops(blocks):
     """A block whose top module exists nowhere under rtl/ is skipped later (blocks can be
     listed before their RTL lands), unless its name is close to a module that does
     exist: that is a typo, and an error naming the line."""
-    mods = None
+    mods = rtl_modules()
     for b in blocks:
-        if mods is None:
-            mods = rtl_modules()
         if b['top'] in mods:
             continue
         close = difflib.get_close_matches(b['top'], sorted(mods), n=3, cutoff=0.75)
@@ -781,7 +772,7 @@ def block_setup(block, cfg):
     files = cfg['base_files'] + [f for lst in block['lists']
                                  for f in read_file_list(os.path.join(RTL_DIR, lst))]
     if not find_module(files, block['top']):
-        elsewhere = module_on_disk(block['top'])
+        elsewhere = rtl_modules().get(block['top'])
         return None, (f'{os.path.relpath(elsewhere, ROOT)} is not in rtl/rtl.f'
                       if elsewhere else f'no module {block["top"]} in rtl/ yet')
     params = {}

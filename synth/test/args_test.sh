@@ -86,6 +86,9 @@ expect 2 "typo\.txt:4: .*tmme.*tmem" --blocks "$f" --lint
 expect 2 "typo\.txt:4: .*tmme.*tmem" --blocks "$f" --only tmem_w4 $run --liberty "$nolib"
 f=$(blocks future "block later qqzz_not_written_yet -")
 expect 0 "later +skipped: no module qqzz_not_written_yet" --blocks "$f" --lint --only later
+# a module that exists in rtl/ but in none of the block's file lists is named with its file
+f=$(blocks unlisted "block x tmem_bank -")
+expect 0 "x +skipped: rtl/tmem_bank\.sv is not in rtl/rtl\.f" --blocks "$f" --lint --only x
 
 # ---- --lint selects as the full flow does (--only, --quick)
 f=$(blocks sel "block later qqzz_not_written_yet -" "block later2 qqzz_not_written_yet - quick")
