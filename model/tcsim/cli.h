@@ -3,6 +3,7 @@
 #ifndef TCSIM_CLI_H
 #define TCSIM_CLI_H
 
+#include <stdint.h>
 #include <stdio.h>
 #include "tcsim.h"
 
@@ -38,5 +39,19 @@ int cli_is_help(const char *s);
  * in the line (not text: its rest would be read past unseen), else the reason it cannot
  * be read (ENOMEM included, which getline does not flag on the stream). */
 long cli_getline(FILE *f, char **line, size_t *cap);
+
+/* Progress of a long run on stderr (cli_progress.c): nothing in the first 2 s unless
+ * forced (--progress), then each tenth, or on a terminal each hundredth on one line that
+ * is rewritten: "tcsim <cmd>: NN% of TOTAL <what>, T s". */
+typedef struct cli_progress {
+    const char *cmd, *what;
+    int force, tty, shown;
+    unsigned tenths; /* the last tenth shown (not on a terminal) */
+    double t0;
+} cli_progress;
+void cli_progress_start(cli_progress *p, const char *cmd, const char *what, int force);
+void cli_progress_show(cli_progress *p, uint64_t done, uint64_t total);
+/* A run that failed part way: ends the terminal's progress line before the message. */
+void cli_progress_abandon(cli_progress *p);
 
 #endif

@@ -19,7 +19,8 @@ static void help(void)
     printf("usage: tcsim conv --n N --h H --w W --c C --k K --r R --s S\n"
            "                  [--stride 1] [--pad 0] [--dilation 1] --algo 1|2|3\n"
            "                  [--kind f16|tf32|f8f6f4|i8] [--in FMT] [--out FMT] [--banks 8|4]\n"
-           "                  [--seed 1 | --act FILE --wgt FILE] [--engine model|rtl]\n\n"
+           "                  [--seed 1 | --act FILE --wgt FILE] [--engine model|rtl]\n"
+           "                  [--progress]\n\n"
            "Convolution of NHWC activations with KRSC weights on the Blackwell tcgen05 model\n"
            "(seed 003): algo 1 direct loops, 2 one MMA per filter tap, 3 activation reuse with\n"
            "tcgen05.shift. All three give the same output bits. --in defaults to fp16 (the kind\n"
@@ -30,7 +31,38 @@ static void help(void)
            "smem_row_loads (activation rows copied from shared to tensor memory), shifts, mmas,\n"
            "cycles (of the modelled SM; 0 for algo 1, which uses no tensor core); with\n"
            "--engine rtl (every MMA on the Verilated tc_blackwell) also rtl_unit_cycles, the\n"
-           "clock of that unit (one FEDP per kind), not the modelled SM's.\n");
+           "clock of that unit (one FEDP per kind), not the modelled SM's.\n"
+           "Algorithms 2 and 3 report their progress on stderr once a run has taken 2 s\n"
+           "(--progress: from the start): the share of the filter taps' MMAs done.\n");
+}
+
+/* The MMAs of algorithms 2 and 3, counted for the progress report on their way to the
+ * engine chosen (NULL: the model's tc_bw_mma). */
+typedef struct counted_mma {
+    tc_bw_mma_fn mma;
+    void *ctx;
+    uint64_t done, total;
+    cli_progress progress;
+} counted_mma;
+
+static tc_status counted_mma_run(void *ctx, tc_tmem *t, const tc_bw_mma_desc *d,
+                                 tc_bw_cost *cost)
+{
+    counted_mma *c = ctx;
+    tc_status s = c->mma ? c->mma(c->ctx, t, d, cost) : tc_bw_mma(t, d, cost);
+    if (s == TC_OK && c->done < c->total)
+        cli_progress_show(&c->progress, ++c->done, c->total);
+    return s;
+}
+
+/* One MMA per (tile of 128 output pixels, r, output-channel chunk of 256, channel chunk
+ * of the instruction's K, s); a tap whose every lane falls in the padding is skipped,
+ * so this is the most there can be. */
+static uint64_t mma_taps(const tc_conv_shape *sh, unsigned P, unsigned Q, unsigned K_el)
+{
+    uint64_t tiles = ((uint64_t)sh->n * P * Q + 127) / 128;
+    uint64_t kc = (sh->k + TC_BW_MAX_N - 1) / TC_BW_MAX_N, cc = (sh->c + K_el - 1) / K_el;
+    return tiles * sh->r * kc * cc * sh->s;
 }
 
 /* Read exactly n hex words of format f from path; -1 after a message naming the file
@@ -112,13 +144,17 @@ static int run(int argc, char **argv)
     int have[ND] = {0};
     const char *act_path = NULL, *wgt_path = NULL, *engine = "model";
     tc_fmt in = TC_FMT_FP16, out = TC_FMT_FP32;
-    int have_in = 0, have_out = 0, have_kind = 0;
+    int have_in = 0, have_out = 0, have_kind = 0, force_progress = 0;
     tc_bw_kind kind = TC_BW_F16;
     for (int i = 1; i < argc; i++) {
         const char *opt = argv[i], *a;
         if (cli_is_help(opt)) {
             help();
             return CLI_OK;
+        }
+        if (!strcmp(opt, "--progress")) {
+            force_progress = 1;
+            continue;
         }
         size_t d;
         for (d = 0; d < ND && strcmp(opt, dims[d]); d++)
@@ -236,6 +272,14 @@ static int run(int argc, char **argv)
         return CLI_USAGE;
     }
 #endif
+    counted_mma cm = {ca.mma, ca.mma_ctx, 0, 0, {0}};
+    unsigned K_el = 0, W_el = 0;
+    if (ca.algo != TC_CONV_DIRECT && tc_bw_kind_dims(kind, &K_el, &W_el) == TC_OK) {
+        cm.total = mma_taps(&ca.shape, P, Q, K_el);
+        ca.mma = counted_mma_run;
+        ca.mma_ctx = &cm;
+    }
+    cli_progress_start(&cm.progress, CMD, "MMAs", force_progress);
     size_t na = (size_t)ca.shape.n * ca.shape.h * ca.shape.w * ca.shape.c;
     size_t nw = (size_t)ca.shape.k * ca.shape.r * ca.shape.s * ca.shape.c;
     size_t no = (size_t)ca.shape.n * P * Q * ca.shape.k;
@@ -253,9 +297,12 @@ static int run(int argc, char **argv)
                            tc_random_fill(in, v[D_SEED] ^ 0x9e3779b97f4a7c15ull, nw, wgt) != TC_OK)) {
         rc = CLI_USAGE;
     } else if ((s = tc_conv(&ca, act, wgt, o, &st)) != TC_OK) {
+        cli_progress_abandon(&cm.progress);
         fprintf(stderr, "tcsim %s: %s\n", CMD, tc_strerror(s));
         rc = s == TC_EFORMAT || s == TC_ESHAPE ? CLI_USAGE : CLI_FAIL;
     } else {
+        if (cm.done < cm.total) /* taps in the padding everywhere were skipped */
+            cli_progress_show(&cm.progress, cm.total, cm.total);
         printf("checksum: %016llx\n", (unsigned long long)tc_checksum_words(o, no));
         printf("smem_row_loads: %llu\n", (unsigned long long)st.smem_row_loads);
         printf("shifts: %llu\n", (unsigned long long)st.shifts);

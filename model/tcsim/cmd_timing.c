@@ -1,10 +1,7 @@
 /* cmd_timing.c - `tcsim timing`: predicted latency and throughput of a tensor-core
  * instruction on a GPU of model/data/timing.txt (tcsim_timing.h). Thin: parse, call
  * tc_op_timing_of / tc_bench_mma / tc_wmma_cumulative, print. */
-#define _POSIX_C_SOURCE 200809L /* clock_gettime, fileno */
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 #include "cli.h"
 
 static void usage(FILE *f)
@@ -35,34 +32,9 @@ static void print_x10(const char *what, uint64_t v, const char *unit)
            (unsigned long long)(v % 10), unit);
 }
 
-/* The benchmark's progress on stderr: once a run has taken 2 s (or from the start with
- * --progress), each hundredth on a terminal (one line, rewritten), else each tenth. */
-typedef struct progress_state {
-    int force, tty, shown;
-    unsigned tenths; /* the last tenth shown (not on a terminal) */
-    double t0;
-} progress_state;
-
-static double seconds_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 static void show_progress(void *ctx, uint64_t done, uint64_t total)
 {
-    progress_state *ps = ctx;
-    double t = seconds_now() - ps->t0;
-    unsigned pct = (unsigned)(done * 100 / total);
-    if ((!ps->force && t < 2.0) || (!ps->tty && pct / 10 <= ps->tenths))
-        return;
-    ps->tenths = pct / 10;
-    fprintf(stderr, "%stcsim timing: %3u%% of %llu mma simulated, %.0f s%s",
-            ps->tty ? "\r" : "", pct, (unsigned long long)total, t,
-            ps->tty && done < total ? "" : "\n");
-    fflush(stderr);
-    ps->shown = 1;
+    cli_progress_show(ctx, done, total);
 }
 
 static int list_gpus(void)
@@ -85,7 +57,7 @@ static int timing_run(int argc, char **argv)
     const char *cmd = "timing", *gpu = NULL, *ops = NULL;
     tc_mma_op op = {0, 0, 0, TC_FMT_COUNT, TC_FMT_COUNT, 0};
     unsigned long long warps = 1, ilp = 1, iters = 200;
-    progress_state ps = {0, 0, 0, 0, 0.0};
+    int force_progress = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v;
         if (cli_is_help(a)) {
@@ -101,7 +73,7 @@ static int timing_run(int argc, char **argv)
             return list_gpus();
         }
         if (!strcmp(a, "--progress")) {
-            ps.force = 1;
+            force_progress = 1;
             continue;
         }
         if (strcmp(a, "--arch") && strcmp(a, "--op") && strcmp(a, "--in") &&
@@ -164,12 +136,12 @@ static int timing_run(int argc, char **argv)
     } else {
         st = tc_op_timing_of(&g, &op, &t);
         if (st == TC_OK) {
-            ps.tty = isatty(fileno(stderr));
-            ps.t0 = seconds_now();
+            cli_progress ps;
+            cli_progress_start(&ps, "timing", "mma simulated", force_progress);
             st = tc_bench_mma_progress(&g, &op, (unsigned)warps, (unsigned)ilp, (unsigned)iters,
                                        show_progress, &ps, &r);
-            if (st != TC_OK && ps.shown && ps.tty)
-                fputc('\n', stderr); /* the message below starts a line of its own */
+            if (st != TC_OK)
+                cli_progress_abandon(&ps);
         }
     }
     if (st != TC_OK) {

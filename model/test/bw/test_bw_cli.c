@@ -226,6 +226,61 @@ static void errors(void)
     CHECK(rc == 0 && strstr(out, "usage: tcsim conv"), "--help");
 }
 
+/* The progress lines on stderr (not a terminal here: one line per tenth reached):
+ * percentages rising to a last "100% of <total> MMAs"; their count returned, -1 if bad. */
+static int progress_lines(const char *err, unsigned long long total)
+{
+    char tail[128];
+    int lines = 0;
+    unsigned last = 0;
+    snprintf(tail, sizeof tail, "%% of %llu MMAs, ", total);
+    for (const char *l = err; *l; lines++) {
+        unsigned pct = 0;
+        if (sscanf(l, "tcsim conv: %u", &pct) != 1 || pct > 100 || (lines && pct / 10 <= last / 10) ||
+            !strstr(l, tail))
+            return -1;
+        last = pct;
+        l = strchr(l, '\n');
+        if (!l)
+            return -1;
+        l++;
+    }
+    return last == 100 ? lines : -1;
+}
+
+static void progress(void)
+{
+    char plain[4096], out[4096], err[4096];
+    /* 2 x 9 x 9 pixels: 2 tiles of 128; 3 x 3 taps; 20 channels: 2 chunks of 16; 8 output
+     * channels: 1 chunk. 2 * 3 * 1 * 2 * 3 = 36 MMAs, all with a lane inside the image. */
+    const char *shape = "--n 2 --h 9 --w 9 --c 20 --k 8 --r 3 --s 3 --pad 1 --seed 7";
+    for (int algo = 2; algo <= 3; algo++) {
+        char args[256];
+        snprintf(args, sizeof args, "%s --algo %d", shape, algo);
+        int rc = run(args, plain, sizeof plain, err, sizeof err);
+        CHECK(rc == 0 && !err[0], "algo %d: a short run reports nothing: exit %d, '%s'", algo,
+              rc, err);
+        CHECK(field(plain, "mmas: ") == 36, "algo %d: %llu MMAs, 36 by hand", algo,
+              field(plain, "mmas: "));
+        snprintf(args, sizeof args, "%s --algo %d --progress", shape, algo);
+        rc = run(args, out, sizeof out, err, sizeof err);
+        int n = progress_lines(err, 36);
+        CHECK(rc == 0 && !strcmp(out, plain) && n >= 1 && n <= 10,
+              "algo %d --progress: exit %d, stdout %s, stderr:\n%s", algo, rc,
+              strcmp(out, plain) ? "differs" : "the same", err);
+    }
+    /* one pixel, pad 1: of the 9 taps only the centre reads the image; the 8 others have
+     * every lane disabled and are skipped, and the report still ends at 100% */
+    int rc = run("--n 1 --h 1 --w 1 --c 16 --k 8 --r 3 --s 3 --pad 1 --algo 2 --progress", out,
+                 sizeof out, err, sizeof err);
+    CHECK(rc == 0 && field(out, "mmas: ") == 1 && progress_lines(err, 9) >= 1,
+          "skipped taps: exit %d, %s%s", rc, out, err);
+    /* Algorithm 1 runs no MMA: nothing to report */
+    rc = run("--n 1 --h 3 --w 3 --c 16 --k 8 --r 3 --s 3 --pad 1 --algo 1 --progress", out,
+             sizeof out, err, sizeof err);
+    CHECK(rc == 0 && !err[0], "algo 1 --progress: exit %d, stderr '%s'", rc, err);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 3) {
@@ -238,6 +293,7 @@ int main(int argc, char **argv)
     known_values();
     random_agree();
     long_lines();
+    progress();
     errors();
     printf("%s: %d failure(s)\n", failures ? "FAILED" : "PASSED", failures);
     return failures ? 1 : 0;
