@@ -108,7 +108,8 @@ typedef struct tc_op_timing {
     unsigned latency;            /* cycles from the accumulator starting it (the issue
                                     cycle unless it is still busy) to the result being
                                     readable */
-    uint64_t fmas;               /* m*n*k multiply-adds (dense count for sparse) */
+    uint64_t fmas;               /* m*n*k multiply-adds (dense count for sparse; 4*m*n*k
+                                    for Volta's mma.m8n8k4, one 8x8x4 per quad pair) */
     /* appended in 0.2 (fields are only appended: earlier offsets stay) */
     unsigned front_interval;     /* cycles the front end (operand fetch, multipliers) is
                                     busy; < issue_interval only for a slower fp32
@@ -119,7 +120,9 @@ typedef struct tc_op_timing {
 
 /* TC_ESHAPE for a shape that is not a whole number of steps or whose cycles do not fit
  * an unsigned; TC_EUNSUPPORTED for a format the structure has no width for, or an
- * instruction the arch does not have (no tc_profile_find profile for its formats);
+ * instruction the arch does not have (no tc_profile_find profile for its formats), or
+ * mma.m8n8k4 off Volta (four 8x8x4 products, one per quad pair, that only Volta's
+ * pipeline models: Ampere runs them off the tensor cores, seed 004 Fig. 3);
  * TC_EINVAL for parameters outside what tc_gpu_timing_parse accepts. On volta,
  * m16n16k16 and m8n8k4 (fp16 inputs) come from the HMMA pipeline (tc_volta_hmma_timing). */
 tc_status tc_op_timing_of(const tc_gpu_timing *g, const tc_mma_op *op, tc_op_timing *out);

@@ -339,6 +339,12 @@ tc_status tc_op_timing_of(const tc_gpu_timing *g, const tc_mma_op *op, tc_op_tim
     if (g->arch == TC_ARCH_VOLTA && ((op->m == 16 && op->n == 16 && op->k == 16) ||
                                      (op->m == 8 && op->n == 8 && op->k == 4)))
         return volta_op(g, op, out);
+    /* mma.m8n8k4 is not one 8x8x4 product but four, one per quad pair (seed 002), and
+     * only Volta's pipeline above models it: Turing runs it as a sequence of HMMA.884s
+     * like Volta's, Ampere as FPU instructions off the tensor cores (seed 004 Fig. 3).
+     * The steps below would time a quarter of its work. */
+    if (op->m == 8 && op->n == 8 && op->k == 4)
+        return TC_EUNSUPPORTED;
     /* An FEDP's length and an instruction step's k scale with the input width. */
     uint64_t front_rate = (uint64_t)g->tc_per_subcore * g->fedps_per_tc * g->fedp_len16 *
                           16 / bits;

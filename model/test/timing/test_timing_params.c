@@ -101,6 +101,21 @@ int main(void)
           t.latency == 12);
     op = (tc_mma_op){16, 8, 16, TC_FMT_FP16, TC_FMT_FP16, 1}; /* sparse: dense k8 */
     CHECK_COND(tc_op_timing_of(&g, &op, &t) == TC_OK && t.steps == 1 && t.fmas == 2048);
+    /* mma.m8n8k4 is four 8x8x4 products (one per quad pair, seed 002), modelled by
+     * Volta's pipeline alone: off Volta it is refused even where k 4 is a whole step
+     * (step_k16 4), not timed as one 8x8x4 of 256 FMAs; on v100 it counts 4 * 256. */
+    {
+        tc_gpu_timing s4 = g;
+        s4.step_k16 = 4;
+        op = (tc_mma_op){8, 8, 4, TC_FMT_FP16, TC_FMT_FP32, 0};
+        CHECK_COND(tc_op_timing_of(&s4, &op, &t) == TC_EUNSUPPORTED);
+        op.k = 8; /* a generic 8x8x8 is a shape like any other */
+        CHECK_COND(tc_op_timing_of(&s4, &op, &t) == TC_OK && t.fmas == 512);
+        tc_gpu_timing v;
+        op.k = 4;
+        CHECK_COND(tc_gpu_timing_find("v100", &v) == TC_OK &&
+                   tc_op_timing_of(&v, &op, &t) == TC_OK && t.fmas == 1024);
+    }
     /* Rounding up (docs/timing.md): beats and the drain rows are whole cycles. The toy
      * with 24 FEDPs and 3 drain rows: rate 1*24*4 = 96 fp16 FMA/clk, k_step 8. m16n8k8:
      * beats = ceil(16*8*8/96) = ceil(10.67) = 11 = issue interval (> ii_min 2); latency
