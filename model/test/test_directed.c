@@ -95,6 +95,18 @@ static const dcase cases[] = {
      0x7fffffff},
     {"e4m3 0x7e is 448, not NaN", ADA, MMA, E4M3, FP32, 1, {0x7e}, {0x38}, 0x00000000,
      0x43e00000},
+    /* The two below go the general way: an e4m3 word with exponent field 1111 (0x78 =
+     * 256, e = 8) is finite but makes the step leave the fast path. Ada F = 13.
+     * 256 * 0 is a zero product of exponent 8 + (-6) = 2, above the other product
+     * 2^-6 * 2^-8 (0x08 * 0x02: e = -6 + -6 = -12, m = 1 * 0.25, value 2^-14). E = -12,
+     * t = trunc(0.25 * 2^13) = 2^11, d = 2^-14 = 0x38800000; had the zero product set
+     * E = 2, 2^-14 would be below 2^(2-13) and truncated to +0. */
+    {"a zero product takes no part in E (general path)", ADA, MMA, E4M3, FP32, 2,
+     {0x78, 0x08}, {0x00, 0x02}, 0x00000000, 0x38800000},
+    /* c alone is non-zero (256 * 0 is dropped): E = e_c = -30, t = 2^13, d = c exactly
+     * (2^-30 fits e8m13). Without c setting E the step would return +0 or cut c. */
+    {"c alone sets E (general path)", ADA, MMA, E4M3, FP32, 1, {0x78}, {0x00}, 0x30800000,
+     0x30800000},
     /* Emin_align in fp16 mode (Volta -19, F = 23): with E = -19 the 2^-48 product is
      * truncated away, leaving exactly 2^-25, a tie between 0 and 2^-24: RNE gives +0.
      * (Without the floor E would be -25 and 2^-48 would survive: 0x0001.) */
