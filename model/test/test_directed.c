@@ -314,6 +314,18 @@ static int run_add(void)
     fails += check("convert: -2^-25 -> -0", st, r, 0x8000);
     st = tc_convert_exact(E4M3, 0x01, FP16, &r);
     fails += check("convert: e4m3 2^-9 -> fp16 exactly", st, r, 0x1800);
+    /* IEEE conversion keeps the sign of zero (the fp8 emulation converts -0 too) */
+    st = tc_convert_rne(FP32, 0x80000000, FP16, &r);
+    fails += check("convert: fp32 -0 -> fp16 -0", st, r, 0x8000);
+    st = tc_convert_exact(E4M3, 0x80, FP16, &r);
+    fails += check("convert: e4m3 -0 -> fp16 -0", st, r, 0x8000);
+    /* 2^-65 is far below half the smallest fp16 subnormal (2^-25): +0 / -0. Chosen so
+     * that exactly 64 bits lie between fp16's last subnormal bit and the last bit of
+     * the fp32 significand (2^-24 / 2^-88 = 2^64): a 64-bit shift must still give 0. */
+    st = tc_convert_rne(FP32, 0x1f000000, FP16, &r);
+    fails += check("convert: 2^-65 -> fp16 +0", st, r, 0x0000);
+    st = tc_convert_rne(FP32, 0x9f000000, FP16, &r);
+    fails += check("convert: -2^-65 -> fp16 -0", st, r, 0x8000);
     if (tc_convert_exact(FP32, 0x3f800001, FP16, &r) != TC_EINVAL) {
         printf("FAIL convert: an inexact conversion is not rejected\n");
         fails++;
