@@ -245,6 +245,10 @@ static int run_decode(void)
         {TC_FMT_E5M2, 0x01, TC_VAL_FINITE, 0, 1, -14},              /* 2^-16 */
         {TC_FMT_E3M2, 0x1f, TC_VAL_FINITE, 0, 7, 4},                /* 28 = 1.75 * 2^4 */
         {TC_FMT_E2M3, 0x1f, TC_VAL_FINITE, 0, 15, 2},               /* 7.5 */
+        /* fp6 subnormals: exponent field 0 decodes at emin = 1 - bias (e2m3 0, e3m2 -2):
+         * 0.001b * 2^0 = 2^-3 and 0.01b * 2^-2 = 2^-4 */
+        {TC_FMT_E2M3, 0x01, TC_VAL_FINITE, 0, 1, 0},
+        {TC_FMT_E3M2, 0x01, TC_VAL_FINITE, 0, 1, -2},
         {TC_FMT_E2M1, 0xf, TC_VAL_FINITE, 1, 3, 2},                 /* -6 */
         {TC_FMT_E2M1, 0x1, TC_VAL_FINITE, 0, 1, 0},                 /* 0.5, subnormal */
         {TC_FMT_UE8M0, 0x00, TC_VAL_FINITE, 0, 1, -127},            /* 2^-127, not zero */
