@@ -7,7 +7,8 @@
  * error contract: a word too wide for its format stops the batch with TC_EFORMAT and
  * n_done = the index of that case. Tiles of every non-scaled profile, with K below, at
  * and beyond L (not a multiple of it), must equal the element-wise tc_dot in k order,
- * and a too-wide word in the last k-step must give TC_EFORMAT and leave D unwritten. */
+ * and a too-wide word in the last k-step, or in the last column's C, must give TC_EFORMAT
+ * and leave D unwritten. */
 #include <stdio.h>
 #include <stdlib.h>
 #include "tcsim.h"
@@ -71,6 +72,22 @@ static long check_tiles(const tc_profile *p, uint64_t seed, long *cases)
                            "(seed %llu)\n", p->name, M, N, K, i, j, D[i * N + j], e,
                            tc_strerror(st), (unsigned long long)seed);
             }
+        if (tc_fmt_get(p->out)->width < 32) {
+            /* A bad C word in the last column: the same contract (a failed call leaves
+             * its out-pointers untouched), so C too must be checked before column 0. */
+            uint32_t c_last = C[M * N - 1];
+            C[M * N - 1] = 1u << tc_fmt_get(p->out)->width;
+            for (size_t i = 0; i < M * N; i++)
+                D[i] = 0xa5a5a5a5u;
+            st = tc_mma_tile(p, M, N, K, A, B, C, D);
+            size_t touched = 0;
+            for (size_t i = 0; i < M * N; i++)
+                touched += D[i] != 0xa5a5a5a5u;
+            if ((st != TC_EFORMAT || touched) && fails++ < 10)
+                printf("FAIL %s tile %zux%zux%zu: bad C word gave %s, %zu D words written\n",
+                       p->name, M, N, K, tc_strerror(st), touched);
+            C[M * N - 1] = c_last;
+        }
         if (tc_fmt_get(p->in)->width < 32) {
             /* A bad word in the last k-step of the last column: TC_EFORMAT, and D as it
              * was (the earlier columns were once written before the word was met). */
