@@ -318,6 +318,12 @@ static int run_add(void)
     fails += check("convert: -2^-25 -> -0", st, r, 0x8000);
     st = tc_convert_exact(E4M3, 0x01, FP16, &r);
     fails += check("convert: e4m3 2^-9 -> fp16 exactly", st, r, 0x1800);
+    /* tcsim.h: NaN becomes the canonical NaN (not a NaN with the payload or quiet bit
+     * copied): fp32 quiet NaN 7fc00000 and e5m2 NaN 7d both give fp16 7fff */
+    st = tc_convert_rne(FP32, 0x7fc00000, FP16, &r);
+    fails += check("convert: fp32 NaN -> fp16 canonical NaN", st, r, 0x7fff);
+    st = tc_convert_rne(TC_FMT_E5M2, 0x7d, FP16, &r);
+    fails += check("convert: e5m2 NaN -> fp16 canonical NaN", st, r, 0x7fff);
     /* IEEE conversion keeps the sign of zero (the fp8 emulation converts -0 too) */
     st = tc_convert_rne(FP32, 0x80000000, FP16, &r);
     fails += check("convert: fp32 -0 -> fp16 -0", st, r, 0x8000);
