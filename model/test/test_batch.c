@@ -3,12 +3,12 @@
  *
  * tc_dot is the path the A100 vectors and the exact reference check; this holds the
  * batch kernel to it on random cases of every FEDP profile, drawn to include zeros,
- * subnormals, Inf/NaN words, wide exponent spreads and every k from 1 to L, plus the
- * error contract: a word too wide for its format stops the batch with TC_EFORMAT and
- * n_done = the index of that case. Tiles of every non-scaled profile, with K below, at
- * and beyond L (not a multiple of it), must equal the element-wise tc_dot in k order,
- * and a too-wide word in the last k-step, or in the last column's C, must give TC_EFORMAT
- * and leave D unwritten. */
+ * subnormals, Inf/NaN words, wide exponent spreads, every k from 1 to L and two k
+ * beyond L, plus the error contract: a word too wide for its format stops the batch
+ * with TC_EFORMAT and n_done = the index of that case. Tiles of every non-scaled
+ * profile, with K below, at and beyond L (not a multiple of it), must equal the
+ * element-wise tc_dot in k order, and a too-wide word in the last k-step, or in the
+ * last column's C, must give TC_EFORMAT and leave D unwritten. */
 #include <stdio.h>
 #include <stdlib.h>
 #include "tcsim.h"
@@ -106,6 +106,16 @@ static long check_tiles(const tc_profile *p, uint64_t seed, long *cases)
     return fails;
 }
 
+/* The k of a row's batch cases, 0 after the last: 1 to 4, doubling up to L, then L + 1
+ * and 2L, where tc_dot chains steps of L and the batch must too (the lane kernel does
+ * one step, so it may only take k <= L). */
+static size_t next_k(size_t k, size_t L)
+{
+    if (k < L)
+        return k < 4 ? k + 1 : k * 2;
+    return k == L ? L + 1 : k == L + 1 ? 2 * L : 0;
+}
+
 int main(int argc, char **argv)
 {
     uint64_t seed = argc > 1 ? strtoull(argv[1], NULL, 0) : 12345;
@@ -119,7 +129,7 @@ int main(int argc, char **argv)
         const tc_profile *p = &rows[r];
         if (p->kind != TC_KIND_FEDP)
             continue;
-        for (size_t k = 1; k <= p->L; k = k < 4 ? k + 1 : k * 2) {
+        for (size_t k = 1; k; k = next_k(k, p->L)) {
             uint64_t s = seed + r * 1000 + k;
             for (size_t i = 0; i < N * k; i++) {
                 a[i] = word(&s, p->in);
