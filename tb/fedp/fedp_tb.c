@@ -496,6 +496,30 @@ static void directed_overflow(tb *t, const tc_profile *p)
         }
 }
 
+/* Sums at the top of the adder: all L products and c with the largest significand at one
+ * exponent (2^0) and one sign, so that |sum| nears its bound (4L + 2) * 2^F, the bound
+ * that sizes fedp.sv's signed sum (SW) and hence its sign bit. With fp16 inputs the sum
+ * is L * (2 - 2^-10)^2 + (2 - ulp) > 4L, which needs every bit of SW; random operands
+ * practically never line up L products like this, and directed_overflow's c is either
+ * 0 or far above the products. Coarser formats (fp8 and below) stay below 2^(SW-2) even
+ * so (e4m3: 32 * 1.875^2 + 2 < 128 at L = 32): for them this is only a large exact sum. */
+static void directed_adder_top(tb *t, const tc_profile *p)
+{
+    const tc_fmt_info *fi = tc_fmt_get(p->in), *fo = tc_fmt_get(p->out);
+    uint32_t x = pack(fi, 0, (uint32_t)fi->bias, mask32(fi->man_bits), 0);
+    uint32_t c = pack(fo, 0, (uint32_t)fo->bias, mask32(fo->man_bits), 0);
+    op o;
+    for (int v = 0; v < 4; v++) {
+        clear_op(&o, p, "adder top");
+        for (size_t i = 0; i < p->L; i++) {
+            o.a[i] = (v & 1) ? negate(p->in, x) : x;
+            o.b[i] = x;
+        }
+        o.c = (v & 2) ? ((v & 1) ? negate(p->out, c) : c) : 0;
+        issue(t, &o);
+    }
+}
+
 /* Exact cancellation: pairs of equal and opposite products, with c zero, -0, tiny or
  * far below E (truncated away: the exact sum is then zero, +0). */
 static void directed_cancellation(tb *t, const tc_profile *p)
@@ -1251,6 +1275,7 @@ int main(int argc, char **argv)
         directed_corners(&t, ps[i]);
         directed_truncation(&t, ps[i]);
         directed_overflow(&t, ps[i]);
+        directed_adder_top(&t, ps[i]);
         directed_cancellation(&t, ps[i]);
         directed_floor(&t, ps[i]);
         directed_unsupported(&t, ps[i]);
