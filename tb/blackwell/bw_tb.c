@@ -13,7 +13,8 @@
  * tensor-memory word in 32 is an infinity (see fill). e2m1 rows and columns have, one in
  * 8, a group of 16 elements all +-0 or all +-6 (see structured_group). Three directed
  * mxf4nvf4 cases put the alignment exponent at and near its floor, each D word checked
- * against a value worked out by hand as well (see floor_cases).
+ * against a value worked out by hand as well (see floor_cases); two more check the same
+ * way that a group with one zero ue4m3 scale drops out (see zero_scale_cases_run).
  * Usage: bw_tb [--seed S] [--count C] [--kind K] [-v] [--fst FILE]  (C cases per mix;
  * --kind: only the mixes of kind K; -v: a line per case; --fst: instead, one short
  * mxf4nvf4 instruction (ue4m3 scales, M 128, N 8, A and C from tensor memory) checked
@@ -355,6 +356,78 @@ static void floor_cases_run(bw_dut *dut)
     }
 }
 
+/* A group whose scale product is zero drops out even when only one of its two scales is
+ * zero (NUMERICS.md "mxf4 / nvf4"): it must not raise E to e(sa) + e(sb) though its term
+ * is 0. Random scales are zero only one time in 48 and near 2^0, where the raised E
+ * truncates nothing that shows. Each case is one mxf4nvf4 instruction with ue4m3 scales
+ * and enable-input-d 1 whose D[0][0] has one non-zero product (+1 x +1, group 0), scales
+ * zero and 448 = 1.75 x 2^8 (either way round; B's zero is 0x80, its ignored sign set),
+ * and c = 2^-60. Dropped, group 0 leaves E at c's -60 and D[0][0] = c exactly; counted,
+ * its E = -6 + 8 = 2 would truncate c (below 2^(2-35)) away and give +0. */
+static void zero_scale_cases_run(bw_dut *dut)
+{
+    static const mix mx = {TC_BW_MXF4NVF4, TC_FMT_E2M1, TC_FMT_FP32, TC_FMT_UE4M3};
+    static const uint32_t sa0[2] = {0x00, 0x7e}, sb0[2] = {0x7e, 0x80}; /* group 0 */
+    enum { ONE = 0x2, ONE_UE4M3 = 0x38, C = 0x21800000u /* 2^-60 */ };
+    for (int c = 0; c < 2; c++) {
+        unsigned K, W;
+        tc_bw_kind_dims(mx.kind, &K, &W);
+        tc_bw_mma_desc d;
+        memset(&d, 0, sizeof d);
+        d.kind = mx.kind;
+        d.in = mx.in;
+        d.out = mx.out;
+        d.scale = mx.scale;
+        d.M = 128;
+        d.N = 8;
+        d.d_col = 40;
+        d.sfa_col = 200;
+        d.sfb_col = 201;
+        d.enable_input_d = 1;
+        static uint32_t a_rows[128 * 8], b_rows[8 * 8];
+        memset(a_rows, 0, sizeof a_rows);
+        memset(b_rows, 0, sizeof b_rows);
+        tc_bw_row_set(a_rows, W, 0, ONE);
+        tc_bw_row_set(b_rows, W, 0, ONE);
+        d.a_smem.words = a_rows;
+        d.a_smem.row_stride = 8;
+        d.b_smem.words = b_rows;
+        d.b_smem.row_stride = 8;
+        tc_tmem *t, *rt;
+        if (tc_tmem_new(8, &t) != TC_OK || tc_tmem_new(8, &rt) != TC_OK) {
+            printf("FAIL: out of memory\n");
+            failures++;
+            return;
+        }
+        fill(t, rt);
+        unsigned lane0 = tc_bw_lane_of_row(d.M, 0);
+        for (unsigned l = 0; l < TC_TMEM_LANES; l++) {
+            uint32_t ones = ONE_UE4M3 * 0x01010101u; /* the groups without products */
+            poke_both(t, rt, l, d.sfa_col, l == lane0 ? (ones & ~0xffu) | sa0[c] : ones);
+            poke_both(t, rt, l, d.sfb_col, l == lane0 ? (ones & ~0xffu) | sb0[c] : ones);
+        }
+        poke_both(t, rt, lane0, d.d_col, C);
+        char what[48];
+        snprintf(what, sizeof what, "zero scale case %d", c);
+        unsigned bad = run_both(dut, t, rt, &d, NULL, what);
+        uint32_t x, y;
+        tc_tmem_peek(t, lane0, d.d_col, &x);
+        tc_tmem_peek(rt, lane0, d.d_col, &y);
+        if (!bad && (x != C || y != C)) { /* both against the hand-worked value */
+            printf("  D[0][0]: model %08x rtl %08x, expected %08x\n", x, y, (uint32_t)C);
+            bad++;
+        }
+        if (bad) {
+            printf("FAIL zero scale case %d: sa %02x sb %02x\n", c, sa0[c], sb0[c]);
+            failures++;
+        } else if (verbose) {
+            printf("ok zero scale case %d\n", c);
+        }
+        tc_tmem_free(t);
+        tc_tmem_free(rt);
+    }
+}
+
 int main(int argc, char **argv)
 {
     unsigned long long seed = 1, count = 3;
@@ -409,8 +482,10 @@ int main(int argc, char **argv)
                 printf("FAIL: the RTL hung\n");
                 failures++;
             }
-    if (!only || only_kind == TC_BW_MXF4NVF4)
+    if (!only || only_kind == TC_BW_MXF4NVF4) {
         floor_cases_run(dut);
+        zero_scale_cases_run(dut);
+    }
     /* a mix the table does not list (mxf4 scales with ue8m0 only) is refused, not run */
     tc_bw_mma_desc d;
     memset(&d, 0, sizeof d);
