@@ -285,74 +285,97 @@ static const floor_case floor_cases[] = {
     {-140, -168, 0x000001ffu, "the floor is -133, not -132"},
 };
 
+/* One directed mxf4nvf4 instruction (M 128, N 8): A and B rows from shared memory,
+ * holding only the elements a case sets; scale words per lane at columns 200 (A) and
+ * 201 (B); with c, enable-input-d 1 and D[0][0] = *c. It runs on the model and on the
+ * RTL, which must agree on the whole memory, and then both must hold `expect` at D[0][0]
+ * and, without c (no other products, no accumulator), +0 in the rest of the D block.
+ * Returns 1 after printing what differs, else 0. */
+typedef struct fp4_directed {
+    tc_fmt scale;
+    uint32_t a_rows[128 * 8], b_rows[8 * 8];
+    uint32_t sfa[TC_TMEM_LANES], sfb[TC_TMEM_LANES];
+    const uint32_t *c;
+    uint32_t expect;
+} fp4_directed;
+
+static unsigned fp4_directed_run(bw_dut *dut, const fp4_directed *x, const char *what)
+{
+    tc_bw_mma_desc d;
+    memset(&d, 0, sizeof d);
+    d.kind = TC_BW_MXF4NVF4;
+    d.in = TC_FMT_E2M1;
+    d.out = TC_FMT_FP32;
+    d.scale = x->scale;
+    d.M = 128;
+    d.N = 8;
+    d.d_col = 40;
+    d.sfa_col = 200;
+    d.sfb_col = 201;
+    d.enable_input_d = x->c != NULL;
+    d.a_smem.words = x->a_rows;
+    d.a_smem.row_stride = 8;
+    d.b_smem.words = x->b_rows;
+    d.b_smem.row_stride = 8;
+    tc_tmem *t = NULL, *rt = NULL;
+    if (tc_tmem_new(8, &t) != TC_OK || tc_tmem_new(8, &rt) != TC_OK) {
+        printf("  %s: out of memory\n", what);
+        tc_tmem_free(t);
+        return 1;
+    }
+    fill(t, rt);
+    for (unsigned l = 0; l < TC_TMEM_LANES; l++) {
+        poke_both(t, rt, l, d.sfa_col, x->sfa[l]);
+        poke_both(t, rt, l, d.sfb_col, x->sfb[l]);
+    }
+    if (x->c)
+        poke_both(t, rt, tc_bw_lane_of_row(d.M, 0), d.d_col, *x->c);
+    unsigned bad = run_both(dut, t, rt, &d, NULL, what);
+    for (unsigned i = 0; !bad && i < d.M; i++)   /* the RTL equals the model: both */
+        for (unsigned j = 0; j < d.N; j++) {     /* against the hand-worked value */
+            if (x->c && (i || j))
+                continue;
+            uint32_t want = i == 0 && j == 0 ? x->expect : 0, m, r;
+            unsigned lane = tc_bw_lane_of_row(d.M, i);
+            tc_tmem_peek(t, lane, d.d_col + j, &m);
+            tc_tmem_peek(rt, lane, d.d_col + j, &r);
+            if ((m != want || r != want) && bad++ < 4)
+                printf("  %s: D[%u][%u]: model %08x rtl %08x, expected %08x\n", what, i, j, m,
+                       r, want);
+        }
+    tc_tmem_free(t);
+    tc_tmem_free(rt);
+    return bad != 0;
+}
+
 static void floor_cases_run(bw_dut *dut)
 {
-    static const mix mx = {TC_BW_MXF4NVF4, TC_FMT_E2M1, TC_FMT_FP32, TC_FMT_UE8M0};
     enum { ONE = 0x2, MINUS_ONE = 0xa };   /* e2m1 */
+    static fp4_directed x;
     for (size_t c = 0; c < sizeof floor_cases / sizeof floor_cases[0]; c++) {
         const floor_case *fc = &floor_cases[c];
         unsigned K, W;
-        tc_bw_kind_dims(mx.kind, &K, &W);
-        tc_bw_mma_desc d;
-        memset(&d, 0, sizeof d);
-        d.kind = mx.kind;
-        d.in = mx.in;
-        d.out = mx.out;
-        d.scale = mx.scale;
-        d.M = 128;
-        d.N = 8;
-        d.d_col = 40;
-        d.sfa_col = 200;
-        d.sfb_col = 201;
-        static uint32_t a_rows[128 * 8], b_rows[8 * 8];
-        memset(a_rows, 0, sizeof a_rows);
-        memset(b_rows, 0, sizeof b_rows);
-        tc_bw_row_set(a_rows, W, 0, ONE);        /* group 0: +1 x +1 */
-        tc_bw_row_set(b_rows, W, 0, ONE);
-        tc_bw_row_set(a_rows, W, 16, ONE);       /* group 1: +1 x -1 */
-        tc_bw_row_set(b_rows, W, 16, MINUS_ONE);
-        d.a_smem.words = a_rows;
-        d.a_smem.row_stride = 8;
-        d.b_smem.words = b_rows;
-        d.b_smem.row_stride = 8;
-        tc_tmem *t, *rt;
-        if (tc_tmem_new(8, &t) != TC_OK || tc_tmem_new(8, &rt) != TC_OK) {
-            printf("FAIL: out of memory\n");
-            failures++;
-            return;
-        }
-        fill(t, rt);
+        tc_bw_kind_dims(TC_BW_MXF4NVF4, &K, &W);
+        memset(&x, 0, sizeof x);
+        x.scale = TC_FMT_UE8M0;
+        tc_bw_row_set(x.a_rows, W, 0, ONE);        /* group 0: +1 x +1 */
+        tc_bw_row_set(x.b_rows, W, 0, ONE);
+        tc_bw_row_set(x.a_rows, W, 16, ONE);       /* group 1: +1 x -1 */
+        tc_bw_row_set(x.b_rows, W, 16, MINUS_ONE);
         /* scale bytes: 2^-127 for A everywhere; B column 0: 2^(big+127), 2^(small+127) */
-        uint32_t sfb0 = (uint32_t)(fc->big + 254) | (uint32_t)(fc->small + 254) << 8;
-        for (unsigned l = 0; l < TC_TMEM_LANES; l++) {
-            uint32_t sfb = l == 0 ? sfb0 : 0x7f7f7f7fu;
-            poke_both(t, rt, l, d.sfa_col, 0);
-            poke_both(t, rt, l, d.sfb_col, sfb);
-        }
+        for (unsigned l = 0; l < TC_TMEM_LANES; l++)
+            x.sfb[l] = 0x7f7f7f7fu;
+        x.sfb[0] = (uint32_t)(fc->big + 254) | (uint32_t)(fc->small + 254) << 8;
+        x.expect = fc->expect;
         char what[48];
         snprintf(what, sizeof what, "floor case %zu", c);
-        unsigned bad = run_both(dut, t, rt, &d, NULL, what);
-        if (!bad) {   /* the RTL equals the model: both against the hand-worked value */
-            for (unsigned i = 0; i < d.M; i++)
-                for (unsigned j = 0; j < d.N; j++) {
-                    uint32_t want = i == 0 && j == 0 ? fc->expect : 0, x, y;
-                    unsigned lane = tc_bw_lane_of_row(d.M, i);
-                    tc_tmem_peek(t, lane, d.d_col + j, &x);
-                    tc_tmem_peek(rt, lane, d.d_col + j, &y);
-                    if ((x != want || y != want) && bad++ < 4)
-                        printf("  D[%u][%u]: model %08x rtl %08x, expected %08x\n", i, j,
-                               x, y, want);
-                }
-        }
-        if (bad) {
+        if (fp4_directed_run(dut, &x, what)) {
             printf("FAIL floor case %zu (%s): terms 2^%d and -2^%d\n", c, fc->why, fc->big,
                    fc->small);
             failures++;
         } else if (verbose) {
             printf("ok floor case %zu: %s\n", c, fc->why);
         }
-        tc_tmem_free(t);
-        tc_tmem_free(rt);
     }
 }
 
@@ -366,65 +389,33 @@ static void floor_cases_run(bw_dut *dut)
  * its E = -6 + 8 = 2 would truncate c (below 2^(2-35)) away and give +0. */
 static void zero_scale_cases_run(bw_dut *dut)
 {
-    static const mix mx = {TC_BW_MXF4NVF4, TC_FMT_E2M1, TC_FMT_FP32, TC_FMT_UE4M3};
     static const uint32_t sa0[2] = {0x00, 0x7e}, sb0[2] = {0x7e, 0x80}; /* group 0 */
-    enum { ONE = 0x2, ONE_UE4M3 = 0x38, C = 0x21800000u /* 2^-60 */ };
+    enum { ONE = 0x2, ONE_UE4M3 = 0x38 };
+    static const uint32_t c_word = 0x21800000u; /* 2^-60 */
+    static fp4_directed x;
     for (int c = 0; c < 2; c++) {
         unsigned K, W;
-        tc_bw_kind_dims(mx.kind, &K, &W);
-        tc_bw_mma_desc d;
-        memset(&d, 0, sizeof d);
-        d.kind = mx.kind;
-        d.in = mx.in;
-        d.out = mx.out;
-        d.scale = mx.scale;
-        d.M = 128;
-        d.N = 8;
-        d.d_col = 40;
-        d.sfa_col = 200;
-        d.sfb_col = 201;
-        d.enable_input_d = 1;
-        static uint32_t a_rows[128 * 8], b_rows[8 * 8];
-        memset(a_rows, 0, sizeof a_rows);
-        memset(b_rows, 0, sizeof b_rows);
-        tc_bw_row_set(a_rows, W, 0, ONE);
-        tc_bw_row_set(b_rows, W, 0, ONE);
-        d.a_smem.words = a_rows;
-        d.a_smem.row_stride = 8;
-        d.b_smem.words = b_rows;
-        d.b_smem.row_stride = 8;
-        tc_tmem *t, *rt;
-        if (tc_tmem_new(8, &t) != TC_OK || tc_tmem_new(8, &rt) != TC_OK) {
-            printf("FAIL: out of memory\n");
-            failures++;
-            return;
-        }
-        fill(t, rt);
-        unsigned lane0 = tc_bw_lane_of_row(d.M, 0);
+        tc_bw_kind_dims(TC_BW_MXF4NVF4, &K, &W);
+        memset(&x, 0, sizeof x);
+        x.scale = TC_FMT_UE4M3;
+        tc_bw_row_set(x.a_rows, W, 0, ONE);
+        tc_bw_row_set(x.b_rows, W, 0, ONE);
+        unsigned lane0 = tc_bw_lane_of_row(128, 0);
         for (unsigned l = 0; l < TC_TMEM_LANES; l++) {
             uint32_t ones = ONE_UE4M3 * 0x01010101u; /* the groups without products */
-            poke_both(t, rt, l, d.sfa_col, l == lane0 ? (ones & ~0xffu) | sa0[c] : ones);
-            poke_both(t, rt, l, d.sfb_col, l == lane0 ? (ones & ~0xffu) | sb0[c] : ones);
+            x.sfa[l] = l == lane0 ? (ones & ~0xffu) | sa0[c] : ones;
+            x.sfb[l] = l == lane0 ? (ones & ~0xffu) | sb0[c] : ones;
         }
-        poke_both(t, rt, lane0, d.d_col, C);
+        x.c = &c_word;
+        x.expect = c_word;
         char what[48];
         snprintf(what, sizeof what, "zero scale case %d", c);
-        unsigned bad = run_both(dut, t, rt, &d, NULL, what);
-        uint32_t x, y;
-        tc_tmem_peek(t, lane0, d.d_col, &x);
-        tc_tmem_peek(rt, lane0, d.d_col, &y);
-        if (!bad && (x != C || y != C)) { /* both against the hand-worked value */
-            printf("  D[0][0]: model %08x rtl %08x, expected %08x\n", x, y, (uint32_t)C);
-            bad++;
-        }
-        if (bad) {
+        if (fp4_directed_run(dut, &x, what)) {
             printf("FAIL zero scale case %d: sa %02x sb %02x\n", c, sa0[c], sb0[c]);
             failures++;
         } else if (verbose) {
             printf("ok zero scale case %d\n", c);
         }
-        tc_tmem_free(t);
-        tc_tmem_free(rt);
     }
 }
 
