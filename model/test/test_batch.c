@@ -36,6 +36,30 @@ static uint32_t word(uint64_t *s, tc_fmt f)
     return w;
 }
 
+/* *word (one of A, B or C) set to `bad`, too wide for its format: the tile must be
+ * TC_EFORMAT with D untouched (a failed call leaves its out-pointers as they were).
+ * *word is restored. Returns 1 on a failure (printed while fewer than 10 were). */
+static long bad_word_case(const tc_profile *p, size_t M, size_t N, size_t K,
+                          const uint32_t *A, const uint32_t *B, const uint32_t *C, uint32_t *D,
+                          uint32_t *word, uint32_t bad, const char *what, long fails)
+{
+    uint32_t keep = *word;
+    *word = bad;
+    for (size_t i = 0; i < M * N; i++)
+        D[i] = 0xa5a5a5a5u;
+    tc_status st = tc_mma_tile(p, M, N, K, A, B, C, D);
+    *word = keep;
+    size_t touched = 0;
+    for (size_t i = 0; i < M * N; i++)
+        touched += D[i] != 0xa5a5a5a5u;
+    if (st == TC_EFORMAT && !touched)
+        return 0;
+    if (fails < 10)
+        printf("FAIL %s tile %zux%zux%zu: a bad %s gave %s, %zu D words written\n", p->name, M,
+               N, K, what, tc_strerror(st), touched);
+    return 1;
+}
+
 /* Random tiles of profile p against tc_dot element by element; returns the failures. */
 static long check_tiles(const tc_profile *p, uint64_t seed, long *cases)
 {
@@ -72,36 +96,15 @@ static long check_tiles(const tc_profile *p, uint64_t seed, long *cases)
                            "(seed %llu)\n", p->name, M, N, K, i, j, D[i * N + j], e,
                            tc_strerror(st), (unsigned long long)seed);
             }
-        if (tc_fmt_get(p->out)->width < 32) {
-            /* A bad C word in the last column: the same contract (a failed call leaves
-             * its out-pointers untouched), so C too must be checked before column 0. */
-            uint32_t c_last = C[M * N - 1];
-            C[M * N - 1] = 1u << tc_fmt_get(p->out)->width;
-            for (size_t i = 0; i < M * N; i++)
-                D[i] = 0xa5a5a5a5u;
-            st = tc_mma_tile(p, M, N, K, A, B, C, D);
-            size_t touched = 0;
-            for (size_t i = 0; i < M * N; i++)
-                touched += D[i] != 0xa5a5a5a5u;
-            if ((st != TC_EFORMAT || touched) && fails++ < 10)
-                printf("FAIL %s tile %zux%zux%zu: bad C word gave %s, %zu D words written\n",
-                       p->name, M, N, K, tc_strerror(st), touched);
-            C[M * N - 1] = c_last;
-        }
-        if (tc_fmt_get(p->in)->width < 32) {
-            /* A bad word in the last k-step of the last column: TC_EFORMAT, and D as it
-             * was (the earlier columns were once written before the word was met). */
-            B[(K - 1) * N + N - 1] = 1u << tc_fmt_get(p->in)->width;
-            for (size_t i = 0; i < M * N; i++)
-                D[i] = 0xa5a5a5a5u;
-            st = tc_mma_tile(p, M, N, K, A, B, C, D);
-            size_t touched = 0;
-            for (size_t i = 0; i < M * N; i++)
-                touched += D[i] != 0xa5a5a5a5u;
-            if ((st != TC_EFORMAT || touched) && fails++ < 10)
-                printf("FAIL %s tile %zux%zux%zu: bad word gave %s, %zu D words written\n",
-                       p->name, M, N, K, tc_strerror(st), touched);
-        }
+        /* A bad C word in the last column, and a bad word in the last k-step of the
+         * last column: TC_EFORMAT, and D as it was (earlier columns were once written
+         * before the word was met; C too must be checked before column 0). */
+        if (tc_fmt_get(p->out)->width < 32)
+            fails += bad_word_case(p, M, N, K, A, B, C, D, &C[M * N - 1],
+                                   1u << tc_fmt_get(p->out)->width, "C word", fails);
+        if (tc_fmt_get(p->in)->width < 32)
+            fails += bad_word_case(p, M, N, K, A, B, C, D, &B[(K - 1) * N + N - 1],
+                                   1u << tc_fmt_get(p->in)->width, "B word", fails);
     }
     return fails;
 }
