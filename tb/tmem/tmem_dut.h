@@ -42,6 +42,9 @@ void tmem_dut_reset(tmem_dut *d);
 void tmem_dut_drive(tmem_dut *d, const tc_tmem_inputs *in);
 void tmem_dut_step(tmem_dut *d);        /* one rising edge (and the falling one before it) */
 void tmem_dut_cycle(tmem_dut *d, const tc_tmem_inputs *in, tc_tmem_outputs *out);
+/* The read results (rvalid, rdata) as the registers hold them now, without an edge: what
+ * a requester sees in the cycle after tmem_dut_reset, before its first edge. */
+void tmem_dut_sample_read(tmem_dut *d, tc_tmem_outputs *out);
 
 /* The storage, read through Verilator's scope API (mem_q is public_flat_rd): word
  * (lane, col) and a whole bank row (32 words), through the RTL's own bank layout. */
