@@ -211,10 +211,11 @@ static void run_config(tc_warp_engine *e, const tc_hmma_cfg *cfg, unsigned count
 /* Loads m into the DUT's registers (two fp16 a register; fp32 C one a lane), starts a
  * mixed-precision wmma.mma (A row-, B column-major) and clocks until done. In each of
  * the first `junk_clocks` clocks after the start cycle it writes `junk` to a register
- * instead (a write is a clock; operand and register rotate). Returns the clocks after the
- * start cycle up to and including the one with done, 0 if done never came. */
+ * instead (a write is a clock; operand and register rotate), or with `restart` raises
+ * start_i again in them. Returns the clocks after the start cycle up to and including
+ * the one with done, 0 if done never came. */
 static unsigned load_and_run(tcw *d, const tc_warp_frags *m, const uint32_t *junk,
-                             unsigned junk_clocks)
+                             unsigned junk_clocks, int restart)
 {
     uint32_t data[TCW_LANES];
     for (unsigned r = 0; r < TCW_REGS; r++) {
@@ -232,10 +233,12 @@ static unsigned load_and_run(tcw *d, const tc_warp_frags *m, const uint32_t *jun
     tcw_out o;
     tcw_clock(d, &o);
     for (unsigned c = 0; c < 1000; c++) {
-        if (c < junk_clocks) {
+        if (c < junk_clocks && !restart) {
             tcw_write(d, c % 3, (c / 3) % TCW_REGS, junk);
             continue;
         }
+        if (c < junk_clocks)
+            tcw_start(d, 1, 1, 0, 1); /* another mode and shape: a taken start shows */
         tcw_clock(d, &o);
         if (o.done)
             return c + 1;
@@ -275,27 +278,38 @@ static void check_writes_while_busy(void)
     uint32_t junk[TCW_LANES], data[TCW_LANES];
     for (unsigned l = 0; l < TCW_LANES; l++)
         junk[l] = 0x7c007c00u ^ (l * 0x01010101u); /* Inf and friends: D would show them */
-    unsigned n = load_and_run(d, &loaded, junk, 0);
-    unsigned n_junk = n ? load_and_run(d, &loaded, junk, n - 1) : 0;
+    unsigned n = load_and_run(d, &loaded, junk, 0, 0);
+    unsigned n_junk = n ? load_and_run(d, &loaded, junk, n - 1, 0) : 0;
     if (!n || n_junk != n)
         FAIL("writes while busy: done after %u clocks clean, %u with writes", n, n_junk);
     if (tc_hmma_run(&cfg, &model, NULL, NULL) != TC_OK)
         FAIL("writes while busy: the model's run failed");
-    unsigned bad = 0;
-    for (unsigned r = 0; r < TCW_REGS; r++) {
-        tcw_read(d, TCW_OP_C, r, data);
-        for (unsigned l = 0; l < TCW_LANES; l++)
-            bad += data[l] != model.c[l][r];
-        tcw_read(d, TCW_OP_A, r, data);
-        for (unsigned l = 0; l < TCW_LANES; l++)
-            bad += data[l] != (loaded.a[l][2 * r] | loaded.a[l][2 * r + 1] << 16);
-        tcw_read(d, TCW_OP_B, r, data);
-        for (unsigned l = 0; l < TCW_LANES; l++)
-            bad += data[l] != (loaded.b[l][2 * r] | loaded.b[l][2 * r + 1] << 16);
+    for (int restart = 0; restart < 2; restart++) {
+        /* start_i is for an idle warp; one raised in every clock of a run (FP16, m8n8k4)
+         * must leave the instruction as it is. Restarting the sequencer on it passed every
+         * other test (mutation testing): the engine never starts a busy warp. */
+        if (restart && n) {
+            unsigned n_start = load_and_run(d, &loaded, junk, n - 1, 1);
+            if (n_start != n)
+                FAIL("start while busy: done after %u clocks clean, %u with a start in every "
+                     "clock", n, n_start);
+        }
+        unsigned bad = 0;
+        for (unsigned r = 0; r < TCW_REGS; r++) {
+            tcw_read(d, TCW_OP_C, r, data);
+            for (unsigned l = 0; l < TCW_LANES; l++)
+                bad += data[l] != model.c[l][r];
+            tcw_read(d, TCW_OP_A, r, data);
+            for (unsigned l = 0; l < TCW_LANES; l++)
+                bad += data[l] != (loaded.a[l][2 * r] | loaded.a[l][2 * r + 1] << 16);
+            tcw_read(d, TCW_OP_B, r, data);
+            for (unsigned l = 0; l < TCW_LANES; l++)
+                bad += data[l] != (loaded.b[l][2 * r] | loaded.b[l][2 * r + 1] << 16);
+        }
+        if (bad)
+            FAIL("%s while busy: %u of %u register words differ from the model's D and the "
+                 "loaded A, B", restart ? "start" : "writes", bad, 3 * TCW_REGS * TCW_LANES);
     }
-    if (bad)
-        FAIL("writes while busy: %u of %u register words differ from the model's D and the "
-             "loaded A, B", bad, 3 * TCW_REGS * TCW_LANES);
     tcw_free(d);
 }
 
