@@ -139,6 +139,17 @@ module fedp #(
   if (InFmts == 0 || (InFmts >> tc_pkg::FMT_COUNT) != 0) begin : gen_bad_in
     $error("fedp: InFmts = 'h%0h names no format or an unknown one", InFmts);
   end
+  // ALIGN lets a zero c stand for the floor, which holds because a non-zero c decodes to
+  // an exponent of at least its format's emin (fedp_decode): a floor above it would need
+  // a key of its own.
+  if (OUT32 && FLOOR32 > tc_pkg::emin(FP32)) begin : gen_bad_floor32
+    $error("fedp: EminAlignFp32 = %0d, expected at most fp32's emin %0d",
+           EminAlignFp32, tc_pkg::emin(FP32));
+  end
+  if (OUT16 && FLOOR16 > tc_pkg::emin(FP16)) begin : gen_bad_floor16
+    $error("fedp: EminAlignFp16 = %0d, expected at most fp16's emin %0d",
+           EminAlignFp16, tc_pkg::emin(FP16));
+  end
 
   // ------------------------------------------------------------------ UNPACK + MUL
   logic [L-1:0]        a_sign, a_zero, a_inf, a_nan, b_sign, b_zero, b_inf, b_nan;
@@ -249,18 +260,19 @@ module fedp #(
 
   // ------------------------------------------------------------------------ ALIGN
   // E = max(Emin_align, exponents of the non-zero terms); zero terms enter as the floor.
+  // The floor needs no key of its own: a zero c is the floor, and a non-zero c is at or
+  // above it (gen_bad_floor32/16), so E >= Emin_align either way.
   logic signed [EW-1:0] align_floor, align_e;
-  logic [(L+2)*EW-1:0]  align_keys;
+  logic [(L+1)*EW-1:0]  align_keys;
 
   always_comb begin : align_key
     align_floor = mul_out16_q ? EW'(FLOOR16) : EW'(FLOOR32);
     for (int i = 0; i < L; i++)
       align_keys[i*EW +: EW] = mul_pzero_q[i] ? align_floor : mul_pexp_q[i*EW +: EW];
     align_keys[L*EW +: EW] = mul_czero_q ? align_floor : mul_cexp_q;
-    align_keys[(L+1)*EW +: EW] = align_floor;
   end
 
-  fedp_max_tree #(.N(L + 2), .W(EW)) i_max_exp (
+  fedp_max_tree #(.N(L + 1), .W(EW)) i_max_exp (
     .vals_i(align_keys),
     .max_o (align_e)
   );

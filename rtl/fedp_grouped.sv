@@ -99,8 +99,10 @@ module fedp_grouped #(
     $error("fedp_grouped: InFmts = 'h%0h has a format with Inf or NaN; group sums are integers",
            InFmts);
   end
-  if (EminAlignFp32 == tc_pkg::EMIN_ALIGN_NONE) begin : gen_bad_emin
-    $error("fedp_grouped: EminAlignFp32 must be a floor, not EMIN_ALIGN_NONE");
+  if (EminAlignFp32 == tc_pkg::EMIN_ALIGN_NONE || EminAlignFp32 > tc_pkg::emin(tc_pkg::FMT_FP32))
+  begin : gen_bad_emin
+    $error("fedp_grouped: EminAlignFp32 = %0d, expected a floor at or below fp32's emin",
+           EminAlignFp32);
   end
 
   // ------------------------------------------------------------ UNPACK + MUL + GROUP
@@ -205,16 +207,17 @@ module fedp_grouped #(
 
   // ------------------------------------------------------------------------ ALIGN
   logic signed [EW-1:0] align_e;
-  logic [(NG+2)*EW-1:0] align_keys;
+  logic [(NG+1)*EW-1:0] align_keys;
 
+  // A zero c stands for the floor, a non-zero one is at or above it (gen_bad_emin): the
+  // floor needs no key of its own (as in fedp.sv).
   always_comb begin : align_key
     for (int g = 0; g < NG; g++)
       align_keys[g*EW +: EW] = mul_tdrop_q[g] ? EW'(EminAlignFp32) : mul_texp_q[g*EW +: EW];
     align_keys[NG*EW +: EW] = mul_czero_q ? EW'(EminAlignFp32) : mul_cexp_q;
-    align_keys[(NG+1)*EW +: EW] = EW'(EminAlignFp32);
   end
 
-  fedp_max_tree #(.N(NG + 2), .W(EW)) i_max_exp (
+  fedp_max_tree #(.N(NG + 1), .W(EW)) i_max_exp (
     .vals_i(align_keys),
     .max_o (align_e)
   );
