@@ -24,7 +24,8 @@ static void free_list(char **names, size_t n)
 }
 
 /* The names in dir that do not start with a dot, sorted (a deterministic order); NULL
- * when the folder cannot be read whole (a partial list would silently drop sets). */
+ * with errno when the folder cannot be read whole (a partial list would silently drop
+ * sets). */
 static char **list_dir(const char *dir, size_t *n)
 {
     DIR *d = opendir(dir);
@@ -32,12 +33,12 @@ static char **list_dir(const char *dir, size_t *n)
         return NULL;
     size_t cap = 16, len = 0;
     char **names = malloc(cap * sizeof *names);
-    int failed = !names;
-    for (;;) {
+    int err = names ? 0 : ENOMEM;
+    while (!err) {
         errno = 0;
-        struct dirent *e = failed ? NULL : readdir(d);
+        struct dirent *e = readdir(d);
         if (!e) {
-            failed |= errno != 0;
+            err = errno;
             break;
         }
         if (e->d_name[0] == '.')
@@ -45,24 +46,34 @@ static char **list_dir(const char *dir, size_t *n)
         if (len == cap) {
             char **nn = realloc(names, (cap *= 2) * sizeof *names);
             if (!nn) {
-                failed = 1;
+                err = ENOMEM;
                 break;
             }
             names = nn;
         }
         if (!(names[len] = strdup(e->d_name))) {
-            failed = 1;
+            err = ENOMEM;
             break;
         }
         len++;
     }
     closedir(d);
-    if (failed) {
+    if (err) {
         free_list(names, len);
+        errno = err;
         return NULL;
     }
     qsort(names, len, sizeof *names, cmp_str);
     *n = len;
+    return names;
+}
+
+/* list_dir, saying on stderr why a folder cannot be read. */
+static char **list_dir_or_say(const char *dir, size_t *n)
+{
+    char **names = list_dir(dir, n);
+    if (!names)
+        fprintf(stderr, "%s: cannot read the folder: %s\n", dir, strerror(errno));
     return names;
 }
 
@@ -110,11 +121,9 @@ static int parse_name(const char *file, char p, char *gpu, tc_fmt *f)
 static int scan_folder(const char *dir, gv_set *sets, size_t cap, size_t *n)
 {
     size_t nf;
-    char **files = list_dir(dir, &nf);
-    if (!files) {
-        fprintf(stderr, "%s: cannot read the folder\n", dir);
+    char **files = list_dir_or_say(dir, &nf);
+    if (!files)
         return -1;
-    }
     int rc = 0;
     for (size_t i = 0; i < nf && rc == 0; i++) {
         char gpu[GV_NAME], name[GV_PATH];
@@ -186,8 +195,8 @@ int gv_find(const char *root, gv_set *sets, size_t cap, size_t *n)
     *n = 0;
     if (scan_folder(root, sets, cap, n))
         return -1;
-    size_t ne;
-    char **entries = list_dir(root, &ne);
+    size_t ne = 0;
+    char **entries = list_dir_or_say(root, &ne);
     int rc = entries ? 0 : -1;
     for (size_t i = 0; i < ne && rc == 0; i++) {
         char sub[GV_PATH];
@@ -242,7 +251,7 @@ static uint32_t *read_rows(const char *dir, const char *file, const word_conv *c
         return NULL;
     FILE *f = fopen(path, "r");
     if (!f) {
-        fprintf(stderr, "%s: cannot open\n", path);
+        fprintf(stderr, "%s: cannot open: %s\n", path, strerror(errno));
         return NULL;
     }
     size_t cap = 4096, len = 0, line_no = 0, nrows = 0;

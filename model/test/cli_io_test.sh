@@ -90,7 +90,7 @@ expect_err "a100_bad/fp16/a_A100_fp16.txt:2: word 'zz'"
 expect_no_out
 mk_a100 a100_part && rm -r a100_part/tf32
 run 2 "$tcsim" demo --vectors a100_part
-expect_err "a100_part/tf32/a_A100_tf32.txt: cannot open"
+expect_err "a100_part/tf32/a_A100_tf32.txt: cannot open: No such file or directory"
 expect_no_out
 
 # 4. tcsim emit-pkg: a file --check cannot read is not "differs ... regenerate it";

@@ -194,7 +194,7 @@ expect_err "no results of --gpu 'B200'"
 run 2 "" vectors vec_v100 --arch volta --instr wgmma
 expect_err "no profile for --arch volta --instr wgmma --in fp16 --out fp32"
 run 2 "" vectors no_such_folder
-expect_err "no_such_folder: cannot read the folder"
+expect_err "no_such_folder: cannot read the folder: No such file or directory"
 run 2 "" vectors vec_v100 extra
 expect_err "unexpected argument 'extra'"
 run 0 "" vectors --help; grep -q "d_<GPU>_<out>.txt" out.txt || fail "tcsim vectors --help does not describe the files"
