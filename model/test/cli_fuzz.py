@@ -18,7 +18,7 @@ value, an unknown option or stray word, a damaged input line. Reproducible from 
 a failure prints the command line and input to run it again.
 
 usage: cli_fuzz.py --tcsim BIN [--gemm-sim BIN] [--vectors DIR] [--seed N] [--runs N]
-                   [--work DIR]
+                   [--limit SECONDS] [--work DIR]
 """
 import argparse
 import os
@@ -33,7 +33,7 @@ SANITIZER_MARKS = ("AddressSanitizer", "LeakSanitizer", "UndefinedBehaviorSaniti
                    "runtime error:")
 
 # Values that are wrong for almost any option: empty, signs, overflow, not numbers,
-# an option name, whitespace, a long word, bytes that are not UTF-8.
+# an option name, whitespace, a long word, a letter that is not ASCII.
 BAD = ["", "-1", "-0", "0", "+1", "x", "0x", "0x-1", "1.5", "1e3", "nan", " 1", "1 ",
        "18446744073709551615", "18446744073709551616", "99999999999999999999999",
        "4294967296", "2147483648", "--arch", "-", "--", "A" * 3000, "\u00e9", "fp16 "]
