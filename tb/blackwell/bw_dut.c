@@ -15,6 +15,7 @@ struct bw_dut {
     bw_pins_out out;
     uint32_t rdata[TC_TMEM_WIDE_WORDS];   /* the A port's read data, for the next cycle */
     uint64_t cycles;
+    bw_dut_traffic traffic;               /* of the instruction started last */
 };
 
 tc_status bw_dut_new(bw_dut **out) { return bw_dut_open(NULL, out); }
@@ -72,6 +73,8 @@ static tc_status cycle(bw_dut *d, tc_tmem *t)
     tc_status st = tc_tmem_clock(t, &ti, &to);
     if (st != TC_OK)
         return st;
+    if (to.grant & (1u << TC_TMEM_PORT_A | 1u << TC_TMEM_PORT_D))
+        d->traffic.tmem_cycles++;
     in->tm_a_ready = (to.ready >> TC_TMEM_PORT_A) & 1u;
     in->tm_d_ready = (to.ready >> TC_TMEM_PORT_D) & 1u;
     bw_shim_set(d->shim, in); /* ready is combinational in the memory: same cycle */
@@ -85,11 +88,11 @@ static tc_status cycle(bw_dut *d, tc_tmem *t)
     return TC_OK;
 }
 
-tc_status bw_dut_mma(bw_dut *d, tc_tmem *t, const tc_bw_mma_desc *m, uint64_t *cycles)
+/* Instruction m on the pins, with start_i raised for its first cycle (bw_dut_mma's
+ * checks first); its traffic counters cleared. */
+static tc_status load(bw_dut *d, const tc_bw_mma_desc *m)
 {
     const tc_profile *p;
-    if (!d || !t || !m)
-        return TC_EINVAL;
     tc_status st = tc_bw_profile(m->kind, m->in, m->out, m->scale, &p);
     if (st != TC_OK)
         return st;
@@ -114,21 +117,49 @@ tc_status bw_dut_mma(bw_dut *d, tc_tmem *t, const tc_bw_mma_desc *m, uint64_t *c
     in->enable_input_d = (unsigned)m->enable_input_d;
     memcpy(in->disable, m->disable, sizeof in->disable);
     in->start = 1;
+    memset(&d->traffic, 0, sizeof d->traffic);
+    return TC_OK;
+}
+
+/* One cycle of instruction m: the clock edge, then the shared-memory row the unit asked
+ * for in that cycle onto the port for the next one. */
+static tc_status step(bw_dut *d, tc_tmem *t, const tc_bw_mma_desc *m)
+{
+    tc_status st = cycle(d, t);
+    if (st != TC_OK)
+        return st;
+    d->in.start = 0;
+    if (d->out.smem_req) {
+        const tc_bw_smem *sm = d->out.smem_sel ? &m->b_smem : &m->a_smem;
+        unsigned rows = d->out.smem_sel ? m->N : m->M;
+        if (d->out.smem_row >= rows)
+            return TC_EIO;
+        memcpy(d->in.smem_data, sm->words + (size_t)d->out.smem_row * sm->row_stride,
+               sizeof d->in.smem_data);
+        d->traffic.smem_rows++;
+    }
+    return TC_OK;
+}
+
+tc_status bw_dut_mma(bw_dut *d, tc_tmem *t, const tc_bw_mma_desc *m, uint64_t *cycles)
+{
+    if (!d || !t || !m)
+        return TC_EINVAL;
+    tc_status st = load(d, m);
+    if (st != TC_OK)
+        return st;
     uint64_t start = d->cycles;
     do {
-        if ((st = cycle(d, t)) != TC_OK)
+        if ((st = step(d, t, m)) != TC_OK)
             return st;
-        in->start = 0;
-        if (d->out.smem_req) { /* the row, on the port during the next cycle */
-            const tc_bw_smem *sm = d->out.smem_sel ? &m->b_smem : &m->a_smem;
-            unsigned rows = d->out.smem_sel ? m->N : m->M;
-            if (d->out.smem_row >= rows)
-                return TC_EIO;
-            memcpy(in->smem_data, sm->words + (size_t)d->out.smem_row * sm->row_stride,
-                   sizeof in->smem_data);
-        }
     } while (!d->out.done && d->cycles - start < MAX_CYCLES);
     if (cycles)
         *cycles = d->cycles - start;
     return d->out.done ? TC_OK : TC_EIO;
+}
+
+void bw_dut_traffic_get(const bw_dut *d, bw_dut_traffic *out)
+{
+    if (d && out)
+        *out = d->traffic;
 }

@@ -64,6 +64,13 @@ void bw_dut_free(bw_dut *d);
 tc_status bw_dut_mma(bw_dut *d, tc_tmem *t, const tc_bw_mma_desc *desc, uint64_t *cycles);
 /* Every cycle the unit was clocked since bw_dut_new. */
 uint64_t bw_dut_cycles(const bw_dut *d);
+/* What the instruction started last asked of the memories: the cycles the tensor memory
+ * served its A-read or D-write port (the grant of tc_tmem_clock) and the shared-memory
+ * rows it requested; tc_bw_mma's cost charges the same (tmem_cycles, smem_rows). */
+typedef struct bw_dut_traffic {
+    uint64_t tmem_cycles, smem_rows;
+} bw_dut_traffic;
+void bw_dut_traffic_get(const bw_dut *d, bw_dut_traffic *out);
 
 #ifdef __cplusplus
 }

@@ -15,6 +15,8 @@
  * mxf4nvf4 cases put the alignment exponent at and near its floor, each D word checked
  * against a value worked out by hand as well (see floor_cases); two more check the same
  * way that a group with one zero ue4m3 scale drops out (see zero_scale_cases_run).
+ * Every instruction's tensor-memory cycles (A-read and D-write ports) and shared-memory
+ * rows must be those the model's cost charges (see run_both).
  * Usage: bw_tb [--seed S] [--count C] [--kind K] [-v] [--fst FILE]  (C cases per mix;
  * --kind: only the mixes of kind K; -v: a line per case; --fst: instead, one short
  * mxf4nvf4 instruction (ue4m3 scales, M 128, N 8, A and C from tensor memory) checked
@@ -94,16 +96,27 @@ static unsigned compare(const tc_tmem *rtl, const tc_tmem *model, const char *wh
 }
 
 /* Instruction d on the model (memory t) and on the RTL (memory rt, its cycles into
- * *cycles); the words of the two memories that differ, or 1 if either refused it. */
+ * *cycles); the words of the two memories that differ, or 1 if either refused it, plus
+ * 1 if the RTL's requests are not those the model's cost charges: as many tensor-memory
+ * cycles on the A and D ports (A, C, scale-factor reads, D writes, each once) and as
+ * many shared-memory rows (A's M when it is there, B's N). */
 static unsigned run_both(bw_dut *dut, tc_tmem *t, tc_tmem *rt, const tc_bw_mma_desc *d,
                          uint64_t *cycles, const char *what)
 {
-    tc_status sm = tc_bw_mma(t, d, NULL), sr = bw_dut_mma(dut, rt, d, cycles);
+    tc_bw_cost cost;
+    tc_status sm = tc_bw_mma(t, d, &cost), sr = bw_dut_mma(dut, rt, d, cycles);
     if (sm != TC_OK || sr != TC_OK) {
         printf("  %s: model %s, rtl %s\n", what, tc_strerror(sm), tc_strerror(sr));
         return 1;
     }
-    return compare(rt, t, what);
+    bw_dut_traffic tr;
+    bw_dut_traffic_get(dut, &tr);
+    unsigned bad = tr.tmem_cycles != cost.tmem_cycles || tr.smem_rows != cost.smem_rows;
+    if (bad)
+        printf("  %s: rtl %llu tmem cycles, %llu smem rows; model %llu, %llu\n", what,
+               (unsigned long long)tr.tmem_cycles, (unsigned long long)tr.smem_rows,
+               (unsigned long long)cost.tmem_cycles, (unsigned long long)cost.smem_rows);
+    return bad + compare(rt, t, what);
 }
 
 /* One scale factor: near 2^0 mostly; the corners one time in eight. */
@@ -248,7 +261,8 @@ static int one_case(bw_dut *dut, const mix *mx, int directed)
              d.M, d.N, d.a_tmem ? "tmem" : "smem", d.enable_input_d);
     unsigned bad = run_both(dut, t, rt, &d, &cycles, what);
     if (bad) {
-        printf("FAIL %s: %u word(s) differ (seed as given)\n", what, bad);
+        printf("FAIL %s: %u word(s) or request count(s) differ (seed as given)\n", what,
+               bad);
         failures++;
     } else if (verbose) {
         printf("ok %s: %llu cycles\n", what, (unsigned long long)cycles);
