@@ -158,6 +158,31 @@ tc_status bw_dut_mma(bw_dut *d, tc_tmem *t, const tc_bw_mma_desc *m, uint64_t *c
     return d->out.done ? TC_OK : TC_EIO;
 }
 
+tc_status bw_dut_mma_reset(bw_dut *d, tc_tmem *t, const tc_bw_mma_desc *m, uint64_t run,
+                           unsigned hold, int *busy)
+{
+    if (!d || !t || !m || !busy || !hold)
+        return TC_EINVAL;
+    tc_status st = load(d, m);
+    if (st != TC_OK)
+        return st;
+    for (uint64_t c = 0; c < run; c++) {
+        if ((st = step(d, t, m)) != TC_OK)
+            return st;
+        if (d->out.done)
+            break;
+    }
+    d->in.rst_n = 0;
+    for (unsigned c = 0; c < hold; c++)
+        if ((st = step(d, t, m)) != TC_OK)
+            return st;
+    d->in.rst_n = 1;
+    bw_shim_set(d->shim, &d->in);   /* the outputs after the reset, before any edge */
+    bw_shim_get(d->shim, &d->out);
+    *busy = d->out.busy;
+    return TC_OK;
+}
+
 void bw_dut_traffic_get(const bw_dut *d, bw_dut_traffic *out)
 {
     if (d && out)

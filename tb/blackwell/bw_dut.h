@@ -64,6 +64,12 @@ void bw_dut_free(bw_dut *d);
 tc_status bw_dut_mma(bw_dut *d, tc_tmem *t, const tc_bw_mma_desc *desc, uint64_t *cycles);
 /* Every cycle the unit was clocked since bw_dut_new. */
 uint64_t bw_dut_cycles(const bw_dut *d);
+/* Instruction desc as bw_dut_mma starts it, clocked for `run` cycles (fewer if it is
+ * done sooner), then rst_ni held low for `hold` >= 1 cycles, t serving the ports
+ * throughout: the instruction is abandoned, t is left as it is (it may be mid-request).
+ * *busy: busy_o once rst_ni is high again, before the next clock edge. */
+tc_status bw_dut_mma_reset(bw_dut *d, tc_tmem *t, const tc_bw_mma_desc *desc, uint64_t run,
+                           unsigned hold, int *busy);
 /* What the instruction started last asked of the memories: the cycles the tensor memory
  * served its A-read or D-write port (the grant of tc_tmem_clock) and the shared-memory
  * rows it requested; tc_bw_mma's cost charges the same (tmem_cycles, smem_rows). */

@@ -16,7 +16,8 @@
  * against a value worked out by hand as well (see floor_cases); two more check the same
  * way that a group with one zero ue4m3 scale drops out (see zero_scale_cases_run).
  * Every instruction's tensor-memory cycles (A-read and D-write ports) and shared-memory
- * rows must be those the model's cost charges (see run_both).
+ * rows must be those the model's cost charges (see run_both). Five more cases abandon an
+ * instruction by a reset in mid-flight before running their own (see reset_cuts).
  * Usage: bw_tb [--seed S] [--count C] [--kind K] [-v] [--fst FILE]  (C cases per mix;
  * --kind: only the mixes of kind K; -v: a line per case; --fst: instead, one short
  * mxf4nvf4 instruction (ue4m3 scales, M 128, N 8, A and C from tensor memory) checked
@@ -175,7 +176,20 @@ static void structured_group(const mix *mx, uint32_t *row, unsigned K, unsigned 
         tc_bw_row_set(row, W, e, pattern[(r >> 8) & 3]);
 }
 
-static int one_case(bw_dut *dut, const mix *mx, int directed)
+/* An instruction abandoned by a reset (rst_ni low for `hold` cycles after `run` cycles)
+ * before the case's own instruction: the unit must be idle once rst_ni is high again and
+ * then run the case's instruction as if nothing had happened. The instruction (and the
+ * case's) is M 128, N 16, A from shared memory, enable-input-d 1, so that the counters
+ * of rows and slices, the operation index and the results in flight all hold something
+ * when the reset comes (the phases are the unit's at those cycles). */
+typedef struct reset_cut {
+    mix mx;
+    uint64_t run;
+    unsigned hold;
+    const char *where;
+} reset_cut;
+
+static int one_case(bw_dut *dut, const mix *mx, int directed, const reset_cut *cut)
 {
     /* t: the model's instruction; rt: the memory serving the RTL's ports */
     tc_tmem *t, *rt;
@@ -201,9 +215,14 @@ static int one_case(bw_dut *dut, const mix *mx, int directed)
         d.N = 8;
         d.a_tmem = 1;
     }
+    if (cut) {
+        d.M = 128;
+        d.N = 16;
+        d.a_tmem = 0;
+    }
     d.a_col = (unsigned)(rnd64() % TC_TMEM_COLS); /* any column: windows wrap at 512 */
     d.d_col = (d.a_col + 8 + (unsigned)(rnd64() % (TC_TMEM_COLS - 8 - d.N + 1))) % TC_TMEM_COLS;
-    d.enable_input_d = wave_case || (rnd64() & 1);
+    d.enable_input_d = wave_case || cut || (rnd64() & 1);
     for (unsigned w = 0; w < 4; w++)
         d.disable[w] = (rnd64() & 1) ? (uint32_t)(rnd64() & rnd64()) : 0;
     static uint32_t a_rows[128 * 8], b_rows[256 * 8];
@@ -254,12 +273,30 @@ static int one_case(bw_dut *dut, const mix *mx, int directed)
     d.b_smem.words = b_rows;
     d.b_smem.row_stride = 8;
     uint64_t cycles = 0;
-    char what[160];
-    snprintf(what, sizeof what, "%s %s->%s%s%s M%u N%u a_%s enable_d %d",
+    char what[200];
+    int n = snprintf(what, sizeof what, "%s %s->%s%s%s M%u N%u a_%s enable_d %d",
              tc_bw_kind_name(mx->kind), tc_fmt_get(mx->in)->name, tc_fmt_get(mx->out)->name,
              mx->scale != NS ? " scale " : "", mx->scale != NS ? tc_fmt_get(mx->scale)->name : "",
              d.M, d.N, d.a_tmem ? "tmem" : "smem", d.enable_input_d);
-    unsigned bad = run_both(dut, t, rt, &d, &cycles, what);
+    unsigned bad = 0;
+    if (cut) { /* the abandoned instruction, on a memory of its own */
+        snprintf(what + n, sizeof what - (size_t)n, " after a reset at cycle %llu (%s, %u)",
+                 (unsigned long long)cut->run, cut->where, cut->hold);
+        tc_tmem *s;
+        int busy = -1;
+        if (tc_tmem_new(banks, &s) != TC_OK) {
+            tc_tmem_free(t);
+            tc_tmem_free(rt);
+            return -1;
+        }
+        tc_status st = bw_dut_mma_reset(dut, s, &d, cut->run, cut->hold, &busy);
+        tc_tmem_free(s);
+        if (st != TC_OK || busy != 0) {
+            printf("  %s: %s, busy %d after the reset\n", what, tc_strerror(st), busy);
+            bad++;
+        }
+    }
+    bad += run_both(dut, t, rt, &d, &cycles, what);
     if (bad) {
         printf("FAIL %s: %u word(s) or request count(s) differ (seed as given)\n", what,
                bad);
@@ -433,6 +470,17 @@ static void zero_scale_cases_run(bw_dut *dut)
     }
 }
 
+/* Cycle 0 raises start_i; A's 128 rows are asked for in cycles 1-128, B's first 8 from
+ * cycle 131, the first slice's 1024 operations from about cycle 145, the second slice's
+ * B rows from about cycle 1175 (i8: the unit's latency is 1, fedp.sv's 4). */
+static const reset_cut reset_cuts[] = {
+    {{TC_BW_I8, TC_FMT_INT8, TC_FMT_S32, NS}, 60, 2, "A rows"},
+    {{TC_BW_I8, TC_FMT_INT8, TC_FMT_S32, NS}, 600, 1, "slice 0 operations"},
+    {{TC_BW_I8, TC_FMT_UINT8, TC_FMT_S32, NS}, 1178, 2, "slice 1 B rows"},
+    {{TC_BW_F16, TC_FMT_FP16, TC_FMT_FP32, NS}, 700, 2, "slice 0 operations"},
+    {{TC_BW_F16, TC_FMT_BF16, TC_FMT_FP32, NS}, 135, 1, "slice 0 B rows"},
+};
+
 int main(int argc, char **argv)
 {
     unsigned long long seed = 1, count = 3;
@@ -473,7 +521,7 @@ int main(int argc, char **argv)
     if (fst) {
         static const mix wave = {TC_BW_MXF4NVF4, TC_FMT_E2M1, TC_FMT_FP32, TC_FMT_UE4M3};
         wave_case = verbose = 1;
-        one_case(dut, &wave, 0);
+        one_case(dut, &wave, 0, NULL);
         printf("%s: the waveform case, %llu RTL cycles, in %s\n",
                failures ? "FAILED" : "PASSED", (unsigned long long)bw_dut_cycles(dut), fst);
         bw_dut_free(dut);
@@ -483,7 +531,7 @@ int main(int argc, char **argv)
     for (size_t m = 0; m < N_MIXES; m++)
         for (unsigned long long c = 0; c < count && (!only || mixes[m].kind == only_kind);
              c++, cases++)
-            if (one_case(dut, &mixes[m], c == 0) != 0) {
+            if (one_case(dut, &mixes[m], c == 0, NULL) != 0) {
                 printf("FAIL: the RTL hung\n");
                 failures++;
             }
@@ -491,6 +539,12 @@ int main(int argc, char **argv)
         floor_cases_run(dut);
         zero_scale_cases_run(dut);
     }
+    for (size_t c = 0; c < sizeof reset_cuts / sizeof reset_cuts[0]; c++)
+        if (!only || reset_cuts[c].mx.kind == only_kind)
+            if (one_case(dut, &reset_cuts[c].mx, 0, &reset_cuts[c]) != 0) {
+                printf("FAIL: the RTL hung\n");
+                failures++;
+            }
     /* a mix the table does not list (mxf4 scales with ue8m0 only) is refused, not run */
     tc_bw_mma_desc d;
     memset(&d, 0, sizeof d);
