@@ -42,13 +42,9 @@ tc_status bw_engine_mma(void *ctx, tc_tmem *t, const tc_bw_mma_desc *d, tc_bw_co
     tc_status st = bw_dut_mma(e->dut, t, d, NULL);
     if (st != TC_OK || !cost)
         return st;
-    /* the requests the instruction makes, priced as the model's memory prices them */
-    unsigned a_cyc, d_cyc, banks = tc_tmem_banks(t);
-    if ((st = tc_tmem_op_cycles(banks, TC_TMEM_OP_MMA_A, 8, &a_cyc)) != TC_OK ||
-        (st = tc_tmem_op_cycles(banks, TC_TMEM_OP_MMA_D, 8, &d_cyc)) != TC_OK)
-        return st;
-    uint64_t slices = d->N / TC_TMEM_SLICE;
-    uint64_t tmem = (d->a_tmem ? a_cyc : 0) + (d->enable_input_d ? slices * a_cyc : 0) +
-                    slices * d_cyc;
-    return tc_bw_mma_cost(d->M, d->N, d->N + (d->a_tmem ? 0 : d->M), tmem, cost);
+    /* what the RTL asked of the memories (the tensor-memory cycles its ports were
+     * served, the shared-memory rows), priced as the model prices an instruction */
+    bw_dut_traffic tr;
+    bw_dut_traffic_get(e->dut, &tr);
+    return tc_bw_mma_cost(d->M, d->N, tr.smem_rows, tr.tmem_cycles, cost);
 }
