@@ -52,7 +52,10 @@ struct initiator : sc_core::sc_module {
         return (v & 0x7c00) == 0x7c00 ? v & 0xbfff : v;
     }
 
-    tlm::tlm_response_status send(socket &s, tc_tlm_cmd &cmd, sc_core::sc_time &delay)
+    // delay starts at `start`, the initiator's local time offset (how far it already runs
+    // ahead of the kernel); the target adds its annotation to it.
+    tlm::tlm_response_status send(socket &s, tc_tlm_cmd &cmd, sc_core::sc_time &delay,
+                                  const sc_core::sc_time &start = sc_core::SC_ZERO_TIME)
     {
         tlm::tlm_generic_payload t;
         t.set_command(tlm::TLM_WRITE_COMMAND);
@@ -61,7 +64,7 @@ struct initiator : sc_core::sc_module {
         t.set_data_length(sizeof cmd);
         t.set_streaming_width(sizeof cmd);
         t.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-        delay = sc_core::SC_ZERO_TIME;
+        delay = start;
         s->b_transport(t, delay);
         return t.get_response_status();
     }
@@ -221,9 +224,10 @@ struct initiator : sc_core::sc_module {
             tc_tlm_cmd cr = cm;
             cr.D = Dr.data();
             sc_core::sc_time dm, dr;
+            const sc_core::sc_time start = period * static_cast<double>(i % 3 * 5);
             sc_core::sc_time t0 = sc_core::sc_time_stamp();
-            tlm::tlm_response_status rm = send(to_model, cm, dm);
-            tlm::tlm_response_status rr = send(to_rtl, cr, dr);
+            tlm::tlm_response_status rm = send(to_model, cm, dm, start);
+            tlm::tlm_response_status rr = send(to_rtl, cr, dr, start);
             sc_core::sc_time spent = sc_core::sc_time_stamp() - t0;
             checked++;
             if (rm != tlm::TLM_OK_RESPONSE || rr != tlm::TLM_OK_RESPONSE ||
@@ -237,9 +241,9 @@ struct initiator : sc_core::sc_module {
                 std::printf("FAIL command %u: cycles model %llu, RTL %llu\n", i,
                             (unsigned long long)cm.cycles, (unsigned long long)cr.cycles),
                     failures++;
-            if (dm != period * static_cast<double>(cm.cycles) ||
-                dr != period * static_cast<double>(cr.cycles))
-                fail("annotated delay is not cycles x period", i);
+            if (dm != start + period * static_cast<double>(cm.cycles) ||
+                dr != start + period * static_cast<double>(cr.cycles))
+                fail("annotated delay is not the initiator's delay + cycles x period", i);
             if (spent == sc_core::SC_ZERO_TIME)
                 fail("the RTL took no simulated time", i);
             if (i < 6)
