@@ -196,6 +196,108 @@ struct initiator : sc_core::sc_module {
         }
     }
 
+    // Refusals on a target: a valid m16n16k16 wmma spoiled in one way at a time (an
+    // operand missing, an opcode that is none of tc_tlm_opcode; the payload not a write,
+    // not at address 0, not sizeof(tc_tlm_cmd) long, no data pointer). Each must be
+    // answered (TLM_GENERIC_ERROR_RESPONSE with TC_EINVAL for the command, and
+    // TLM_COMMAND_ERROR_RESPONSE, the command untouched, for the payload) without
+    // writing D, without adding to the initiator's delay and without simulated time.
+    void refusals(socket &s, const sc_core::sc_time &period)
+    {
+        std::vector<uint32_t> A(16 * 16), B(16 * 16), C(16 * 16), D(16 * 16, 0xfeedu);
+        for (auto &x : A)
+            x = fp16();
+        for (auto &x : B)
+            x = fp16();
+        for (auto &x : C)
+            x = (rnd() & 0x807fffffu) | 0x3c000000u;
+        auto valid = [&] {
+            tc_tlm_cmd c = {};
+            c.op = TC_TLM_WMMA;
+            c.cfg = {TC_SHAPE_M16N16K16, TC_LAYOUT_ROW, TC_LAYOUT_ROW, TC_FMT_FP32};
+            c.A = A.data();
+            c.B = B.data();
+            c.C = C.data();
+            c.D = D.data();
+            c.status = TC_EIO; // neither what a refusal nor what a success writes
+            c.cycles = 12345;
+            return c;
+        };
+        const sc_core::sc_time start = period * 7.0;
+        auto refused = [&](const char *what, const char *how) {
+            std::printf("FAIL refusal: %s (%s)\n", what, how);
+            failures++;
+        };
+        auto untouched = [&](const sc_core::sc_time &d, const sc_core::sc_time &t0,
+                             const char *what) {
+            if (d != start)
+                refused(what, "the delay changed");
+            if (sc_core::sc_time_stamp() != t0)
+                refused(what, "simulated time passed");
+            if (std::count(D.begin(), D.end(), 0xfeedu) != (long)D.size())
+                refused(what, "D was written");
+        };
+        { // the valid command itself is accepted (or the rest would prove nothing)
+            tc_tlm_cmd c = valid();
+            sc_core::sc_time d;
+            if (send(s, c, d) != tlm::TLM_OK_RESPONSE || c.status != TC_OK)
+                refused("the valid wmma", "refused");
+            std::fill(D.begin(), D.end(), 0xfeedu);
+        }
+        for (int k = 0; k < 5; k++) {
+            tc_tlm_cmd c = valid();
+            static const char *const what[] = {"wmma without A accepted", "wmma without B accepted",
+                                               "wmma without C accepted", "wmma without D accepted",
+                                               "an unknown opcode accepted"};
+            if (k == 0)
+                c.A = nullptr;
+            else if (k == 1)
+                c.B = nullptr;
+            else if (k == 2)
+                c.C = nullptr;
+            else if (k == 3)
+                c.D = nullptr;
+            else
+                c.op = static_cast<tc_tlm_opcode>(4);
+            sc_core::sc_time d, t0 = sc_core::sc_time_stamp();
+            if (send(s, c, d, start) != tlm::TLM_GENERIC_ERROR_RESPONSE || c.status != TC_EINVAL ||
+                c.cycles != 0)
+                refused(what[k], "not TLM_GENERIC_ERROR_RESPONSE, TC_EINVAL, 0 cycles");
+            untouched(d, t0, what[k]);
+        }
+        std::vector<unsigned char> big(sizeof(tc_tlm_cmd) + 8);
+        for (int k = 0; k < 6; k++) {
+            static const char *const what[] = {
+                "a read payload accepted", "an ignore payload accepted",
+                "a payload at address 4 accepted", "a payload one byte short accepted",
+                "a payload one byte long accepted", "a payload without data accepted"};
+            tc_tlm_cmd c = valid();
+            tlm::tlm_generic_payload t;
+            t.set_command(k == 0 ? tlm::TLM_READ_COMMAND
+                                 : k == 1 ? tlm::TLM_IGNORE_COMMAND : tlm::TLM_WRITE_COMMAND);
+            t.set_address(k == 2 ? 4 : 0);
+            t.set_data_ptr(reinterpret_cast<unsigned char *>(&c));
+            t.set_data_length(sizeof c + (k == 3 ? -1 : 0));
+            if (k == 4) { // the command, then 8 more bytes
+                std::memcpy(big.data(), &c, sizeof c);
+                t.set_data_ptr(big.data());
+                t.set_data_length(sizeof c + 1);
+            }
+            if (k == 5)
+                t.set_data_ptr(nullptr);
+            t.set_streaming_width(t.get_data_length());
+            t.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+            sc_core::sc_time d = start, t0 = sc_core::sc_time_stamp();
+            s->b_transport(t, d);
+            if (k == 4)
+                std::memcpy(&c, big.data(), sizeof c);
+            if (t.get_response_status() != tlm::TLM_COMMAND_ERROR_RESPONSE ||
+                c.status != TC_EIO || c.cycles != 12345)
+                refused(what[k], "not TLM_COMMAND_ERROR_RESPONSE with the command untouched");
+            untouched(d, t0, what[k]);
+        }
+    }
+
     void run()
     {
         const sc_core::sc_time period(1, sc_core::SC_NS);
@@ -258,6 +360,8 @@ struct initiator : sc_core::sc_module {
         tmem_stream({&to_model4, &to_rtl4, 4}, period);
 
         // The error paths of each target.
+        for (auto *s : {&to_model, &to_rtl, &to_model4, &to_rtl4})
+            refusals(*s, period);
         for (auto *s : {&to_model, &to_rtl, &to_model4, &to_rtl4}) {
             tc_tlm_cmd c = {};
             sc_core::sc_time d;
