@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# gemm_sim_test.sh GEMM_SIM WORKDIR - examples/gemm_sim on GEMMs small enough to work out
+# by hand: its cycles, IPC, throughput and busy figures (and the JSON's).
+#
+# The timing, from docs/timing.md and model/data/timing.txt. mma.m16n8k16, fp16 -> fp32:
+#   a100: rate = 1 tc x 64 FEDPs x 4 = 256 FMA/cycle per sub-core; k_step 8, steps 2;
+#         beats = 16*8*8 / 256 = 4; issue interval I = 2 x 4 = 8;
+#         latency L = depth 14 + ceil(16/4) + (2-1) x max(step_fwd 8, 4) = 26.
+#   rtx3070ti: rate = 32 x 4 / acc32_rate_div 2 = 64; beats 16; I = 32;
+#         L = 14 + 4 + max(8, 16) = 34. Peak FMA/clk/SM = 4 x 32 x 4 / 2 = 256.
+# A sub-core takes an mma I cycles after its last one; the result is readable L cycles
+# after issue, and the warp's next mma on that accumulator waits for it. Warp tiles are
+# dealt to the warps in turn (tile t to warp t mod warps); warp w runs on sub-core
+# w mod 4; each mma is 16*8*16 = 2048 FMAs.
+set -u
+gemm_sim=$1; work=$2
+source "$(dirname "$0")/../model/test/cli_harness.sh"
+mkdir -p "$work"; cd "$work" || exit 1
+
+# expect_line LINE WHAT : stdout (out.txt) has the line LINE
+expect_line() { grep -qxF -- "$1" out.txt || fail "$2: stdout lacks '$1': $(tr '\n' '|' <out.txt)"; }
+# expect ARGS : the lines that follow on stdin must all be in the report
+expect() {
+    run_with 0 "" "$gemm_sim" "$@" --quiet
+    local line
+    while IFS= read -r line; do expect_line "$line" "gemm_sim $*"; done
+}
+
+# 1. The scheduler. 144x16 in 16x16 warp tiles: 9 tiles of 2 accumulators, one k-step;
+#    warp 0 owns tiles 0 and 8, so sub-core 0 runs warp 0 (4 mma, the second tile's
+#    waiting for the first's accumulators) and warp 4 (2 mma); the other sub-cores 2
+#    warps x 2 independent mma each: issued at 0, 8, 16, 24, done at 50.
+#  gto (greedy, then oldest: warp 0 first): w0 a0 @0, w0 a1 @8 (still ready), w4 a0 @16,
+#    w4 a1 @24; w0's second tile: a0 ready at 26, the sub-core free at 32: @32; a1 ready
+#    at 34, free at 40: @40; readable at 66.
+#  lrr (alternate): starting at w4: w4 @0, w0 @8, w4 @16, w0 @24, then w0's a0 waits
+#    until 8 + 26 = 34 and its a1 until 24 + 26 = 50: readable at 76; starting at w0:
+#    w0 @0, w4 @8, w0 @16, w4 @24, w0 @32, @42 (16 + 26): readable at 68.
+#  18 mma in 66 cycles: IPC 0.273; 18 x 2048 / 66 = 558.5 FMA/clk of 1024, 54.5%; busy
+#    18 x 8 / (66 x 4 sub-cores) = 54.5%.
+g1="--gpu a100 --m 144 --n 16 --k 16 --wm 16 --wn 16 --warps 8 --sms 1"
+expect $g1 --policy gto <<'EOF'
+cycles 66
+mma instructions 18
+IPC 0.273 mma/cycle (0.273 per SM)
+tensor throughput 558.5 FMA/clk/SM (peak 1024, 54.5%)
+tensor-core busy 54.5% of sub-core cycles
+EOF
+run_with 0 "" "$gemm_sim" $g1 --policy lrr --quiet
+grep -qxE "cycles (76|68)" out.txt || fail "gemm_sim --policy lrr: cycles not 76 or 68: $(head -c 300 out.txt)"
+
+# 2. The same on 2 SMs: 288x16, 18 tiles for 16 warps; warps 0 and 1 (SM 0, sub-cores
+#    0 and 1) own two tiles, each sub-core as sub-core 0 above (66 cycles); SM 1's
+#    sub-cores 4 mma each (50). 36 mma in 66 cycles: IPC 0.545, 0.273 per SM;
+#    36 x 2048 / 66 / 2 = 558.5 FMA/clk/SM, 54.5%; busy 36 x 8 / (66 x 8) = 54.5%.
+expect --gpu a100 --m 288 --n 16 --k 16 --wm 16 --wn 16 --warps 8 --sms 2 <<'EOF'
+cycles 66
+mma instructions 36
+IPC 0.545 mma/cycle (0.273 per SM)
+tensor throughput 558.5 FMA/clk/SM (peak 1024, 54.5%)
+tensor-core busy 54.5% of sub-core cycles
+EOF
+
+# 3. The order and the dependencies: one warp, one 16x16 tile, k 32: accumulators 0 and
+#    1 of k-step 0 at 0 and 8; k-step 1's a0 waits for a0 (26), a1 for a1 (34): readable
+#    at 60. (K-steps inner would give 0, 26, 34, 60: 86; no waiting 0, 8, 16, 24: 50.)
+#    4 mma: IPC 0.067; 8192 / 60 = 136.5 FMA/clk, 13.3%; busy 32 / 240 = 13.3%.
+expect --gpu a100 --m 16 --n 16 --k 32 --wm 16 --wn 16 --warps 1 <<'EOF'
+cycles 60
+mma instructions 4
+IPC 0.067 mma/cycle (0.067 per SM)
+tensor throughput 136.5 FMA/clk/SM (peak 1024, 13.3%)
+tensor-core busy 13.3% of sub-core cycles
+EOF
+
+# 4. A GPU with fp32 accumulation at half rate: one mma on rtx3070ti, readable at 34;
+#    2048 / 34 = 60.2 FMA/clk of a peak of 256, 23.5%; busy 32 / (34 x 4) = 23.5%.
+expect --gpu rtx3070ti --m 16 --n 8 --k 16 --wm 16 --wn 8 --warps 1 <<'EOF'
+cycles 34
+mma instructions 1
+IPC 0.029 mma/cycle (0.029 per SM)
+tensor throughput 60.2 FMA/clk/SM (peak 256, 23.5%)
+tensor-core busy 23.5% of sub-core cycles
+EOF
+
+# 5. The JSON of case 1: the same cycles, mma and IPC (18 / 66 = 0.2727).
+run_with 0 "" "$gemm_sim" $g1 --policy gto --quiet --json g1.json
+for kv in '"cycles": 66,' '"mma": 18,' '"ipc": 0.2727,' '"sms": 1,' '"gemm": [144, 16, 16],'; do
+    grep -qF -- "$kv" g1.json || fail "g1.json lacks '$kv': $(cat g1.json)"
+done
+finish
