@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# gemm_sim_test.sh GEMM_SIM WORKDIR - examples/gemm_sim on GEMMs small enough to work out
-# by hand: its cycles, IPC, throughput and busy figures (and the JSON's).
+# gemm_sim_test.sh GEMM_SIM WORKDIR [timing|options] - examples/gemm_sim on GEMMs small
+# enough to work out by hand: its cycles, IPC, throughput and busy figures (and the
+# JSON's); or the options it must accept or refuse.
 #
 # The timing, from docs/timing.md and model/data/timing.txt. mma.m16n8k16, fp16 -> fp32:
 #   a100: rate = 1 tc x 64 FEDPs x 4 = 256 FMA/cycle per sub-core; k_step 8, steps 2;
@@ -26,6 +27,7 @@ expect() {
     while IFS= read -r line; do expect_line "$line" "gemm_sim $*"; done
 }
 
+if [ "${3:-timing}" = timing ]; then  # else: options
 # 1. The scheduler. 144x16 in 16x16 warp tiles: 9 tiles of 2 accumulators, one k-step;
 #    warp 0 owns tiles 0 and 8, so sub-core 0 runs warp 0 (4 mma, the second tile's
 #    waiting for the first's accumulators) and warp 4 (2 mma); the other sub-cores 2
@@ -88,4 +90,15 @@ run_with 0 "" "$gemm_sim" $g1 --policy gto --quiet --json g1.json
 for kv in '"cycles": 66,' '"mma": 18,' '"ipc": 0.2727,' '"sms": 1,' '"gemm": [144, 16, 16],'; do
     grep -qF -- "$kv" g1.json || fail "g1.json lacks '$kv': $(cat g1.json)"
 done
+else
+# The options: (wm/16) x (wn/8) up to 64 accumulators per warp, the limit the message
+# names; a policy that is neither lrr nor gto refused (status 2).
+run_with 0 "" "$gemm_sim" --m 128 --n 64 --k 16 --wm 128 --wn 64 --warps 1 --check --quiet
+expect_line "mma instructions 64" "gemm_sim --wm 128 --wn 64"
+expect_line "check: D matches the integer GEMM exactly" "gemm_sim --wm 128 --wn 64"
+run_with 2 "" "$gemm_sim" --m 256 --n 64 --k 16 --wm 256 --wn 64 --warps 1
+expect_err "(wm/16)*(wn/8) <= 64"
+run_with 2 "" "$gemm_sim" --policy fifo
+expect_err "gemm_sim: --policy is lrr or gto"
+fi
 finish
