@@ -85,7 +85,39 @@ tensor throughput 60.2 FMA/clk/SM (peak 256, 23.5%)
 tensor-core busy 23.5% of sub-core cycles
 EOF
 
-# 5. The JSON of case 1: the same cycles, mma and IPC (18 / 66 = 0.2727).
+# 5. Greedy stays greedy, round-robin keeps rotating: 128x24 in 16x24 tiles, one per
+#    warp, 3 accumulators, 2 k-steps; each sub-core runs two warps (x: warp 0 or 1..3,
+#    y: warp 4..7) of 6 mma.
+#  gto: x a0 a1 a2 @0 8 16; y a0 @24 (x's k-step 1 waits until 26); y a1 a2 @32 40 (y
+#    stays); x a0 a1 a2 @48 56 64 (y's a0 not before 50); y a0 a1 a2 @72 80 88: 114.
+#  lrr (either start): y x y x y x @0..40, then y x y x y x @48..88 (each ready by 26
+#    after its first): 114.
+#  (Starting from the same warp every cycle instead, gto gives x's second k-step at 32
+#    and ends at 116, lrr y's and ends at 116 too.) 48 mma: IPC 0.421; 48 x 2048 / 114
+#    = 862.3 FMA/clk, 84.2%; busy 384 / 456 = 84.2%.
+for p in gto lrr; do
+expect --gpu a100 --m 128 --n 24 --k 32 --wm 16 --wn 24 --warps 8 --policy $p <<'EOF'
+cycles 114
+mma instructions 48
+IPC 0.421 mma/cycle (0.421 per SM)
+tensor throughput 862.3 FMA/clk/SM (peak 1024, 84.2%)
+tensor-core busy 84.2% of sub-core cycles
+EOF
+done
+
+# 6. More completions in one cycle than one poll of 64 takes: 20 SMs x 4 warps, one per
+#    sub-core, each a 16x8 tile of 2 k-steps: all 80 issue at 0, are readable at 26,
+#    issue again at 26 and are readable at 52. 160 mma: IPC 3.077, 0.154 per SM;
+#    160 x 2048 / 52 / 20 = 315.1 FMA/clk/SM, 30.8%; busy 1280 / (52 x 80) = 30.8%.
+expect --gpu a100 --m 1280 --n 8 --k 32 --wm 16 --wn 8 --warps 4 --sms 20 <<'EOF'
+cycles 52
+mma instructions 160
+IPC 3.077 mma/cycle (0.154 per SM)
+tensor throughput 315.1 FMA/clk/SM (peak 1024, 30.8%)
+tensor-core busy 30.8% of sub-core cycles
+EOF
+
+# 7. The JSON of case 1: the same cycles, mma and IPC (18 / 66 = 0.2727).
 run_with 0 "" "$gemm_sim" $g1 --policy gto --quiet --json g1.json
 for kv in '"cycles": 66,' '"mma": 18,' '"ipc": 0.2727,' '"sms": 1,' '"gemm": [144, 16, 16],'; do
     grep -qF -- "$kv" g1.json || fail "g1.json lacks '$kv': $(cat g1.json)"
