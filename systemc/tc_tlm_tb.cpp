@@ -30,11 +30,12 @@ struct initiator : sc_core::sc_module {
         unsigned banks;
     };
     unsigned seed, count;
+    sc_core::sc_time clock; // the targets' period
     int failures = 0, checked = 0, tmem_checked = 0, tmem_two_cycle = 0;
     SC_HAS_PROCESS(initiator);
-    initiator(sc_core::sc_module_name n, unsigned s, unsigned c)
+    initiator(sc_core::sc_module_name n, unsigned s, unsigned c, const sc_core::sc_time &p)
         : sc_module(n), to_model("to_model"), to_rtl("to_rtl"), to_model4("to_model4"),
-          to_rtl4("to_rtl4"), seed(s), count(c)
+          to_rtl4("to_rtl4"), seed(s), count(c), clock(p)
     {
         SC_THREAD(run);
     }
@@ -300,7 +301,7 @@ struct initiator : sc_core::sc_module {
 
     void run()
     {
-        const sc_core::sc_time period(1, sc_core::SC_NS);
+        const sc_core::sc_time period = clock;
         for (unsigned i = 0; i < count; i++) {
             tc_hmma_cfg cfg = {i % 3 == 2 ? TC_SHAPE_M8N8K4 : TC_SHAPE_M16N16K16,
                                (rnd() & 1) ? TC_LAYOUT_COL : TC_LAYOUT_ROW,
@@ -410,14 +411,15 @@ int sc_main(int argc, char **argv)
                              "of wmma commands 1 to 100000; decimal or 0x hex)\n");
         return 2;
     }
-    const sc_core::sc_time period(1, sc_core::SC_NS);
+    // Not 1 ns, so that a target annotating cycles x 1 ns instead of its period is seen.
+    const sc_core::sc_time period(2, sc_core::SC_NS);
     tc_model_backend model(8), model4(4);
     tc_rtl_backend rtl("rtl", period, 8), rtl4("rtl4", period, 4);
     tc_tlm_target model_target("model_target", model, period);
     tc_tlm_target rtl_target("rtl_target", rtl, period);
     tc_tlm_target model4_target("model4_target", model4, period);
     tc_tlm_target rtl4_target("rtl4_target", rtl4, period);
-    initiator init("initiator", seed, count);
+    initiator init("initiator", seed, count, period);
     init.to_model.bind(model_target.socket);
     init.to_rtl.bind(rtl_target.socket);
     init.to_model4.bind(model4_target.socket);
