@@ -19,7 +19,9 @@ source "$(dirname "$0")/../model/test/cli_harness.sh"
 mkdir -p "$work"; cd "$work" || exit 1
 
 # expect_line LINE WHAT : stdout (out.txt) has the line LINE
-expect_line() { grep -qxF -- "$1" out.txt || fail "$2: stdout lacks '$1': $(tr '\n' '|' <out.txt)"; }
+expect_line() {
+    grep -qxF -- "$1" out.txt || fail "$2: stdout lacks '$1': $(tr '\n' '|' <out.txt)"
+}
 # expect ARGS : the lines that follow on stdin must all be in the report
 expect() {
     run_with 0 "" "$gemm_sim" "$@" --quiet
@@ -49,7 +51,8 @@ tensor throughput 558.5 FMA/clk/SM (peak 1024, 54.5%)
 tensor-core busy 54.5% of sub-core cycles
 EOF
 run_with 0 "" "$gemm_sim" $g1 --policy lrr --quiet
-grep -qxE "cycles (76|68)" out.txt || fail "gemm_sim --policy lrr: cycles not 76 or 68: $(head -c 300 out.txt)"
+grep -qxE "cycles (76|68)" out.txt ||
+    fail "gemm_sim --policy lrr: cycles not 76 or 68: $(head -c 300 out.txt)"
 
 # 2. The same on 2 SMs: 288x16, 18 tiles for 16 warps; warps 0 and 1 (SM 0, sub-cores
 #    0 and 1) own two tiles, each sub-core as sub-core 0 above (66 cycles); SM 1's
