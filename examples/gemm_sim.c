@@ -229,14 +229,17 @@ int main(int argc, char **argv)
         } while (n == 64);
         int issued_now = 0;
         for (unsigned u = 0; u < units; u++) {
-            /* The sub-core's warps: local warps sub, sub + subcores, ... of its SM.
-             * Candidates in policy order, starting after (lrr) or at (gto) the last
-             * warp issued. */
+            /* The sub-core's warps: local warps sub, sub + subcores, ... of its SM
+             * (j = 0, 1, ...: the lower j, the older). Candidates in policy order: lrr
+             * the warps after the last one issued, in turn; gto the last one issued,
+             * then the oldest first. */
             unsigned sm = u / g->subcores, sub = u % g->subcores;
             unsigned mine = (a.warps - sub + g->subcores - 1) / g->subcores; /* its warps */
+            if (!mine) /* fewer warps than sub-cores */
+                continue;
             warp *pick = NULL;
-            for (unsigned step = 0; step < mine && !pick; step++) {
-                unsigned j = (last[u] + (gto ? step : step + 1)) % mine;
+            for (unsigned step = 0; step < mine + (unsigned)gto && !pick; step++) {
+                unsigned j = !gto ? (last[u] + step + 1) % mine : step ? step - 1 : last[u];
                 warp *x = &w[sm * a.warps + sub + j * g->subcores];
                 if (x->tile_i < x->ntiles && !x->pending[x->acc])
                     pick = x;

@@ -120,7 +120,27 @@ tensor throughput 315.1 FMA/clk/SM (peak 1024, 30.8%)
 tensor-core busy 30.8% of sub-core cycles
 EOF
 
-# 7. The JSON of case 1: the same cycles, mma and IPC (18 / 66 = 0.2727).
+# 7. Greedy, then the oldest: three warps per sub-core (j0, j1, j2: warps 0, 4, 8 on
+#    sub-core 0), one 16x24 tile each (3 accumulators, 2 k-steps).
+#  gto: j0 a0 a1 a2 @0 8 16; j0 stalls (a0 of k-step 1 at 26): the oldest ready, j1,
+#    a0 a1 a2 @24 32 40; j1 stalls (50): the oldest ready is j0 again (not j2): k-step 1
+#    @48 56 64; then j1 @72 80 88; then j2 @96 104 112 and, each waiting for its result,
+#    @122 130 138: readable at 164. 72 mma: IPC 0.439; 72 x 2048 / 164 = 899.1 FMA/clk,
+#    87.8%; busy 576 / 656 = 87.8%.
+#  lrr: j0 j1 j2 in turn: k-step 0 @0..64, k-step 1 (each ready 26 after) @72..136: 162.
+expect --gpu a100 --m 192 --n 24 --k 32 --wm 16 --wn 24 --warps 12 --policy gto <<'EOF'
+cycles 164
+mma instructions 72
+IPC 0.439 mma/cycle (0.439 per SM)
+tensor throughput 899.1 FMA/clk/SM (peak 1024, 87.8%)
+tensor-core busy 87.8% of sub-core cycles
+EOF
+expect --gpu a100 --m 192 --n 24 --k 32 --wm 16 --wn 24 --warps 12 --policy lrr <<'EOF'
+cycles 162
+mma instructions 72
+EOF
+
+# 8. The JSON of case 1: the same cycles, mma and IPC (18 / 66 = 0.2727).
 run_with 0 "" "$gemm_sim" $g1 --policy gto --quiet --json g1.json
 for kv in '"cycles": 66,' '"mma": 18,' '"ipc": 0.2727,' '"sms": 1,' '"gemm": [144, 16, 16],'; do
     grep -qF -- "$kv" g1.json || fail "g1.json lacks '$kv': $(cat g1.json)"
