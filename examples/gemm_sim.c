@@ -50,7 +50,8 @@ static void usage(FILE *f)
         "warp tiles of an M x N x K GEMM, issue mma.m16n8k16 (fp16 -> fp32) to the\n"
         "handle of --gpu (`tcsim timing --list`); prints cycles, IPC, FMA/clk/SM and mma\n"
         "simulated per second. --check sends data too and compares D with the host's\n"
-        "integer GEMM; --json writes the figures.\n");
+        "integer GEMM; --json writes the figures. Sizes and counts are whole numbers\n"
+        "1..65536 (--sms at most 4096).\n");
 }
 
 /* Returns 0 to run, 1 after --help, -1 on a bad option. */
@@ -81,7 +82,8 @@ static int parse(int argc, char **argv, args *a)
             char *end;
             unsigned long v = strtoul(argv[++i], &end, 10);
             if (*end || v == 0 || v > 65536) {
-                fprintf(stderr, "gemm_sim: bad value '%s' for %s\n", argv[i], o);
+                fprintf(stderr, "gemm_sim: bad value '%s' for %s (a whole number 1..65536)\n",
+                        argv[i], o);
                 return -1;
             }
             *u = (unsigned)v;
@@ -152,7 +154,8 @@ int main(int argc, char **argv)
     tc_status st = tc_sim_create(&cfg, &s);
     if (st != TC_OK) {
         if (st == TC_EINVAL) /* the GPU is known: the SM count is what is out of range */
-            fprintf(stderr, "gemm_sim: --sms %u: %s\n", a.sms, tc_strerror(st));
+            fprintf(stderr, "gemm_sim: --sms %u: %s (the handle takes 1 to 4096 SMs)\n",
+                    a.sms, tc_strerror(st));
         else
             fprintf(stderr, "gemm_sim: tc_sim_create: %s\n", tc_strerror(st));
         return st == TC_EINVAL ? 2 : 1;

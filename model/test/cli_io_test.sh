@@ -42,7 +42,10 @@ expect_no_out
 run 0 "$gemm_sim" $small --json gemm.json
 grep -q '"cycles": [1-9]' gemm.json || fail "gemm.json has no cycles: $(cat gemm.json)"
 run 2 "$gemm_sim" --sms 4097
-expect_err "gemm_sim: --sms 4097: invalid argument"
+expect_err "gemm_sim: --sms 4097: invalid argument (the handle takes 1 to 4096 SMs)"
+run 2 "$gemm_sim" --m 65537
+expect_err "gemm_sim: bad value '65537' for --m (a whole number 1..65536)"
+run 0 "$gemm_sim" --m 65536 --n 8 --k 16 --wm 16 --wn 8 --warps 1 --quiet
 "$gemm_sim" $small >/dev/full 2>err.txt
 rc=$?; [ "$rc" = 1 ] || fail "gemm_sim >/dev/full exited $rc, expected 1"
 expect_err "gemm_sim: cannot write the report"
