@@ -62,11 +62,31 @@ tc_tlm_target::tc_tlm_target(sc_core::sc_module_name name, tc_tlm_backend &backe
     socket.register_b_transport(this, &tc_tlm_target::b_transport);
 }
 
+// Why a payload is not one command, as the TLM-2.0 base protocol names it (IEEE 1666,
+// the response status attribute): the address, then the command, then the data length
+// and streaming width, then byte enables (this target writes whole commands only);
+// TLM_OK_RESPONSE if it is one.
+static tlm::tlm_response_status payload_error(const tlm::tlm_generic_payload &trans)
+{
+    if (trans.get_address() != 0)
+        return tlm::TLM_ADDRESS_ERROR_RESPONSE;
+    if (trans.get_command() != tlm::TLM_WRITE_COMMAND)
+        return tlm::TLM_COMMAND_ERROR_RESPONSE;
+    if (trans.get_data_length() != sizeof(tc_tlm_cmd) ||
+        trans.get_streaming_width() < trans.get_data_length())
+        return tlm::TLM_BURST_ERROR_RESPONSE;
+    if (trans.get_byte_enable_ptr())
+        return tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE;
+    if (!trans.get_data_ptr())
+        return tlm::TLM_GENERIC_ERROR_RESPONSE;
+    return tlm::TLM_OK_RESPONSE;
+}
+
 void tc_tlm_target::b_transport(tlm::tlm_generic_payload &trans, sc_core::sc_time &delay)
 {
-    if (trans.get_command() != tlm::TLM_WRITE_COMMAND || trans.get_address() != 0 ||
-        trans.get_data_length() != sizeof(tc_tlm_cmd) || !trans.get_data_ptr()) {
-        trans.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
+    tlm::tlm_response_status bad = payload_error(trans);
+    if (bad != tlm::TLM_OK_RESPONSE) {
+        trans.set_response_status(bad);
         return;
     }
     tc_tlm_cmd &cmd = *reinterpret_cast<tc_tlm_cmd *>(trans.get_data_ptr());

@@ -199,10 +199,11 @@ struct initiator : sc_core::sc_module {
 
     // Refusals on a target: a valid m16n16k16 wmma spoiled in one way at a time (an
     // operand missing, an opcode that is none of tc_tlm_opcode; the payload not a write,
-    // not at address 0, not sizeof(tc_tlm_cmd) long, no data pointer). Each must be
-    // answered (TLM_GENERIC_ERROR_RESPONSE with TC_EINVAL for the command, and
-    // TLM_COMMAND_ERROR_RESPONSE, the command untouched, for the payload) without
-    // writing D, without adding to the initiator's delay and without simulated time.
+    // not at address 0, not sizeof(tc_tlm_cmd) long, no data pointer, a short streaming
+    // width, byte enables). Each must be answered (TLM_GENERIC_ERROR_RESPONSE with
+    // TC_EINVAL for the command; for the payload the base protocol's status, the command
+    // untouched) without writing D, without adding to the initiator's delay and without
+    // simulated time.
     void refusals(socket &s, const sc_core::sc_time &period)
     {
         std::vector<uint32_t> A(16 * 16), B(16 * 16), C(16 * 16), D(16 * 16, 0xfeedu);
@@ -248,8 +249,9 @@ struct initiator : sc_core::sc_module {
         for (int k = 0; k < 5; k++) {
             tc_tlm_cmd c = valid();
             static const char *const what[] = {
-                "wmma without A accepted", "wmma without B accepted", "wmma without C accepted",
-                "wmma without D accepted", "an unknown opcode accepted"};
+                "wmma without A accepted", "wmma without B accepted",
+                "wmma without C accepted", "wmma without D accepted",
+                "an unknown opcode accepted"};
             if (k == 0)
                 c.A = nullptr;
             else if (k == 1)
@@ -267,11 +269,24 @@ struct initiator : sc_core::sc_module {
             untouched(d, t0, what[k]);
         }
         std::vector<unsigned char> big(sizeof(tc_tlm_cmd) + 8);
-        for (int k = 0; k < 6; k++) {
-            static const char *const what[] = {
-                "a read payload accepted", "an ignore payload accepted",
-                "a payload at address 4 accepted", "a payload one byte short accepted",
-                "a payload one byte long accepted", "a payload without data accepted"};
+        unsigned char enables[sizeof(tc_tlm_cmd)];
+        std::memset(enables, TLM_BYTE_ENABLED, sizeof enables);
+        // The base protocol's answer to each (IEEE 1666, the response status attribute).
+        static const struct {
+            const char *what;
+            tlm::tlm_response_status want;
+        } faults[] = {
+            {"a read payload", tlm::TLM_COMMAND_ERROR_RESPONSE},
+            {"an ignore payload", tlm::TLM_COMMAND_ERROR_RESPONSE},
+            {"a payload at address 4", tlm::TLM_ADDRESS_ERROR_RESPONSE},
+            {"a payload one byte short", tlm::TLM_BURST_ERROR_RESPONSE},
+            {"a payload one byte long", tlm::TLM_BURST_ERROR_RESPONSE},
+            {"a payload without data", tlm::TLM_GENERIC_ERROR_RESPONSE},
+            {"a streaming width one byte short", tlm::TLM_BURST_ERROR_RESPONSE},
+            {"byte enables (all enabled)", tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE},
+        };
+        for (int k = 0; k < 8; k++) {
+            const char *what = faults[k].what;
             tc_tlm_cmd c = valid();
             tlm::tlm_generic_payload t;
             t.set_command(k == 0 ? tlm::TLM_READ_COMMAND
@@ -286,16 +301,26 @@ struct initiator : sc_core::sc_module {
             }
             if (k == 5)
                 t.set_data_ptr(nullptr);
-            t.set_streaming_width(t.get_data_length());
+            t.set_streaming_width(t.get_data_length() - (k == 6 ? 1 : 0));
+            if (k == 7) {
+                t.set_byte_enable_ptr(enables);
+                t.set_byte_enable_length(sizeof enables);
+            }
             t.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
             sc_core::sc_time d = start, t0 = sc_core::sc_time_stamp();
             s->b_transport(t, d);
             if (k == 4)
                 std::memcpy(&c, big.data(), sizeof c);
-            if (t.get_response_status() != tlm::TLM_COMMAND_ERROR_RESPONSE ||
-                c.status != TC_EIO || c.cycles != 12345)
-                refused(what[k], "not TLM_COMMAND_ERROR_RESPONSE with the command untouched");
-            untouched(d, t0, what[k]);
+            if (t.get_response_status() != faults[k].want || c.status != TC_EIO ||
+                c.cycles != 12345) {
+                tlm::tlm_generic_payload expected;
+                expected.set_response_status(faults[k].want);
+                std::printf("FAIL refusal: %s answered %s, expected %s with the command "
+                            "untouched\n", what, t.get_response_string().c_str(),
+                            expected.get_response_string().c_str());
+                failures++;
+            }
+            untouched(d, t0, what);
         }
     }
 
