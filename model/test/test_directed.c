@@ -182,6 +182,35 @@ static const scase scaled[] = {
      16, 16, 0x2, 0x2, 0, 0, 1, {0xbc}, {0x38}, 0, 0x3fc00000},
 };
 
+/* Conversions to fp16, each with its rule (tc_convert_rne, or tc_convert_exact where
+ * exact is set), worked by hand from the formats' encodings. */
+typedef struct ccase {
+    const char *rule;
+    int exact;
+    tc_fmt from;
+    uint32_t bits, expect;
+} ccase;
+
+static const ccase conversions[] = {
+    /* 65520 is the fp16 overflow threshold under RNE; 2^-25 ties to 0 */
+    {"convert: 65520 -> fp16 Inf", 0, FP32, 0x477ff000, 0x7c00},
+    {"convert: just below 65520 -> 65504", 0, FP32, 0x477fefff, 0x7bff},
+    {"convert: -2^-25 -> -0", 0, FP32, 0xb3000000, 0x8000},
+    {"convert: e4m3 2^-9 -> fp16 exactly", 1, E4M3, 0x01, 0x1800},
+    /* tcsim.h: NaN becomes the canonical NaN (not a NaN with the payload or quiet bit
+     * copied): fp32 quiet NaN 7fc00000 and e5m2 NaN 7d both give fp16 7fff */
+    {"convert: fp32 NaN -> fp16 canonical NaN", 0, FP32, 0x7fc00000, 0x7fff},
+    {"convert: e5m2 NaN -> fp16 canonical NaN", 0, TC_FMT_E5M2, 0x7d, 0x7fff},
+    /* IEEE conversion keeps the sign of zero (the fp8 emulation converts -0 too) */
+    {"convert: fp32 -0 -> fp16 -0", 0, FP32, 0x80000000, 0x8000},
+    {"convert: e4m3 -0 -> fp16 -0", 1, E4M3, 0x80, 0x8000},
+    /* 2^-65 is far below half the smallest fp16 subnormal (2^-25): +0 / -0. Chosen so
+     * that exactly 64 bits lie between fp16's last subnormal bit and the last bit of
+     * the fp32 significand (2^-24 / 2^-88 = 2^64): a 64-bit shift must still give 0. */
+    {"convert: 2^-65 -> fp16 +0", 0, FP32, 0x1f000000, 0x0000},
+    {"convert: -2^-65 -> fp16 -0", 0, FP32, 0x9f000000, 0x8000},
+};
+
 static int check(const char *rule, tc_status st, uint32_t got, uint32_t expect)
 {
     if (st != TC_OK || got != expect) {
@@ -309,33 +338,11 @@ static int run_add(void)
         printf("FAIL add: rounding mode 7 gave %s, r %08x\n", tc_strerror(st), r);
         fails++;
     }
-    /* conversions: 65520 is the fp16 overflow threshold under RNE; 2^-25 ties to 0 */
-    st = tc_convert_rne(FP32, 0x477ff000, FP16, &r);
-    fails += check("convert: 65520 -> fp16 Inf", st, r, 0x7c00);
-    st = tc_convert_rne(FP32, 0x477fefff, FP16, &r);
-    fails += check("convert: just below 65520 -> 65504", st, r, 0x7bff);
-    st = tc_convert_rne(FP32, 0xb3000000, FP16, &r);
-    fails += check("convert: -2^-25 -> -0", st, r, 0x8000);
-    st = tc_convert_exact(E4M3, 0x01, FP16, &r);
-    fails += check("convert: e4m3 2^-9 -> fp16 exactly", st, r, 0x1800);
-    /* tcsim.h: NaN becomes the canonical NaN (not a NaN with the payload or quiet bit
-     * copied): fp32 quiet NaN 7fc00000 and e5m2 NaN 7d both give fp16 7fff */
-    st = tc_convert_rne(FP32, 0x7fc00000, FP16, &r);
-    fails += check("convert: fp32 NaN -> fp16 canonical NaN", st, r, 0x7fff);
-    st = tc_convert_rne(TC_FMT_E5M2, 0x7d, FP16, &r);
-    fails += check("convert: e5m2 NaN -> fp16 canonical NaN", st, r, 0x7fff);
-    /* IEEE conversion keeps the sign of zero (the fp8 emulation converts -0 too) */
-    st = tc_convert_rne(FP32, 0x80000000, FP16, &r);
-    fails += check("convert: fp32 -0 -> fp16 -0", st, r, 0x8000);
-    st = tc_convert_exact(E4M3, 0x80, FP16, &r);
-    fails += check("convert: e4m3 -0 -> fp16 -0", st, r, 0x8000);
-    /* 2^-65 is far below half the smallest fp16 subnormal (2^-25): +0 / -0. Chosen so
-     * that exactly 64 bits lie between fp16's last subnormal bit and the last bit of
-     * the fp32 significand (2^-24 / 2^-88 = 2^64): a 64-bit shift must still give 0. */
-    st = tc_convert_rne(FP32, 0x1f000000, FP16, &r);
-    fails += check("convert: 2^-65 -> fp16 +0", st, r, 0x0000);
-    st = tc_convert_rne(FP32, 0x9f000000, FP16, &r);
-    fails += check("convert: -2^-65 -> fp16 -0", st, r, 0x8000);
+    for (size_t i = 0; i < sizeof conversions / sizeof conversions[0]; i++) {
+        const ccase *c = &conversions[i];
+        st = (c->exact ? tc_convert_exact : tc_convert_rne)(c->from, c->bits, FP16, &r);
+        fails += check(c->rule, st, r, c->expect);
+    }
     if (tc_convert_exact(FP32, 0x3f800001, FP16, &r) != TC_EINVAL) {
         printf("FAIL convert: an inexact conversion is not rejected\n");
         fails++;
