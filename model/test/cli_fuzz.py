@@ -106,23 +106,25 @@ def hex_words(rng, count):
                     for _ in range(count))
 
 
+def write_lines(work, name, lines):
+    """A text file of the lines in the work folder; its path."""
+    path = os.path.join(work, name)
+    with open(path, "w") as f:
+        f.write("".join(line + "\n" for line in lines))
+    return path
+
+
 def matrix_file(work, rng):
-    path = os.path.join(work, "m%d.txt" % rng.randrange(1000))
+    name = "m%d.txt" % rng.randrange(1000)
     rows, cols = rng.choice([(16, 16), (8, 4), (4, 8), (32, 4), (8, 8), (1, 1), (0, 0),
                              (16, 15)])
-    with open(path, "w") as f:
-        if rng.random() < 0.2:
-            f.write("# a comment\n\n")
-        for _ in range(rows):
-            f.write(hex_words(rng, cols) + "\n")
-    return path
+    head = ["# a comment", ""] if rng.random() < 0.2 else []
+    return write_lines(work, name, head + [hex_words(rng, cols) for _ in range(rows)])
 
 
 def hex_file(work, rng):
-    path = os.path.join(work, "h%d.txt" % rng.randrange(1000))
-    with open(path, "w") as f:
-        f.write(hex_words(rng, rng.choice([0, 1, 16, 144, 2304, 3000])) + "\n")
-    return path
+    name = "h%d.txt" % rng.randrange(1000)
+    return write_lines(work, name, [hex_words(rng, rng.choice([0, 1, 16, 144, 2304, 3000]))])
 
 
 def rand_word(rng, bits):
@@ -170,11 +172,8 @@ def valid_dot(ctx, rng):
 
 
 def matrix(work, rng, name, rows, cols, bits):
-    path = os.path.join(work, name)
-    with open(path, "w") as f:
-        for _ in range(rows):
-            f.write(" ".join(rand_word(rng, bits) for _ in range(cols)) + "\n")
-    return path
+    return write_lines(work, name, [" ".join(rand_word(rng, bits) for _ in range(cols))
+                                    for _ in range(rows)])
 
 
 def valid_mma(ctx, rng):
