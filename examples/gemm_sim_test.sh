@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# gemm_sim_test.sh GEMM_SIM WORKDIR [timing|options] - examples/gemm_sim on GEMMs small
-# enough to work out by hand: its cycles, IPC, throughput and busy figures (and the
-# JSON's); or the options it must accept or refuse.
+# gemm_sim_test.sh GEMM_SIM WORKDIR [timing|options|fault] - examples/gemm_sim on GEMMs
+# small enough to work out by hand: its cycles, IPC, throughput and busy figures (and the
+# JSON's); or the options it must accept or refuse; or (GEMM_SIM is then gemm_sim_fault,
+# with a wrong bit put into one mma's D) its --check finding that bit.
 #
 # The timing, from docs/timing.md and model/data/timing.txt. mma.m16n8k16, fp16 -> fp32:
 #   a100: rate = 1 tc x 64 FEDPs x 4 = 256 FMA/cycle per sub-core; k_step 8, steps 2;
@@ -29,7 +30,8 @@ expect() {
     while IFS= read -r line; do expect_line "$line" "gemm_sim $*"; done
 }
 
-if [ "${3:-timing}" = timing ]; then  # else: options
+case "${3:-timing}" in
+timing)
 # 1. The scheduler. 144x16 in 16x16 warp tiles: 9 tiles of 2 accumulators, one k-step;
 #    warp 0 owns tiles 0 and 8, so sub-core 0 runs warp 0 (4 mma, the second tile's
 #    waiting for the first's accumulators) and warp 4 (2 mma); the other sub-cores 2
@@ -145,7 +147,8 @@ run_with 0 "" "$gemm_sim" $g1 --policy gto --quiet --json g1.json
 for kv in '"cycles": 66,' '"mma": 18,' '"ipc": 0.2727,' '"sms": 1,' '"gemm": [144, 16, 16],'; do
     grep -qF -- "$kv" g1.json || fail "g1.json lacks '$kv': $(cat g1.json)"
 done
-else
+;;
+options)
 # The options: (wm/16) x (wn/8) up to 64 accumulators per warp, the limit the message
 # names; a policy that is neither lrr nor gto refused (status 2).
 run_with 0 "" "$gemm_sim" --m 128 --n 64 --k 16 --wm 128 --wn 64 --warps 1 --check --quiet
@@ -155,5 +158,50 @@ run_with 2 "" "$gemm_sim" --m 256 --n 64 --k 16 --wm 256 --wn 64 --warps 1
 expect_err "(wm/16)*(wn/8) <= 64"
 run_with 2 "" "$gemm_sim" --policy fifo
 expect_err "gemm_sim: --policy is lrr or gto"
-fi
+;;
+fault)
+# gemm_sim_fault flips bit B of element E of the N-th mma's D after the model computed
+# it (GEMM_SIM_FAULT=N:E:B, fault_shim.c). --check must report that one element of the
+# GEMM's D, with the value worked out here from gemm_sim's data (A[i][k] = small(i, k, 1),
+# B[k][j] = small(k, j, 5), C = 0) as the fp32 pattern of an exact integer, and fail.
+small() { echo $(( ($1 * 7 + $2 * 13 + $3) % 9 - 4 )); }
+# d_want I J K: sum (integer) and bits (fp32 pattern) of sum over k < K of A[I][k] B[k][J]
+d_want() {
+    local k e=0 mag
+    sum=0
+    for ((k = 0; k < $3; k++)); do sum=$(( sum + $(small "$1" $k 1) * $(small $k "$2" 5) )); done
+    mag=${sum#-}
+    ((mag > 0 && mag < 1 << 24)) || { fail "D[$1][$2] = $sum: pick an element not 0"; return; }
+    while (( mag >> (e + 1) )); do e=$((e + 1)); done
+    bits=$(printf '%08x' $(( (sum < 0) << 31 | (127 + e) << 23 | (mag << (23 - e) & 0x7fffff) )))
+}
+# fault_case "GEMM OPTIONS" N:E:B I J K: the fault shows as D[I][J] of the K-deep GEMM
+fault_case() {
+    local flip
+    d_want "$3" "$4" "$5"
+    GEMM_SIM_FAULT=$2 run_with 1 "" "$gemm_sim" $1 --check --quiet
+    flip=$(printf '%08x' $(( 0x$bits ^ 1 << ${2##*:} )))
+    expect_line "MISMATCH D[$3][$4] = $flip, want $bits ($sum)" "fault $2"
+    expect_line "check: FAILED" "fault $2"
+    [ "$(grep -c '^MISMATCH' out.txt)" = 1 ] || fail "fault $2: not one MISMATCH: $(cat out.txt)"
+}
+# 1. One mma (16x8x16): its element 0 is D[0][0]. Without the fault the same program
+#    passes the check; a fault outside the mma's 16 x 8 elements is refused.
+one="--m 16 --n 8 --k 16 --wm 16 --wn 8 --warps 1"
+fault_case "$one" 0:0:0 0 0 16
+fault_case "$one" 0:0:22 0 0 16
+run_with 0 "" "$gemm_sim" $one --check --quiet
+expect_line "check: D matches the integer GEMM exactly" "no fault"
+GEMM_SIM_FAULT=0:128:0 run_with 2 "" "$gemm_sim" $one --check --quiet
+expect_err "fault_shim: GEMM_SIM_FAULT '0:128:0'"
+# 2. One warp, a 32x16 warp tile (accumulators 0..3: rows 0-15 / 16-31, columns 0-7 /
+#    8-15), two k-steps: mma 5 is k-step 1 of accumulator 1 (rows 0-15, columns 8-15),
+#    its element 29 = row 3, column 5: D[3][13], over all 32 of k. Mma 7 (accumulator
+#    3), element 127: D[31][15]; its sign bit.
+two="--m 32 --n 16 --k 32 --wm 32 --wn 16 --warps 1"
+fault_case "$two" 5:29:0 3 13 32
+fault_case "$two" 7:127:31 31 15 32
+;;
+*) echo "gemm_sim_test.sh: mode is timing, options or fault, not '$3'" >&2; exit 2 ;;
+esac
 finish
