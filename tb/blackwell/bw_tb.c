@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "bw_dut.h"
+#include "tb_args.h"
 #include "test_random.h"   /* model/test: the stream the model's tests use */
 
 
@@ -481,30 +482,42 @@ static const reset_cut reset_cuts[] = {
     {{TC_BW_F16, TC_FMT_BF16, TC_FMT_FP32, NS}, 135, 1, "slice 0 B rows"},
 };
 
+static int usage(FILE *f)
+{
+    fprintf(f, "usage: bw_tb [--seed S] [--count C] [--kind K] [-v] [--fst FILE]\n");
+    return f == stdout ? 0 : 2;
+}
+
 int main(int argc, char **argv)
 {
-    unsigned long long seed = 1, count = 3;
+    uint64_t seed = 1, count = 3;
     const char *only = NULL, *fst = NULL;
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "-v")) {
+        const char *a = argv[i];
+        if (!strcmp(a, "-h") || !strcmp(a, "--help"))
+            return usage(stdout);
+        if (!strcmp(a, "-v")) {
             verbose = 1;
             continue;
         }
-        if (i + 1 >= argc || (strcmp(argv[i], "--seed") && strcmp(argv[i], "--count") &&
-                              strcmp(argv[i], "--kind") && strcmp(argv[i], "--fst"))) {
-            fprintf(stderr, "bw_tb: bad argument '%s'\nusage: bw_tb [--seed S] [--count C] "
-                            "[--kind K] [-v] [--fst FILE]\n", argv[i]);
-            return 2;
+        if (strcmp(a, "--seed") && strcmp(a, "--count") && strcmp(a, "--kind") &&
+            strcmp(a, "--fst")) {
+            fprintf(stderr, "bw_tb: unknown option '%s'\n", a);
+            return usage(stderr);
         }
-        if (!strcmp(argv[i], "--seed"))
-            seed = strtoull(argv[i + 1], NULL, 0);
-        else if (!strcmp(argv[i], "--count"))
-            count = strtoull(argv[i + 1], NULL, 0);
-        else if (!strcmp(argv[i], "--fst"))
-            fst = argv[i + 1];
-        else
-            only = argv[i + 1];
-        i++;
+        if (i + 1 >= argc) {
+            fprintf(stderr, "bw_tb: %s needs a value\n", a);
+            return usage(stderr);
+        }
+        const char *v = argv[++i];
+        if (!strcmp(a, "--seed") || !strcmp(a, "--count")) {
+            if (tb_parse_u64("bw_tb", a, v, UINT64_MAX, !strcmp(a, "--seed") ? &seed : &count))
+                return 2;
+        } else if (!strcmp(a, "--fst")) {
+            fst = v;
+        } else {
+            only = v;
+        }
     }
     tc_bw_kind only_kind = TC_BW_KIND_COUNT;
     if (only && tc_bw_kind_parse(only, &only_kind) != TC_OK) {
@@ -529,7 +542,7 @@ int main(int argc, char **argv)
     }
     unsigned cases = 0;
     for (size_t m = 0; m < N_MIXES; m++)
-        for (unsigned long long c = 0; c < count && (!only || mixes[m].kind == only_kind);
+        for (uint64_t c = 0; c < count && (!only || mixes[m].kind == only_kind);
              c++, cases++)
             if (one_case(dut, &mixes[m], c == 0, NULL) != 0) {
                 printf("FAIL: the RTL hung\n");

@@ -31,6 +31,7 @@
 #include <time.h>
 #include "a100_vectors.h"
 #include "fedp_dut.h"
+#include "tb_args.h"
 
 /* ------------------------------------------------------------------ random numbers */
 
@@ -1149,23 +1150,14 @@ static int check_profiles(int verbose)
     return bad != 0;
 }
 
-static int usage(void)
+static int usage(FILE *f)
 {
-    fprintf(stderr, "usage: fedp_tb --instance NAME [--seed S] [--count N] [--vectors DIR]\n"
-                    "               [--fst FILE] [--print N] [--random-only]\n"
-                    "       fedp_tb --instance NAME --replay-check N [--seed S]\n"
-                    "       fedp_tb --profiles | --list | --dot-profiles\n"
-                    "       fedp_tb --dot-cases ARCH INSTR IN OUT N SEED\n");
-    return 2;
-}
-
-static int parse_u64(const char *s, uint64_t *out)
-{
-    char *end;
-    if (!s || !*s || *s == '-')
-        return -1;
-    *out = strtoull(s, &end, 0);
-    return *end ? -1 : 0;
+    fprintf(f, "usage: fedp_tb --instance NAME [--seed S] [--count N] [--vectors DIR]\n"
+               "               [--fst FILE] [--print N] [--random-only]\n"
+               "       fedp_tb --instance NAME --replay-check N [--seed S]\n"
+               "       fedp_tb --profiles | --list | --dot-profiles\n"
+               "       fedp_tb --dot-cases ARCH INSTR IN OUT N SEED\n");
+    return f == stdout ? 0 : 2;
 }
 
 int main(int argc, char **argv)
@@ -1175,37 +1167,58 @@ int main(int argc, char **argv)
     int random_only = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "-h") || !strcmp(a, "--help"))
+            return usage(stdout);
         if (!strcmp(a, "--profiles"))
             return check_profiles(0);
         if (!strcmp(a, "--list"))
             return check_profiles(1);
         if (!strcmp(a, "--dot-profiles"))
             return dot_profiles();
-        if (!strcmp(a, "--dot-cases") && i + 6 < argc) {
+        if (!strcmp(a, "--dot-cases")) {
             uint64_t n, sd;
-            if (parse_u64(argv[i + 5], &n) || parse_u64(argv[i + 6], &sd))
-                return usage();
+            if (i + 6 >= argc) {
+                fprintf(stderr, "fedp_tb: --dot-cases needs ARCH INSTR IN OUT N SEED\n");
+                return usage(stderr);
+            }
+            if (tb_parse_u64("fedp_tb", "--dot-cases N", argv[i + 5], UINT64_MAX, &n) ||
+                tb_parse_u64("fedp_tb", "--dot-cases SEED", argv[i + 6], UINT64_MAX, &sd))
+                return 2;
             return dot_cases(argv + i + 1, n, sd);
         }
         if (!strcmp(a, "--random-only")) {
             random_only = 1;
             continue;
         }
-        if (!strcmp(a, "--instance") && v)
+        uint64_t *num = !strcmp(a, "--seed")           ? &seed
+                        : !strcmp(a, "--count")        ? &count
+                        : !strcmp(a, "--print")        ? &print_max
+                        : !strcmp(a, "--replay-check") ? &replay_n
+                                                       : NULL;
+        if (!num && strcmp(a, "--instance") && strcmp(a, "--fst") && strcmp(a, "--vectors")) {
+            fprintf(stderr, "fedp_tb: unknown option '%s'\n", a);
+            return usage(stderr);
+        }
+        if (!v) {
+            fprintf(stderr, "fedp_tb: %s needs a value\n", a);
+            return usage(stderr);
+        }
+        if (num) {
+            if (tb_parse_u64("fedp_tb", a, v, UINT64_MAX, num))
+                return 2;
+        } else if (!strcmp(a, "--instance")) {
             name = v;
-        else if (!strcmp(a, "--fst") && v)
+        } else if (!strcmp(a, "--fst")) {
             fst = v;
-        else if (!strcmp(a, "--vectors") && v)
+        } else {
             vectors = v;
-        else if (!(!strcmp(a, "--seed") && !parse_u64(v, &seed)) &&
-                 !(!strcmp(a, "--count") && !parse_u64(v, &count)) &&
-                 !(!strcmp(a, "--print") && !parse_u64(v, &print_max)) &&
-                 !(!strcmp(a, "--replay-check") && !parse_u64(v, &replay_n)))
-            return usage();
+        }
         i++;
     }
-    if (!name)
-        return usage();
+    if (!name) {
+        fprintf(stderr, "fedp_tb: which --instance? (fedp_tb --list)\n");
+        return usage(stderr);
+    }
     const fedp_dut_ops *ops = fedp_instance_find(name);
     if (!ops) {
         fprintf(stderr, "fedp_tb: no instance '%s' (fedp_tb --list)\n", name);

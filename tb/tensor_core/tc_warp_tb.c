@@ -17,11 +17,13 @@
  *            waveform to FILE and check it, instead of the rest.
  * Prints PASSED or FAILED; exit status 0 only when everything matched.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "tc_warp_dut.h"
 #include "tc_warp_engine.h"
+#include "tb_args.h"
 #include "test_random.h"   /* model/test: the stream the model's tests use */
 
 static int fails;
@@ -313,22 +315,36 @@ static void check_writes_while_busy(void)
     tcw_free(d);
 }
 
+static int usage(FILE *f)
+{
+    fprintf(f, "usage: tc_warp_tb [--seed N] [--count N] [--fst FILE]\n");
+    return f == stdout ? 0 : 2;
+}
+
 int main(int argc, char **argv)
 {
-    unsigned count = 8;
+    uint64_t seed64 = 1, count = 8;
     const char *fst = NULL;
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--seed") && i + 1 < argc)
-            seed = strtoul(argv[++i], NULL, 0);
-        else if (!strcmp(argv[i], "--count") && i + 1 < argc)
-            count = (unsigned)strtoul(argv[++i], NULL, 0);
-        else if (!strcmp(argv[i], "--fst") && i + 1 < argc)
-            fst = argv[++i];
-        else {
-            fprintf(stderr, "usage: tc_warp_tb [--seed N] [--count N] [--fst FILE]\n");
-            return 2;
+        const char *a = argv[i];
+        if (!strcmp(a, "-h") || !strcmp(a, "--help"))
+            return usage(stdout);
+        if (strcmp(a, "--seed") && strcmp(a, "--count") && strcmp(a, "--fst")) {
+            fprintf(stderr, "tc_warp_tb: unknown option '%s'\n", a);
+            return usage(stderr);
         }
+        if (i + 1 >= argc) {
+            fprintf(stderr, "tc_warp_tb: %s needs a value\n", a);
+            return usage(stderr);
+        }
+        const char *v = argv[++i];
+        if (!strcmp(a, "--fst"))
+            fst = v;
+        else if (!strcmp(a, "--seed") ? tb_parse_u64("tc_warp_tb", a, v, ULONG_MAX, &seed64)
+                                       : tb_parse_u64("tc_warp_tb", a, v, UINT_MAX, &count))
+            return 2;
     }
+    seed = (unsigned long)seed64;
     rng = 0x9e3779b97f4a7c15u ^ (seed * 0xbf58476d1ce4e5b9u);
     if (!rng)
         rng = 1;
@@ -377,13 +393,13 @@ int main(int argc, char **argv)
                 for (int lb = 0; lb < 2; lb++) {
                     tc_hmma_cfg cfg = {(tc_shape)sh, (tc_layout)la, (tc_layout)lb,
                                        acc ? TC_FMT_FP16 : TC_FMT_FP32};
-                    run_config(e, &cfg, count);
+                    run_config(e, &cfg, (unsigned)count);
                     configs++;
                 }
     uint64_t cycles = tc_warp_engine_cycles(e);
     tc_warp_engine_close(e);
     printf("%s: %u configurations x (5 directed + %u random) instructions, %llu cycles, "
-           "%d failure(s)\n", fails ? "FAILED" : "PASSED", configs, count,
+           "%d failure(s)\n", fails ? "FAILED" : "PASSED", configs, (unsigned)count,
            (unsigned long long)cycles, fails);
     return fails != 0;
 }

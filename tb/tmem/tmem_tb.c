@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "tb_args.h"
 #include "tmem_dut.h"
 
 #define LANES TC_TMEM_LANES
@@ -28,7 +29,7 @@
 #define QUARTER TC_TMEM_QUARTER_WORDS
 #define MAX_REPORTS 20
 
-static unsigned long long g_seed = 1;
+static uint64_t g_seed = 1;
 static unsigned long g_fail;
 static const char *g_test = "";
 static unsigned g_banks;
@@ -38,7 +39,7 @@ static void fail(const char *fmt, ...)
     if (++g_fail <= MAX_REPORTS) {
         va_list ap;
         va_start(ap, fmt);
-        fprintf(stderr, "FAIL [%s, %u banks, seed %llu] ", g_test, g_banks, g_seed);
+        fprintf(stderr, "FAIL [%s, %u banks, seed %llu] ", g_test, g_banks, (unsigned long long)g_seed);
         vfprintf(stderr, fmt, ap);
         fputc('\n', stderr);
         va_end(ap);
@@ -879,22 +880,9 @@ static int usage(FILE *f)
     return f == stdout ? 0 : 2;
 }
 
-static int parse_ul(const char *opt, const char *s, unsigned long long *out)
-{
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 0);
-    if (!*s || *end || errno || s[0] == '-') {
-        fprintf(stderr, "tmem_tb: bad value for %s '%s'\n", opt, s);
-        return -1;
-    }
-    *out = v;
-    return 0;
-}
-
 int main(int argc, char **argv)
 {
-    unsigned long long commands = 100000;
+    uint64_t commands = 100000;
     const char *banks = "both", *only = NULL, *trace = NULL;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -912,10 +900,10 @@ int main(int argc, char **argv)
             }
             banks = v;
         } else if (!strcmp(a, "--seed")) {
-            if (parse_ul(a, v, &g_seed))
+            if (tb_parse_u64("tmem_tb", a, v, UINT64_MAX, &g_seed))
                 return 2;
         } else if (!strcmp(a, "--commands")) {
-            if (parse_ul(a, v, &commands))
+            if (tb_parse_u64("tmem_tb", a, v, UINT64_MAX, &commands))
                 return 2;
         } else if (!strcmp(a, "--only")) {
             only = v;
@@ -926,7 +914,8 @@ int main(int argc, char **argv)
             return usage(stderr);
         }
     }
-    printf("tmem_tb: seed %llu, %llu random requests per organization\n", g_seed, commands);
+    printf("tmem_tb: seed %llu, %llu random requests per organization\n",
+           (unsigned long long)g_seed, (unsigned long long)commands);
     int rc = 0;
     for (unsigned b = 8; b >= 4; b -= 4) {
         if (strcmp(banks, "both") && (unsigned)atoi(banks) != b)
