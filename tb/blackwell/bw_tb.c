@@ -27,7 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "bw_dut.h"
-#include "tb_args.h"
+#include "test_args.h"
 #include "test_random.h"   /* model/test: the stream the model's tests use */
 
 
@@ -511,7 +511,7 @@ int main(int argc, char **argv)
         }
         const char *v = argv[++i];
         if (!strcmp(a, "--seed") || !strcmp(a, "--count")) {
-            if (tb_parse_u64("bw_tb", a, v, UINT64_MAX, !strcmp(a, "--seed") ? &seed : &count))
+            if (test_parse_u64("bw_tb", a, v, UINT64_MAX, !strcmp(a, "--seed") ? &seed : &count))
                 return 2;
         } else if (!strcmp(a, "--fst")) {
             fst = v;

@@ -31,7 +31,7 @@
 #include <time.h>
 #include "a100_vectors.h"
 #include "fedp_dut.h"
-#include "tb_args.h"
+#include "test_args.h"
 
 /* ------------------------------------------------------------------ random numbers */
 
@@ -1181,8 +1181,8 @@ int main(int argc, char **argv)
                 fprintf(stderr, "fedp_tb: --dot-cases needs ARCH INSTR IN OUT N SEED\n");
                 return usage(stderr);
             }
-            if (tb_parse_u64("fedp_tb", "--dot-cases N", argv[i + 5], UINT64_MAX, &n) ||
-                tb_parse_u64("fedp_tb", "--dot-cases SEED", argv[i + 6], UINT64_MAX, &sd))
+            if (test_parse_u64("fedp_tb", "--dot-cases N", argv[i + 5], UINT64_MAX, &n) ||
+                test_parse_u64("fedp_tb", "--dot-cases SEED", argv[i + 6], UINT64_MAX, &sd))
                 return 2;
             return dot_cases(argv + i + 1, n, sd);
         }
@@ -1204,7 +1204,7 @@ int main(int argc, char **argv)
             return usage(stderr);
         }
         if (num) {
-            if (tb_parse_u64("fedp_tb", a, v, UINT64_MAX, num))
+            if (test_parse_u64("fedp_tb", a, v, UINT64_MAX, num))
                 return 2;
         } else if (!strcmp(a, "--instance")) {
             name = v;

@@ -23,7 +23,7 @@
 #include <string.h>
 #include "tc_warp_dut.h"
 #include "tc_warp_engine.h"
-#include "tb_args.h"
+#include "test_args.h"
 #include "test_random.h"   /* model/test: the stream the model's tests use */
 
 static int fails;
@@ -340,8 +340,8 @@ int main(int argc, char **argv)
         const char *v = argv[++i];
         if (!strcmp(a, "--fst"))
             fst = v;
-        else if (!strcmp(a, "--seed") ? tb_parse_u64("tc_warp_tb", a, v, ULONG_MAX, &seed64)
-                                       : tb_parse_u64("tc_warp_tb", a, v, UINT_MAX, &count))
+        else if (!strcmp(a, "--seed") ? test_parse_u64("tc_warp_tb", a, v, ULONG_MAX, &seed64)
+                                       : test_parse_u64("tc_warp_tb", a, v, UINT_MAX, &count))
             return 2;
     }
     seed = (unsigned long)seed64;

@@ -18,7 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "tb_args.h"
+#include "test_args.h"
 #include "tmem_dut.h"
 
 #define LANES TC_TMEM_LANES
@@ -900,10 +900,10 @@ int main(int argc, char **argv)
             }
             banks = v;
         } else if (!strcmp(a, "--seed")) {
-            if (tb_parse_u64("tmem_tb", a, v, UINT64_MAX, &g_seed))
+            if (test_parse_u64("tmem_tb", a, v, UINT64_MAX, &g_seed))
                 return 2;
         } else if (!strcmp(a, "--commands")) {
-            if (tb_parse_u64("tmem_tb", a, v, UINT64_MAX, &commands))
+            if (test_parse_u64("tmem_tb", a, v, UINT64_MAX, &commands))
                 return 2;
         } else if (!strcmp(a, "--only")) {
             only = v;
