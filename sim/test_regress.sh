@@ -129,7 +129,8 @@ bad "--build missing" "--build /nonexistent" --list mark.txt --build /nonexisten
 bad "--build missing, dry run" "--build /nonexistent" --list mark.txt --build /nonexistent --dry-run
 for b in nan inf 1e300 -1; do bad "--budget $b" "--budget must be a finite number" --list mark.txt --build "$work" --budget $b --junit j7.xml; done
 bad "--junit a folder" "--junit" --list mark.txt --build "$work" --junit "$work"
-bad "--junit under a file" "--junit" --list mark.txt --build "$work" --junit "$work/mark.txt/j.xml"
+bad "--junit under a file" "--junit $work/mark.txt/j.xml: '$work/mark.txt' is not a folder" --list mark.txt --build "$work" --junit "$work/mark.txt/j.xml"
+bad "--junit two below a file" "'$work/mark.txt' is not a folder" --list mark.txt --build "$work" --junit "$work/mark.txt/a/j.xml"
 printf 'ok - true\nx - true \377\n' > bad8.txt
 bad "non-UTF-8 list" "bad8.txt:2: not UTF-8 text" --list bad8.txt --build "$work" --dry-run
 bad "dry run, no job" "no jobs to run" --list mark.txt --build "$work" --dry-run --filter nomatch
