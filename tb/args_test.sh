@@ -29,11 +29,21 @@ for tb in "$@"; do
     check 2 err "$name: bad value for $count '-1'" "$tb" $pre $count -1
     check 2 err "$name: bad value for $count '12x'" "$tb" $pre $count 12x
     check 2 err "$name: bad value for --seed '0x'" "$tb" $pre --seed 0x
+    check 2 err "$name: bad value for --seed '0x-1'" "$tb" $pre --seed 0x-1
+    check 2 err "$name: bad value for --seed '0x 1'" "$tb" $pre --seed '0x 1'
     check 2 err "$name: bad value for --seed '18446744073709551616'" \
         "$tb" $pre --seed 18446744073709551616
     check 2 err "$name: unknown option '--bogus'" "$tb" --bogus 1
     check 2 err "usage: $name" "$tb" --bogus 1
     check 2 err "--seed" "$tb" $pre --seed
+done
+# Decimal unless 0x: 010 is ten (strtoull's base 0 read it as octal eight); tmem_tb prints
+# the seed it runs.
+for tb in "$@"; do
+    if [ "$(basename "$tb")" = tmem_tb ]; then
+        check 0 out "tmem_tb: seed 10, 0 random" "$tb" --seed 010 --commands 0 --only map
+        check 0 out "tmem_tb: seed 16, 0 random" "$tb" --seed 0x10 --commands 0 --only map
+    fi
 done
 # tc_warp_tb's count is an unsigned int: the first value past it is refused, not wrapped.
 for tb in "$@"; do

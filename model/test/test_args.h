@@ -6,6 +6,7 @@
 #ifndef TCSIM_TEST_ARGS_H
 #define TCSIM_TEST_ARGS_H
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -14,12 +15,15 @@
 static inline int test_parse_u64(const char *prog, const char *opt, const char *s, uint64_t max,
                                uint64_t *out)
 {
+    /* base 10 or 16, never strtoull's base 0: "010" is ten, not octal eight */
+    int hex = s && s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+    const char *d = s ? s + 2 * hex : "";
     char *end = NULL;
     unsigned long long v = 0;
-    int ok = s && *s >= '0' && *s <= '9';
+    int ok = hex ? isxdigit((unsigned char)*d) : *d >= '0' && *d <= '9';
     if (ok) {
         errno = 0;
-        v = strtoull(s, &end, 0);
+        v = strtoull(d, &end, hex ? 16 : 10);
         ok = !*end && !errno && v <= max;
     }
     if (!ok) {
