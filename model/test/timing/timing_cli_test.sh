@@ -71,5 +71,53 @@ if [ "$plain" != "$with" ] || [ -s "$tmp/quiet.err" ] ||
     diff <(echo "$plain") <(echo "$with"); cat "$tmp/quiet.err" "$tmp/progress.err"; fail=1
 fi
 rm -rf "$tmp"
+# Whole reports, each line by hand from timing.txt and docs/timing.md's formulas (m16n8k16
+# fp16, k_step 8: two steps). a100: rate 1 x 64 x 4 = 256, beats 16*8*8/256 = 4, issue 8,
+# latency 14 + 16/4 + max(8, 4) = 26; one warp waits for each mma: 200 x 26 cycles,
+# 2048 FMA / 26 = 78.8 a cycle; fp32 at the full rate: no front-end line. rtx2080ti:
+# 2 x 16 x 4 = 128, fp32 at half: 64, beats 16, issue 32, latency 7 + 16/2 + 16 + 3 =
+# 34; the front end at 128: 2 x 1024/128 = 16 cycles, acc32_buffer 1: 16 ahead.
+# rtx3070ti: 1 x 32 x 4 = 128 the same, latency 14 + 4 + 16 = 34, acc32_buffer 0: 0.
+expect_report() { # expect_report "LINES" ARGS...: the whole stdout
+    local want=$1; shift
+    out=$("$tcsim" timing "$@" 2>&1)
+    if [ "$out" != "$(printf '%b' "$want")" ]; then
+        echo "FAIL: tcsim timing $*:"; echo "$out"; fail=1
+    fi
+}
+m16="--op mma.m16n8k16 --in fp16 --acc fp32"
+expect_report "gpu a100 (ampere): mma.m16n8k16 fp16 -> fp32
+instruction: 2 step(s) of 4 beat(s), issue interval 8 cycles, completion latency 26 cycles
+benchmark: 1 warp(s) x ILP 1, 200 iterations, 5200 cycles
+latency 26.0 cycles per iteration
+throughput 78.8 FMA/clk/SM" --arch a100 $m16
+expect_report "gpu rtx2080ti (turing): mma.m16n8k16 fp16 -> fp32
+instruction: 2 step(s) of 16 beat(s), issue interval 32 cycles, completion latency 34 cycles
+front end: 16 cycles, ahead of the accumulator by up to 16
+benchmark: 1 warp(s) x ILP 1, 200 iterations, 6800 cycles
+latency 34.0 cycles per iteration
+throughput 60.2 FMA/clk/SM" --arch rtx2080ti $m16
+expect 0 "^front end: 16 cycles, ahead of the accumulator by up to 0$" --arch rtx3070ti $m16
+# --list: every GPU of timing.txt, its parameters in the header's order, read from the
+# file itself
+keys="arch subcores tc_per_subcore fedps_per_tc fedp_len16 acc32_rate_div step_k16 depth
+      drain_rows step_fwd acc32_extra ii_min sparse_ii_min warp_overhead measure_offset
+      acc32_buffer"
+timing_txt=$(dirname "$0")/../../data/timing.txt
+want=$(sed -e 's/#.*//' -e ':a' -e '/\\$/{N; s/\\\n/ /; ta' -e '}' "$timing_txt" |
+       awk -v keys="$keys" '$1 == "gpu" { for (i = 1; i < NF; i += 2) v[$i] = $(i + 1)
+                                          n = split(keys, k); s = v["gpu"]
+                                          for (j = 1; j <= n; j++) s = s " " v[k[j]]; print s }')
+got=$("$tcsim" timing --list | tail -n +2 | tr -s ' ')
+if [ -z "$want" ] || [ "$got" != "$want" ]; then
+    echo "FAIL: timing --list is not timing.txt:"; diff <(echo "$want") <(echo "$got"); fail=1
+fi
+# the limits docs/timing.md gives for the largest run: 64 warps, ILP 16, 10^6 iterations
+expect 0 "^benchmark: 64 warp\(s\) x ILP 16, 1 iterations" --arch a100 $m16 --warps 64 --ilp 16 \
+    --iters 1
+expect 2 "bad value for --warps '65' \(an integer from 1 to 64\)" --arch a100 $m16 --warps 65
+expect 2 "bad value for --ilp '17' \(an integer from 1 to 16\)" --arch a100 $m16 --ilp 17
+expect 2 "bad value for --iters '1000001' \(an integer from 1 to 1000000\)" --arch a100 $m16 \
+    --iters 1000001
 if [ $fail = 0 ]; then echo PASSED; else echo FAILED; fi
 exit $fail
