@@ -46,6 +46,12 @@ run 2 "3c00 3c00 13c00\n" dot --arch ampere --in fp16 --out fp16
 expect_err "line 1: c = 0x13c00 is wider than fp16 (16 bits)"
 run 2 "3c00 3c00 123456789\n" dot --arch ampere --in fp16 --out fp32
 expect_err "line 1: c = 0x123456789 is wider than fp32 (32 bits)"
+# the narrowest word that does not fit (17 bits for fp16) is refused, not narrowed
+run 2 "10000 3c00 00000000\n" dot --arch ampere --in fp16 --out fp32
+expect_err "line 1: a_0 = 0x10000 is wider than fp16 (16 bits)"
+# one word is no case: k = 0 has no product (not a dot product that returns c)
+run 2 "3f800000\n" dot --arch ampere --in fp16 --out fp32
+expect_err "line 1: 1 words; expected an odd count 2k+1 >= 3"
 # leading zeros are not digits of the value; a word past 64 bits is named as written
 run 0 "3c00 3c00 00000000000000000000003f800000\n" dot --arch ampere --in fp16 --out fp32
 expect_out "40000000"
@@ -111,12 +117,24 @@ run 0 "$a32 $a32 7f 7f 7f 7f 00000000\n" dot --arch blackwell --instr tcgen05 --
 expect_out "3f800000"
 run 2 "2 2 7f 7f 0\n" dot --arch blackwell --instr tcgen05 --in e2m1 --out fp32 --kind mxf4 --scale ue8m0
 expect_err "line 1: 5 words; expected 2k + 2k/32 + 1"
+run 2 "00000000\n" dot --arch blackwell --instr tcgen05 --in e2m1 --out fp32 --kind mxf4 --scale ue8m0
+expect_err "line 1: 1 words; expected 2k + 2k/32 + 1"
+# a scale word is ue8m0 (8 bits): 0x100 is named by its place, a's scale or b's
+run 2 "$a32 $a32 100 7f 00000000\n" dot --arch blackwell --instr tcgen05 --in e2m1 --out fp32 --kind mxf4 --scale ue8m0
+expect_err "line 1: scale_a_0 = 0x100 is wider than ue8m0 (8 bits)"
+run 2 "$a32 $a32 7f 100 00000000\n" dot --arch blackwell --instr tcgen05 --in e2m1 --out fp32 --kind mxf4 --scale ue8m0
+expect_err "line 1: scale_b_0 = 0x100 is wider than ue8m0 (8 bits)"
+# the kinds' only output is fp32 (tcsim list): --out fp16 is no profile, not fp32 results
+run 2 "" dot --arch blackwell --instr tcgen05 --in e2m1 --out fp16 --kind mxf4 --scale ue8m0
+expect_err "no profile for --arch blackwell --instr tcgen05 --in e2m1 --out fp16 --kind mxf4 --scale ue8m0 (tcsim list"
 run 2 "" dot --arch blackwell --in e2m1 --out fp32 --kind mxf4
 expect_err "--kind and --scale go together"
 
 # 6. help and list
 run 0 "" --help; grep -q "dot" out.txt || fail "tcsim --help does not list dot"
 run 0 "" dot --help; grep -q "2k+1" out.txt || fail "tcsim dot --help does not describe the input"
+run 0 "" help; grep -q "^usage: tcsim <command>" out.txt || fail "tcsim help does not print the usage"
+run 0 "" dot -h; grep -q "2k+1" out.txt || fail "tcsim dot -h does not describe the input"
 run 0 "" list
 grep -q "^ampere *mma *fp16 *fp32 *fedp *8 *24 *rz *-132" out.txt || fail "tcsim list lacks the ampere fp16 row"
 grep -q "^volta *mma *fp16 *fp16 *fedp *4 *23 *rne *-19" out.txt || fail "tcsim list lacks the volta fp16 row"
