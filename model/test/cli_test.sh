@@ -217,4 +217,33 @@ run 2 "" vectors vec_v100 extra
 expect_err "unexpected argument 'extra'"
 run 0 "" vectors --help; grep -q "d_<GPU>_<out>.txt" out.txt || fail "tcsim vectors --help does not describe the files"
 
+# 8. tcsim tmem-map and tmem-demo: the word's place by tcsim_tmem.h's formulas (group =
+#    lane / 32, bank = col % banks, row = col / banks), the last lane and column the
+#    largest accepted; the demo's cycles from tcsim_tmem.h's table (8 x 64: one cycle a
+#    request; 4 x 128: two, ld/st of up to 4 columns one), ld .x128 16 requests of 8
+run 0 "" tmem-map --lane 127 --col 511
+expect_out "lane 127 col 511, 8 banks x 64 rows: group 3 (lane 31 of the group), bank 7, row 63\nlane 127 col 511, 4 banks x 128 rows: group 3 (lane 31 of the group), bank 3, row 127"
+run 0 "" tmem-map --lane 37 --col 10 --banks 4
+expect_out "lane 37 col 10, 4 banks x 128 rows: group 1 (lane 5 of the group), bank 2, row 2"
+run 2 "" tmem-map --lane 128 --col 0
+expect_err "bad value for --lane '128' (an integer from 0 to 127)"
+run 2 "" tmem-map --lane 0 --col 512
+expect_err "bad value for --col '512' (an integer from 0 to 511)"
+run 2 "" tmem-map --lane 0
+expect_err "--col is required"
+run 2 "" tmem-map --col 0
+expect_err "--lane is required"
+run 2 "" tmem-map --lane 0 --col 0 --banks 2
+expect_err "bad value for --banks '2' (8 or 4)"
+run 0 "" tmem-demo
+want="cp 1 2\nld .x8 1 2\nld .x128 16 32\nst .x4 1 1\nshift 1 2\nshift x2 2 4\nmma-d 1 2\nmma-a 1 2"
+got=$(sed -n 's/^\(.*[^ ]\)  *8 banks x 64 rows: \([0-9]*\) cycles*$/\1 \2/p' out.txt |
+      paste -d' ' - <(sed -n 's/.* 4 banks x 128 rows: \([0-9]*\) cycles*$/\1/p' out.txt))
+[ "$got" = "$(printf '%b' "$want")" ] || fail "tmem-demo cycles: $(cat out.txt)"
+grep -qx "cp         8 banks x 64 rows: 1 cycle" out.txt || fail "tmem-demo: not '1 cycle': $(head -2 out.txt)"
+grep -qx "cp         4 banks x 128 rows: 2 cycles" out.txt || fail "tmem-demo: not '2 cycles': $(head -3 out.txt)"
+grep -q "^data checks: the ld sees the cp" out.txt || fail "tmem-demo: no data checks line"
+run 0 "" tmem-demo --banks 4
+[ "$(grep -c ' banks x ' out.txt)" = 8 ] && ! grep -q ' 8 banks x ' out.txt || fail "tmem-demo --banks 4: $(cat out.txt)"
+
 finish
