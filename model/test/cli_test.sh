@@ -148,6 +148,9 @@ for set in bf16_fp32 fp16_fp16 fp16_fp32 tf32_fp32; do
     grep -q "^$set  *ampere_mma_${set}  *[48]  *5000  *5000  *0$" out.txt || fail "vectors: no exact row for $set"
 done
 grep -qx "every result bit-exact" out.txt || fail "vectors: no verdict line"
+# the sets in file-name order, as docs/tcsim.md shows them (readdir's order is not that)
+[ "$(sed -n '3,6s/ .*//p' out.txt | tr '\n' ' ')" = "bf16_fp32 fp16_fp16 fp16_fp32 tf32_fp32 " ] ||
+    fail "vectors: sets not in name order: $(cat out.txt)"
 src=$(sed -n 's/^A100 results in \(.*\), through.*/\1/p' out.txt)/fp16
 # the same results named as a V100's: the name chooses volta (L = 4, k = 8 chains two
 # steps), which is not how the A100 computed them; --arch ampere puts it right
@@ -215,6 +218,60 @@ run 2 "" vectors no_such_folder
 expect_err "no_such_folder: cannot read the folder: No such file or directory"
 run 2 "" vectors vec_v100 extra
 expect_err "unexpected argument 'extra'"
+# mk_one DIR OUT D...: a set of one case per D, eight 1.0 * 1.0 (a as 32 binary digits, b
+# with 0x), c = 0 (c_A100_OUT.txt, no fp32 c to round for fp16), the GPU's results D...
+mk_one() {
+    local dir=$1 out=$2 d; shift 2
+    rm -rf "$dir" && mkdir "$dir"
+    for d in "$@"; do printf '00111111100000000000000000000000 %.0s' {1..8}; echo; done >"$dir/a_A100_fp16.txt"
+    for d in "$@"; do printf '0x3f800000 %.0s' {1..8}; echo; done >"$dir/b_A100_fp16.txt"
+    for d in "$@"; do echo 0; done >"$dir/c_A100_$out.txt"
+    printf '%s\n' "$@" >"$dir/d_A100_$out.txt"
+}
+# 8.0 is 41000000; the GPU's case 2 one bit off: that case, named and shown (as tcsim dot
+# input, k = 8 fp16 1.0 twice and c), and a verdict of one
+mk_one vec_one fp32 41000000 41000001
+run 1 "" vectors vec_one
+grep -q "^fp16_fp32  *ampere_mma_fp16_fp32  *8  *2  *1  *1$" out.txt || fail "vectors vec_one: $(cat out.txt)"
+grep -qxF "    case 2: model 41000000, A100 41000001; input of \`tcsim dot --arch ampere --instr mma --in fp16 --out fp32\`:" out.txt ||
+    fail "vectors vec_one: no case 2: $(cat out.txt)"
+grep -qx "      $(printf '3c00 %.0s' {1..16})00000000" out.txt || fail "vectors vec_one: no input line: $(cat out.txt)"
+grep -qx "1 result differs from A100's" out.txt || fail "vectors vec_one: no verdict of one: $(cat out.txt)"
+mk_one vec_one fp16 41000000 41002000  # 8.0078125: one fp16 ulp above
+run 1 "" vectors vec_one
+grep -q "^fp16_fp16  *ampere_mma_fp16_fp16  *8  *2  *1  *1$" out.txt || fail "vectors c_A100_fp16: $(cat out.txt)"
+# --show: three differing cases by default, as many as asked
+mk_one vec_one fp32 41000001 41000001 41000001 41000001
+run 1 "" vectors vec_one
+[ "$(grep -c '^    case ' out.txt)" = 3 ] || fail "vectors: not three cases by default: $(cat out.txt)"
+grep -qx "4 results differ from A100's" out.txt || fail "vectors: no verdict of four: $(cat out.txt)"
+run 1 "" vectors vec_one --show 1
+[ "$(grep -c '^    case ' out.txt)" = 1 ] || fail "vectors --show 1: $(cat out.txt)"
+# a word of nine hex digits is refused, its value small or not; a and b of different k
+mk_one vec_one fp32 41000000
+sed -i 's/0x3f800000/03f800000/' vec_one/b_A100_fp16.txt
+run 2 "" vectors vec_one
+expect_err "vec_one/b_A100_fp16.txt:1: word '03f800000' is neither hex (at most 8 digits)"
+mk_one vec_one fp32 41000000
+cut -d' ' -f1-4 vec_one/a_A100_fp16.txt >vec_one/x && mv vec_one/x vec_one/a_A100_fp16.txt
+run 2 "" vectors vec_one
+expect_err "the files must hold the same cases"
+# a set without the GPU's results; files without a case
+mk_one vec_one fp32 41000000 && rm vec_one/d_A100_fp32.txt
+run 2 "" vectors vec_one
+expect_err "vec_one/a_A100_fp16.txt: no d_A100_<format>.txt (the GPU's results) beside it"
+mk_one vec_one fp32 && : >vec_one/d_A100_fp32.txt
+run 2 "" vectors vec_one
+expect_err "vec_one/a_A100_fp16.txt: no cases"
+# the architecture from the GPU's name, for the names of NUMERICS.md's table
+for g in T4:turing RTX2080Ti:turing A30:ampere A2:ampere RTX3070Ti:ampere L40S:ada \
+         RTX4090:ada H200:hopper B200:blackwell; do
+    rm -rf vec_g && mkdir vec_g
+    for f in vec_v100/fp16/*; do b=$(basename "$f"); cp "$f" "vec_g/${b/V100/${g%:*}}"; done
+    "$tcsim" vectors vec_g --show 0 >out.txt 2>err.txt
+    grep -q "^${g%:*} results in vec_g, through ${g#*:} mma" out.txt ||
+        fail "vectors: ${g%:*} not ${g#*:}: $(head -1 out.txt) $(cat err.txt)"
+done
 run 0 "" vectors --help; grep -q "d_<GPU>_<out>.txt" out.txt || fail "tcsim vectors --help does not describe the files"
 
 # 8. tcsim tmem-map and tmem-demo: the word's place by tcsim_tmem.h's formulas (group =
