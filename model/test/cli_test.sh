@@ -138,6 +138,14 @@ run 0 "" dot -h; grep -q "2k+1" out.txt || fail "tcsim dot -h does not describe 
 run 0 "" list
 grep -q "^ampere *mma *fp16 *fp32 *fedp *8 *24 *rz *-132" out.txt || fail "tcsim list lacks the ampere fp16 row"
 grep -q "^volta *mma *fp16 *fp16 *fedp *4 *23 *rne *-19" out.txt || fail "tcsim list lacks the volta fp16 row"
+# NUMERICS.md: volta's fp32 output has no Emin_align ("none"), shown as -
+grep -q "^volta *mma *fp16 *fp32 *fedp *4 *23 *rz *- " out.txt || fail "tcsim list lacks the volta fp32 row"
+# a block-scaled row names the --kind that selects it: NUMERICS.md's nvf4 has scale
+# blocks of 16 (ue8m0 or ue4m3), mxf4 of 32 (ue8m0); both k 64, F 35, RZ to fp32
+grep -q "^blackwell *tcgen05 *e2m1 *fp32 *mxf4nvf4 *64 *35 *rz .* ue4m3/16 " out.txt ||
+    fail "tcsim list lacks the mxf4nvf4 ue4m3 row"
+grep -q "^blackwell *tcgen05 *e2m1 *fp32 *mxf4 *64 *35 *rz .* ue8m0/32 " out.txt ||
+    fail "tcsim list lacks the mxf4 row"
 run 2 "" list extra
 run 2 ""
 
