@@ -129,6 +129,38 @@ static void mma_vs_dot(const char *shape, unsigned M, unsigned N, unsigned K, in
     }
 }
 
+/* m8n8k4 with one operand's four tiles stacked in its file (4M rows of A or 4K of B) and
+ * one tile in the others: the warp's four tiles are printed, the single tiles copied to
+ * every octet. Tile t of the stacked operand holds t+1 everywhere (fp16 1.0, 2.0, 3.0,
+ * 4.0), the other operand 1.0, C 0: every element of D's tile t is four products t+1,
+ * 4(t+1) = 4, 8, 12, 16 (fp32 40800000, 41000000, 41400000, 41800000). */
+static void mma_four_tiles(int stack_a)
+{
+    static const uint32_t val[4] = {0x3c00, 0x4000, 0x4200, 0x4400};
+    static const uint32_t want[4] = {0x40800000, 0x41000000, 0x41400000, 0x41800000};
+    uint32_t A[4 * 8 * 4], B[4 * 4 * 8], C[8 * 8] = {0};
+    for (unsigned i = 0; i < 4 * 8 * 4; i++) {
+        A[i] = stack_a ? val[i / 32] : 0x3c00;
+        B[i] = stack_a ? 0x3c00 : val[i / 32];
+    }
+    write_matrix("a4.txt", stack_a ? 32 : 8, 4, A, 4);
+    write_matrix("b4.txt", stack_a ? 4 : 16, 8, B, 4);
+    write_matrix("c4.txt", 8, 8, C, 8);
+    const char *what = stack_a ? "mma m8n8k4 with four tiles of A: D's four tiles"
+                               : "mma m8n8k4 with four tiles of B: D's four tiles";
+    expect(run("mma --arch volta --shape m8n8k4 --acc f32 --a a4.txt --b b4.txt --c c4.txt")
+               == 0, what);
+    unsigned nd = 0;
+    int ok = 1;
+    for (char *s = out_buf, *end;; s = end, nd++) {
+        uint32_t d = (uint32_t)strtoul(s, &end, 16);
+        if (end == s)
+            break;
+        ok = ok && nd < 4 * 64 && d == want[nd / 64];
+    }
+    expect(ok && nd == 4 * 64, what);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 3) {
@@ -164,6 +196,8 @@ int main(int argc, char **argv)
             mma_vs_dot("m16n16k16", 16, 16, 16, f16, layouts[2 * f16 + l]);
             mma_vs_dot("m8n8k4", 8, 8, 4, f16, layouts[3 - 2 * f16 - l]);
         }
+    mma_four_tiles(1);
+    mma_four_tiles(0);
 
     /* bad input: status 2, the message names what is wrong */
     struct { const char *args, *msg; } bad[] = {
@@ -190,6 +224,10 @@ int main(int argc, char **argv)
          "--a a.txt: line 2: 16 values; expected 4"},
         {"mma --arch volta --acc f32 --a bad5.txt --b b.txt --c c.txt",
          "--a bad5.txt: line 2: a NUL byte"},
+        {"mma --arch volta --acc f32 --a bad6.txt --b b.txt --c c.txt",
+         "--a bad6.txt: line 18: more than 16 rows"},
+        {"mma --arch volta --acc f32 --a bad7.txt --b b.txt --c c.txt",
+         "--a bad7.txt: line 1: word 1 '10000000000003c00' is not a hex number"},
     };
     /* a valid m16n16k16 set of files first, then the broken ones */
     mma_vs_dot("m16n16k16", 16, 16, 16, 0, "row");
@@ -211,6 +249,14 @@ int main(int argc, char **argv)
     fprintf(f, "%s3c00", row16);
     fputc('\0', f);
     fprintf(f, " 3c00\n");
+    fclose(f);
+    f = fopen("bad6.txt", "w"); /* a comment, then 17 rows: the 17th is named */
+    fprintf(f, "# 17 rows\n");
+    for (int i = 0; i < 17; i++)
+        fputs(row16, f);
+    fclose(f);
+    f = fopen("bad7.txt", "w"); /* 17 digits: 1.0 after the 64 bits, were they kept */
+    fprintf(f, "10000000000003c00 %s", row16 + 5);
     fclose(f);
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         int rc = run(bad[i].args);
