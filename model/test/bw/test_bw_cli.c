@@ -86,6 +86,29 @@ static void known_values(void)
         if (algo > 1)
             CHECK(field(out, "cycles: ") >= 4 && field(out, "cycles: ") < 100, "cycles");
     }
+    /* --kind f8f6f4 reads its first format, e4m3: 0x38 is 1.0 (0.5 in e5m2), 1+1+1 = 3 */
+    write_file("act_f8.txt", "38 38 38\n");
+    uint32_t three = 0x40400000u;
+    snprintf(want, sizeof want, "checksum: %016llx\n", (unsigned long long)fnv(&three, 1));
+    snprintf(args, sizeof args, "--n 1 --h 1 --w 1 --c 3 --k 1 --r 1 --s 1 --algo 1 "
+             "--kind f8f6f4 --act %s/act_f8.txt --wgt %s/act_f8.txt", work, work);
+    int rc8 = run(args, out, sizeof out, err, sizeof err);
+    CHECK(rc8 == 0 && !strncmp(out, want, strlen(want)), "f8f6f4 as e4m3: %s%s", out, err);
+    /* --in uint8 is kind i8 (s32 out): 255 * 2 = 510 */
+    write_file("act_u8.txt", "ff\n");
+    write_file("wgt_u8.txt", "02\n");
+    uint32_t u510 = 510;
+    snprintf(want, sizeof want, "checksum: %016llx\n", (unsigned long long)fnv(&u510, 1));
+    snprintf(args, sizeof args, "--n 1 --h 1 --w 1 --c 1 --k 1 --r 1 --s 1 --algo 1 --in uint8 "
+             "--act %s/act_u8.txt --wgt %s/wgt_u8.txt", work, work);
+    rc8 = run(args, out, sizeof out, err, sizeof err);
+    CHECK(rc8 == 0 && !strncmp(out, want, strlen(want)), "uint8 as i8: %s%s", out, err);
+    /* K 496, the most algorithms 2 and 3 take (tcsim conv's message): two output-channel
+     * chunks of up to 256, so two MMAs for the one pixel, tap and channel chunk */
+    int rck = run("--n 1 --h 1 --w 1 --c 8 --k 496 --r 1 --s 1 --algo 3 --seed 1", out,
+                  sizeof out, err, sizeof err);
+    CHECK(rck == 0 && field(out, "mmas: ") == 2, "--k 496 --algo 3: exit %d: %s%s", rck, out,
+          err);
     /* 3x3 input, 3x3 filter of ones, pad 1, i8: the centre output is the sum of all nine
      * inputs 1..9 = 45, a corner 1+2+4+5 = 12 */
     write_file("act8.txt", "1 2 3 4 5 6 7 8 9\n");
@@ -97,6 +120,30 @@ static void known_values(void)
                  "--kind i8 --algo %d --act %s/act8.txt --wgt %s/wgt8.txt", algo, work, work);
         int rc = run(args, out, sizeof out, err, sizeof err);
         CHECK(rc == 0 && !strncmp(out, want, strlen(want)), "i8 3x3 algo %d: %s%s", algo, out, err);
+    }
+}
+
+/* docs/blackwell_mma.md's example run (the defaults: seed 1, stride 1, 8 banks) and its
+ * table of the same layer: the counts and cycles of both algorithms and organizations */
+static void documented(void)
+{
+    static const struct {
+        const char *opts, *want;
+    } runs[] = {
+        {"--algo 3", "checksum: 90d07872fdcba881\nsmem_row_loads: 37688\nshifts: 600\n"
+                     "mmas: 900\ncycles: 30414\n"},
+        {"--algo 3 --banks 4", "smem_row_loads: 37688\nshifts: 600\nmmas: 900\ncycles: 33986\n"},
+        {"--algo 2 --banks 8", "smem_row_loads: 110224\nshifts: 0\nmmas: 900\ncycles: 42525\n"},
+        {"--algo 2 --banks 4", "smem_row_loads: 110224\nshifts: 0\nmmas: 900\ncycles: 43506\n"},
+    };
+    char out[4096], err[4096], args[512];
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+        snprintf(args, sizeof args, "--n 1 --h 56 --w 56 --c 64 --k 64 --r 3 --s 3 --pad 1 %s",
+                 runs[i].opts);
+        int rc = run(args, out, sizeof out, err, sizeof err);
+        size_t lo = strlen(out), lw = strlen(runs[i].want);
+        CHECK(rc == 0 && lo >= lw && !strcmp(out + lo - lw, runs[i].want),
+              "%s: exit %d:\n%s\nwanted\n%s", args, rc, out, runs[i].want);
     }
 }
 
@@ -197,6 +244,16 @@ static void errors(void)
          "--k 500 with --algo 3: algorithms 2 and 3 keep a tile's whole D in tensor memory, "
          "K up to 496"},
         {"--n 1 --h 5 --w 5 --c 8 --k 8 --r 3 --s 3 --algo 1 --seed 010x", "--seed '010x'"},
+        {"--n 1 --h 5 --w 5 --c 8 --k 8 --r 3 --algo 1", "missing --s"},
+        /* the output alone over 2^28 words: 8192 x 8192 pixels x 8 channels = 2^29 */
+        {"--n 1 --h 8192 --w 8192 --c 1 --k 8 --r 1 --s 1 --algo 1",
+         "tensors of more than 2^28 words are not supported"},
+        {"--n 1 --h 5 --w 5 --c 8 --k 8 --r 3 --s 3 --algo 1 --pad 4097",
+         "bad value for --pad '4097' (an integer from 0 to 4096)"},
+        {"--n 1 --h 5 --w 5 --c 8 --k 8 --r 3 --s 3 --algo 1 --banks 5",
+         "bad value for --banks '5' (8 or 4)"},
+        {"--n 1 --h 1 --w 1 --c 3 --k 1 --r 1 --s 1 --algo 1 --act @/act.txt --wgt @/act.txt "
+         "--seed 1", "give --act and --wgt together, or --seed"},
     };
     write_file("bad.txt", "3c00 zz 3c00\n");
     {   /* a NUL byte on line 2, with more words after it that would go unseen */
@@ -291,6 +348,7 @@ int main(int argc, char **argv)
     work = argv[2];
     mkdir(work, 0777);
     known_values();
+    documented();
     random_agree();
     long_lines();
     progress();
