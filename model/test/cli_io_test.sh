@@ -107,6 +107,14 @@ run 0 "$tcsim" emit-pkg -o pkg.sv
 sed '2s/^/x/' pkg.sv >pkg_edited.sv
 run 1 "$tcsim" emit-pkg --check pkg_edited.sv
 expect_err "'pkg_edited.sv' differs from the model's format table at line 2"
+# the package and more after it is not the package (nor is it without its last line)
+{ cat pkg.sv; echo "// more"; } >pkg_longer.sv
+run 1 "$tcsim" emit-pkg --check pkg_longer.sv
+expect_err "'pkg_longer.sv' differs from the model's format table"
+sed '$d' pkg.sv >pkg_shorter.sv
+run 1 "$tcsim" emit-pkg --check pkg_shorter.sv
+expect_err "'pkg_shorter.sv' differs from the model's format table"
+run 0 "$tcsim" emit-pkg --check pkg.sv
 run 0 "$tcsim" emit-pkg -o -
 cmp -s out.txt pkg.sv || fail "emit-pkg -o - did not write the package to stdout"
 [ ! -e ./- ] || fail "emit-pkg -o - wrote a file named '-'"
