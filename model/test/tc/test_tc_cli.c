@@ -129,25 +129,32 @@ static void mma_vs_dot(const char *shape, unsigned M, unsigned N, unsigned K, in
     }
 }
 
-/* m8n8k4 with one operand's four tiles stacked in its file (4M rows of A or 4K of B) and
+/* m8n8k4 with one operand's four tiles stacked in its file (4M rows of A or C, 4K of B) and
  * one tile in the others: the warp's four tiles are printed, the single tiles copied to
- * every octet. Tile t of the stacked operand holds t+1 everywhere (fp16 1.0, 2.0, 3.0,
- * 4.0), the other operand 1.0, C 0: every element of D's tile t is four products t+1,
- * 4(t+1) = 4, 8, 12, 16 (fp32 40800000, 41000000, 41400000, 41800000). */
-static void mma_four_tiles(int stack_a)
+ * every octet. A or B stacked: tile t holds t+1 everywhere (fp16 1.0, 2.0, 3.0, 4.0), the
+ * other 1.0, C 0: every element of D's tile t is four products t+1, 4(t+1) = 4, 8, 12, 16
+ * (fp32 40800000, 41000000, 41400000, 41800000). C stacked: A = B = 1.0, C's tile t holds
+ * t (0.0 .. 3.0): 4 + t = 4, 5, 6, 7 (40800000, 40a00000, 40c00000, 40e00000). */
+static void mma_four_tiles(char stacked)
 {
     static const uint32_t val[4] = {0x3c00, 0x4000, 0x4200, 0x4400};
-    static const uint32_t want[4] = {0x40800000, 0x41000000, 0x41400000, 0x41800000};
-    uint32_t A[4 * 8 * 4], B[4 * 4 * 8], C[8 * 8] = {0};
+    static const uint32_t c_val[4] = {0, 0x3f800000, 0x40000000, 0x40400000};
+    static const uint32_t want_ab[4] = {0x40800000, 0x41000000, 0x41400000, 0x41800000};
+    static const uint32_t want_c[4] = {0x40800000, 0x40a00000, 0x40c00000, 0x40e00000};
+    const uint32_t *want = stacked == 'c' ? want_c : want_ab;
+    uint32_t A[4 * 8 * 4], B[4 * 4 * 8], C[4 * 8 * 8];
     for (unsigned i = 0; i < 4 * 8 * 4; i++) {
-        A[i] = stack_a ? val[i / 32] : 0x3c00;
-        B[i] = stack_a ? 0x3c00 : val[i / 32];
+        A[i] = stacked == 'a' ? val[i / 32] : 0x3c00;
+        B[i] = stacked == 'b' ? val[i / 32] : 0x3c00;
     }
-    write_matrix("a4.txt", stack_a ? 32 : 8, 4, A, 4);
-    write_matrix("b4.txt", stack_a ? 4 : 16, 8, B, 4);
-    write_matrix("c4.txt", 8, 8, C, 8);
-    const char *what = stack_a ? "mma m8n8k4 with four tiles of A: D's four tiles"
-                               : "mma m8n8k4 with four tiles of B: D's four tiles";
+    for (unsigned i = 0; i < 4 * 8 * 8; i++)
+        C[i] = stacked == 'c' ? c_val[i / 64] : 0;
+    write_matrix("a4.txt", stacked == 'a' ? 32 : 8, 4, A, 4);
+    write_matrix("b4.txt", stacked == 'b' ? 16 : 4, 8, B, 4);
+    write_matrix("c4.txt", stacked == 'c' ? 32 : 8, 8, C, 8);
+    char what[128];
+    snprintf(what, sizeof what, "mma m8n8k4 with four tiles of %c: D's four tiles",
+             stacked - 'a' + 'A');
     expect(run("mma --arch volta --shape m8n8k4 --acc f32 --a a4.txt --b b4.txt --c c4.txt")
                == 0, what);
     unsigned nd = 0;
@@ -196,8 +203,9 @@ int main(int argc, char **argv)
             mma_vs_dot("m16n16k16", 16, 16, 16, f16, layouts[2 * f16 + l]);
             mma_vs_dot("m8n8k4", 8, 8, 4, f16, layouts[3 - 2 * f16 - l]);
         }
-    mma_four_tiles(1);
-    mma_four_tiles(0);
+    mma_four_tiles('a');
+    mma_four_tiles('b');
+    mma_four_tiles('c');
 
     /* bad input: status 2, the message names what is wrong */
     struct { const char *args, *msg; } bad[] = {
