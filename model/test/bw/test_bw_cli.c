@@ -332,6 +332,16 @@ static void progress(void)
                  sizeof out, err, sizeof err);
     CHECK(rc == 0 && field(out, "mmas: ") == 1 && progress_lines(err, 9) >= 1,
           "skipped taps: exit %d, %s%s", rc, out, err);
+    /* 2 x 8 x 8 = 128 pixels fill one tile exactly: one MMA for a 1x1 filter, 16 channels */
+    rc = run("--n 2 --h 8 --w 8 --c 16 --k 8 --r 1 --s 1 --algo 2 --progress", out, sizeof out,
+             err, sizeof err);
+    CHECK(rc == 0 && field(out, "mmas: ") == 1 && progress_lines(err, 1) == 1,
+          "one full tile: exit %d, %s%s", rc, out, err);
+    /* K 256: one output-channel chunk of 256, not two */
+    rc = run("--n 1 --h 1 --w 1 --c 16 --k 256 --r 1 --s 1 --algo 2 --progress", out, sizeof out,
+             err, sizeof err);
+    CHECK(rc == 0 && field(out, "mmas: ") == 1 && progress_lines(err, 1) == 1,
+          "K 256: exit %d, %s%s", rc, out, err);
     /* Algorithm 1 runs no MMA: nothing to report */
     rc = run("--n 1 --h 3 --w 3 --c 16 --k 8 --r 3 --s 3 --pad 1 --algo 1 --progress", out,
              sizeof out, err, sizeof err);
