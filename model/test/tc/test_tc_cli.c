@@ -192,6 +192,9 @@ int main(int argc, char **argv)
                !strcmp(out_buf, "1 0 12\n1 1 21\n2 0 25\n2 1 34\n3 0 38\n3 1 47\n4 0 51\n"
                                 "4 1 64\n"),
            "hmma-trace --acc f16 is Figure 9b");
+    /* --acc takes the format names as tcsim list spells them too */
+    expect(run("hmma-trace --arch volta --acc fp32") == 0 && !strncmp(out_buf, "1 0 10\n", 7) &&
+               strstr(out_buf, "4 3 54\n"), "hmma-trace --acc fp32 is --acc f32");
     expect(run("hmma-trace --help") == 0 && strstr(out_buf, "usage: tcsim hmma-trace"), "help");
     expect(run("mma --help") == 0 && strstr(out_buf, "usage: tcsim mma"), "mma help");
 
@@ -216,10 +219,14 @@ int main(int argc, char **argv)
         {"hmma-trace --arch volta --acc f32 --engine gpu", "unknown --engine 'gpu'"},
         {"hmma-trace --arch volta --acc f32 --frob", "unknown option '--frob'"},
         {"mma --arch volta --acc f32 --a a.txt --b b.txt", "--c FILE is required"},
+        {"mma --arch volta --acc f32 --c c.txt", "--a FILE is required"},
         {"mma --arch volta --acc f32 --a nofile.txt --b b.txt --c c.txt",
          "--a nofile.txt: cannot open"},
         {"mma --arch volta --acc f32 --a a.txt --b b.txt --c c.txt --layout diag",
          "unknown --layout 'diag'"},
+        /* a first layout of 16 characters does not fit the 15 of a name and its NUL */
+        {"mma --arch volta --acc f32 --a a.txt --b b.txt --c c.txt --layout "
+         "rowrowrowrowrowr,col", "unknown --layout 'rowrowrowrowrowr,col' (row, col, or A,B"},
         {"mma --arch volta --acc f32 --a bad1.txt --b b.txt --c c.txt",
          "--a bad1.txt: line 3: word 2 '3g00' is not a hex number"},
         {"mma --arch volta --acc f32 --a bad2.txt --b b.txt --c c.txt",
