@@ -94,6 +94,15 @@ static void known_values(void)
              "--kind f8f6f4 --act %s/act_f8.txt --wgt %s/act_f8.txt", work, work);
     int rc8 = run(args, out, sizeof out, err, sizeof err);
     CHECK(rc8 == 0 && !strncmp(out, want, strlen(want)), "f8f6f4 as e4m3: %s%s", out, err);
+    /* --in beside --kind is the format read: 0x38 as e5m2 is 0.5, 3 x 0.25 = 0.75 */
+    uint32_t three_quarters = 0x3f400000u;
+    snprintf(want, sizeof want, "checksum: %016llx\n",
+             (unsigned long long)fnv(&three_quarters, 1));
+    snprintf(args, sizeof args, "--n 1 --h 1 --w 1 --c 3 --k 1 --r 1 --s 1 --algo 1 "
+             "--kind f8f6f4 --in e5m2 --act %s/act_f8.txt --wgt %s/act_f8.txt", work, work);
+    rc8 = run(args, out, sizeof out, err, sizeof err);
+    CHECK(rc8 == 0 && !strncmp(out, want, strlen(want)), "f8f6f4 with --in e5m2: %s%s", out,
+          err);
     /* --in uint8 is kind i8 (s32 out): 255 * 2 = 510 */
     write_file("act_u8.txt", "ff\n");
     write_file("wgt_u8.txt", "02\n");
