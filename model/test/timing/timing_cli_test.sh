@@ -24,6 +24,7 @@ expect 0 'usage: tcsim timing' --help
 expect 2 "unknown --arch 'h200'" --arch h200 --op mma.m16n8k16 --in fp16 --acc fp32
 expect 2 "bad --op 'mma.m16n8'" --arch a100 --op mma.m16n8 --in fp16 --acc fp32
 expect 2 "required" --arch a100 --op mma.m16n8k16 --in fp16
+expect 2 "--arch, --op, --in and --acc are required" --arch a100 --op mma.m16n8k16 --acc fp32
 expect 2 "unknown option '--bogus'" --bogus
 expect 2 "shape not supported" --arch a100 --op mma.m16n8k12 --in fp16 --acc fp32
 expect 2 "not supported" --arch a100 --op mma.m16n8k16 --in int8 --acc fp32
