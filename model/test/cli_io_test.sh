@@ -115,6 +115,9 @@ sed '$d' pkg.sv >pkg_shorter.sv
 run 1 "$tcsim" emit-pkg --check pkg_shorter.sv
 expect_err "'pkg_shorter.sv' differs from the model's format table"
 run 0 "$tcsim" emit-pkg --check pkg.sv
+run 2 "$tcsim" emit-pkg -o pkg_both.sv --check pkg.sv
+expect_err "tcsim emit-pkg: give -o or --check, not both"
+[ ! -e pkg_both.sv ] || fail "emit-pkg -o with --check wrote pkg_both.sv"
 run 0 "$tcsim" emit-pkg -o -
 cmp -s out.txt pkg.sv || fail "emit-pkg -o - did not write the package to stdout"
 [ ! -e ./- ] || fail "emit-pkg -o - wrote a file named '-'"
