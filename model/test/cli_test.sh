@@ -4,6 +4,7 @@
 set -u
 tcsim=$1; test_a100=$2; work=$3
 source "$(dirname "$0")/cli_harness.sh"
+cmakelists=$(cd "$(dirname "$0")/../.." && pwd)/CMakeLists.txt # before the cd below
 mkdir -p "$work"; cd "$work" || exit 1
 
 # run EXPECTED_STATUS STDIN ARGS... : runs tcsim
@@ -92,6 +93,11 @@ run 2 "" dot --arch blackwell --instr tcgen05 --in e2m1 --out fp16 --kind mxf4 -
 expect_err "--kind mxf4 --scale ue8m0 --block 16 (tcsim list"
 run 2 "" --version extra
 expect_err "unexpected argument 'extra' after --version"
+# the version is the project's (CMakeLists.txt), after the program's name
+ver=$(sed -n 's/^project(tcsim VERSION \([0-9.]*\) .*/\1/p' "$cmakelists")
+[ -n "$ver" ] || fail "no project version in $cmakelists"
+run 0 "" --version
+expect_out "tcsim $ver"
 
 # 4. bad combinations and options: status 2 before any input is read
 run 2 "" dot --arch volta --in bf16 --out fp32
