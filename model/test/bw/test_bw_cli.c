@@ -183,6 +183,10 @@ static void random_agree(void)
     run("--n 1 --h 5 --w 5 --c 8 --k 8 --r 3 --s 3 --algo 3 --seed 2", o2, sizeof o2, err,
         sizeof err);
     CHECK(strncmp(out[0], o2, 27), "seeds 1 and 2 give the same checksum");
+    /* --seed is any 64-bit value, 0 included (--pad and --seed are the options from 0) */
+    int rc = run("--n 1 --h 5 --w 5 --c 8 --k 8 --r 3 --s 3 --algo 3 --seed 0", o2, sizeof o2,
+                 err, sizeof err);
+    CHECK(rc == 0 && strncmp(out[0], o2, 27), "--seed 0: exit %d: %s%s", rc, o2, err);
 }
 
 /* Input files with lines longer than any buffer: 1024 words on one line (6 KiB) and a
