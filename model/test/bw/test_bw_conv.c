@@ -14,7 +14,9 @@
  *    hold whole output rows, copies each input row's W pixels once per (r, valid p):
  *      N * (sum over r of valid output rows) * W * channel chunks * output-channel chunks;
  *  - shifts: (S-1) * dilation/stride per (tile, r, channel chunk, output-channel chunk)
- *    when stride divides dilation, else none (no input position is reusable). */
+ *    when stride divides dilation, else none (no input position is reusable).
+ * The cycle counts of small runs are worked out by hand on the timeline of
+ * docs/blackwell_mma.md (timeline_cases). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -208,8 +210,9 @@ static void error_cases(void)
     CHECK(tc_checksum_words(x, 1) != tc_checksum_words(x, 2), "fnv length");
 }
 
-/* Cycles of one convolution (f16 kind, fp16 in, fp32 out, 8 banks). */
-static tc_conv_stats conv_stats(const tc_conv_shape *sh, tc_conv_algo algo)
+/* Stats of one convolution (f16 kind, fp16 in, fp32 out) on a memory of `banks`. */
+static tc_conv_stats conv_stats_banks(const tc_conv_shape *sh, tc_conv_algo algo,
+                                      unsigned banks)
 {
     unsigned P = 0, Q = 0;
     tc_conv_stats st;
@@ -227,13 +230,18 @@ static tc_conv_stats conv_stats(const tc_conv_shape *sh, tc_conv_algo algo)
     ca.kind = TC_BW_F16;
     ca.in = TC_FMT_FP16;
     ca.out = TC_FMT_FP32;
-    ca.banks = 8;
+    ca.banks = banks;
     tc_status s = tc_conv(&ca, act, wgt, out, &st);
     CHECK(s == TC_OK, "algo %d: %s", (int)algo, tc_strerror(s));
     free(act);
     free(wgt);
     free(out);
     return st;
+}
+
+static tc_conv_stats conv_stats(const tc_conv_shape *sh, tc_conv_algo algo)
+{
+    return conv_stats_banks(sh, algo, 8);
 }
 
 /* The double buffering of docs/blackwell_mma.md, held to what it must buy. Closed forms
@@ -272,10 +280,103 @@ static void overlap_cases(void)
     }
 }
 
+/* The timeline of docs/blackwell_mma.md on runs small enough to follow by hand, cycle by
+ * cycle. Each operation takes the first idle cycles of its port from its earliest start on
+ * and the run ends 4 (the FEDP latency) after the last. Costs, f16 kind, N = 8, fp32 D,
+ * 8 banks (4 banks in brackets): D zeroing one cp of 8 columns, 1 [2] tmem cycle; a row
+ * copy 1/4 smem cycle, rounded up per copy; an MMA 4 array passes (128/4/8 * 8/8), 2 smem
+ * cycles (8 B rows) and 3 [6] tmem cycles (A read, C read, D write); a shift 1 [2] tmem
+ * cycle; read-out one ld of 8 columns per lane group, 4 [8] tmem cycles. "sm" is the
+ * shared-memory port, "tm" the tensor-memory port; "a..b" takes cycles a to b.
+ * (Cross-checked with a separate sketch of these rules, ports as sets of busy cycles.) */
+static void timeline_case(const tc_conv_shape *sh, tc_conv_algo algo, unsigned banks,
+                          uint64_t cycles, const char *what)
+{
+    tc_conv_stats st = conv_stats_banks(sh, algo, banks);
+    CHECK(st.cycles == cycles, "%s: algo %d, %u banks: %llu cycles, expected %llu", what,
+          (int)algo, banks, (unsigned long long)st.cycles, (unsigned long long)cycles);
+}
+
+static void timeline_cases(void)
+{
+    /* One pixel, a 1x1 filter, 16 channels: one MMA. 8 banks: zero D tm 0 (ready 1); copy
+     * sm 0 (ready 1); MMA from max(array 0, window 1, D 1) = 1: sm 1..2, tm 1..3, array
+     * 1..4, ends max(5, 3, 4) = 5; read-out waits for it: tm 5..8; 9 + 4 = 13.
+     * 4 banks: zero tm 0..1 (ready 2); copy sm 0; MMA from 2: sm 2..3, tm 2..7, ends
+     * max(6, 4, 8) = 8; read-out tm 8..15; 16 + 4 = 20. */
+    const tc_conv_shape one = {1, 1, 1, 16, 8, 1, 1, 1, 0, 1};
+    for (int a = TC_CONV_PER_TAP; a <= TC_CONV_SHIFT; a++) {
+        timeline_case(&one, (tc_conv_algo)a, 8, 13, "one MMA");
+        timeline_case(&one, (tc_conv_algo)a, 4, 20, "one MMA");
+    }
+
+    /* One pixel, 1x3 filter: three taps, one row each.
+     * Algorithm 3 (one window, a shift a tap): zero tm 0; copy sm 0; MMA 1: sm 1..2,
+     * tm 1..3, ends 5. Tap 1: the shift waits for the MMA reading the window: tm 5; the
+     * new row waits for the shift: sm 6; MMA from 7: sm 7..8, tm 7..9, ends 11. Tap 2:
+     * shift tm 11, copy sm 12, MMA from 13 ends 17; read-out tm 17..20; 21 + 4 = 25.
+     * 4 banks: zero tm 0..1; copy sm 0; MMA from 2: tm 2..7, ends 8; shift tm 8..9; copy
+     * sm 10; MMA from 11: tm 11..16, ends 17; shift 17..18; copy sm 19; MMA from 20:
+     * tm 20..25, ends 26; read-out tm 26..33; 34 + 4 = 38.
+     * Algorithm 2 (the windows alternate, no shift): zero tm 0; copy (window 1) sm 0;
+     * MMA 1 ends 5 (sm 1..2, tm 1..3); copy (window 0) from 0: sm 3; MMA from 5: sm 5..6,
+     * tm 5..7, ends 9; copy (window 1) waits for the first MMA, from 5: sm 7; MMA from 9
+     * ends 13; read-out tm 13..16; 17 + 4 = 21. */
+    const tc_conv_shape row3 = {1, 1, 3, 16, 8, 1, 3, 1, 0, 1};
+    timeline_case(&row3, TC_CONV_SHIFT, 8, 25, "1x3, shifts");
+    timeline_case(&row3, TC_CONV_SHIFT, 4, 38, "1x3, shifts");
+    timeline_case(&row3, TC_CONV_PER_TAP, 8, 21, "1x3, two windows");
+
+    /* Stride 2, dilation 1: no shift, Algorithm 3 copies every tap's row into its one
+     * window, each copy waiting for the MMA reading it: zero tm 0; copy sm 0; MMA from 1
+     * ends 5; copy from 5: sm 5; MMA from 6: sm 6..7, tm 6..8, ends 10; copy sm 10; MMA
+     * from 11 ends 15; read-out tm 15..18; 19 + 4 = 23. Algorithm 2 runs as for row3: 21.
+     * 4 banks, where each MMA ends with its tmem requests, after its array passes: zero
+     * tm 0..1; copy sm 0; MMA from 2: tm 2..7, ends 8; copy sm 8; MMA from 9: tm 9..14,
+     * ends 15; copy sm 15; MMA from 16: tm 16..21, ends 22; read-out tm 22..29;
+     * 30 + 4 = 34. */
+    const tc_conv_shape stride2 = {1, 1, 3, 16, 8, 1, 3, 2, 0, 1};
+    timeline_case(&stride2, TC_CONV_SHIFT, 8, 23, "1x3 stride 2, one window");
+    timeline_case(&stride2, TC_CONV_SHIFT, 4, 34, "1x3 stride 2, one window");
+    timeline_case(&stride2, TC_CONV_PER_TAP, 8, 21, "1x3 stride 2, two windows");
+
+    /* 257 pixels, 1x1: tiles of 128, 128 and 1 pixel in D regions 0, 1, 0, windows 1, 0,
+     * 1. Tile 0: zero tm 0; copy of 128 rows sm 0..31; MMA from 32: sm 32..33, tm 32..34,
+     * ends 36; read-out tm 36..39 (drained 40). Tile 1: zero region 1 from 0: tm 1 (ready
+     * 2); copy from 0 into the idle cycles: sm 34..65; MMA from 66: sm 66..67, tm 66..68,
+     * ends 70; read-out tm 70..73. Tile 2: zero region 0 after its read-out, from 40:
+     * tm 40 (ready 41); copy of one row waits for tile 0's MMA on window 1, from 36: sm 68;
+     * MMA from max(array 70, 69, 41) = 70: sm 70..71, tm 74..76 (70..73 taken), ends 77;
+     * read-out tm 77..80; 81 + 4 = 85. (One D region: tile 1's zeroing waits for tile 0's
+     * read-out, tile 2's MMA for tile 1's: 87.) */
+    const tc_conv_shape tiles3 = {1, 1, 257, 16, 8, 1, 1, 1, 0, 1};
+    timeline_case(&tiles3, TC_CONV_PER_TAP, 8, 85, "three tiles, two D regions");
+
+    /* One pixel, K = 256 (one D region: 16 + 2 * 256 > 512 columns). Zero 32 slices:
+     * tm 0..31 (ready 32); copy sm 0; the MMA waits for the zeroing: from 32, 128 array
+     * passes, 64 smem cycles (256 B rows), 65 tmem cycles (A, 32 C reads, 32 D writes):
+     * ends max(160, 96, 97) = 160; read-out 4 groups x 32 slices: tm 160..287;
+     * 288 + 4 = 292. */
+    const tc_conv_shape k256 = {1, 1, 1, 16, 256, 1, 1, 1, 0, 1};
+    timeline_case(&k256, TC_CONV_SHIFT, 8, 292, "K 256");
+
+    /* 128 pixels in one output row, 1x3, 32 channels: two tap groups (channel chunks), in
+     * windows 1 and 0. Group 0: zero tm 0; 128 rows sm 0..31; MMA from 32: sm 32..33,
+     * tm 32..34, ends 36; shift tm 36; lane 0's new row sm 37; MMA from 38: sm 38..39,
+     * tm 38..40, ends 42; shift tm 42; row sm 43; MMA from 44: sm 44..45, tm 44..46,
+     * ends 48. Group 1's 128 rows fill the shared-memory port's idle cycles from 0: 34,
+     * 35, 36, 40, 41, 42 and 46..71 (ready 72), which a shift on that port would have
+     * taken; MMA from 72: tm 72..74, ends 76; shift tm 76; row sm 77; MMA from 78 ends
+     * 82; shift tm 82; row sm 83; MMA from 84 ends 88; read-out tm 88..91; 92 + 4 = 96. */
+    const tc_conv_shape groups2 = {1, 1, 130, 32, 8, 1, 3, 1, 0, 1};
+    timeline_case(&groups2, TC_CONV_SHIFT, 8, 96, "two tap groups");
+}
+
 int main(void)
 {
     error_cases();
     overlap_cases();
+    timeline_cases();
     for (size_t s = 0; s < N_SHAPES; s++)
         for (size_t k = 0; k < N_KINDS; k++)
             run_shape(&shapes[s], &kinds[k], 1000 + s * 31 + k);
