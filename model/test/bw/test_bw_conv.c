@@ -110,6 +110,12 @@ static void run_shape(const tc_conv_shape *sh, const kindmix *km, uint64_t seed)
             tc_status s = tc_conv(&ca, act, wgt, o[a], NULL);
             CHECK(s == TC_EFORMAT, "algo %d, a too-wide weight: %s", a, tc_strerror(s));
             wgt[nw - 1] = keep;
+            /* and the same for an activation */
+            keep = act[na - 1];
+            act[na - 1] |= 1u << fin->width;
+            s = tc_conv(&ca, act, wgt, o[a], NULL);
+            CHECK(s == TC_EFORMAT, "algo %d, a too-wide activation: %s", a, tc_strerror(s));
+            act[na - 1] = keep;
         }
         tc_status s = tc_conv(&ca, act, wgt, o[a], &st[a]);
         CHECK(s == TC_OK, "algo %d: %s", a, tc_strerror(s));
@@ -159,6 +165,21 @@ static void run_shape(const tc_conv_shape *sh, const kindmix *km, uint64_t seed)
         CHECK(st[3].smem_row_loads < st[2].smem_row_loads, "algo 3 reuses nothing");
     CHECK(st[2].mmas == st[3].mmas, "mma counts %llu %llu", (unsigned long long)st[2].mmas,
           (unsigned long long)st[3].mmas);
+    /* every MMA of an output-channel chunk reads that chunk's width rounded up to 8 weight
+     * rows (its N) and computes (128 / 4 / 8) * (N / 8) = N / 2 array passes; each chunk
+     * takes the same number of MMAs (the lanes enabled do not depend on the chunk) */
+    uint64_t n_cols = 0; /* sum over chunks of N */
+    for (unsigned k0 = 0; k0 < sh->k; k0 += 256)
+        n_cols += ((sh->k - k0 < 256 ? sh->k - k0 : 256) + 7) / 8 * 8;
+    for (int a = 2; a <= 3; a++) {
+        CHECK(st[a].mmas % kc == 0 && st[a].weight_rows == st[a].mmas / kc * n_cols,
+              "algo %d: %llu weight rows for %llu MMAs, expected %llu per %u", a,
+              (unsigned long long)st[a].weight_rows, (unsigned long long)st[a].mmas,
+              (unsigned long long)n_cols, kc);
+        CHECK(st[a].array_passes == st[a].mmas / kc * (n_cols / 2),
+              "algo %d: %llu array passes for %llu MMAs", a,
+              (unsigned long long)st[a].array_passes, (unsigned long long)st[a].mmas);
+    }
     CHECK(st[3].cycles > 0 && st[3].array_passes > 0 && st[3].array_passes <= st[3].cycles,
           "cycles");
     free(act);
