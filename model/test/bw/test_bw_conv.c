@@ -231,6 +231,32 @@ static void error_cases(void)
     CHECK(tc_checksum_words(x, 1) != tc_checksum_words(x, 2), "fnv length");
 }
 
+/* Channels past C in an instruction's K are zero in both operands, never a neighbour's
+ * values: a row of C = 1 channel next to an infinite activation (the next pixel) and an
+ * infinite weight (the next output channel) must not see the Inf in its empty slots
+ * (0 x Inf would make it NaN). fp16 1.0 and Inf: out[q][k] = act[q] x wgt[k], fp32 1.0
+ * for q = 0, k = 0 and Inf for the other three, in all three algorithms. */
+static void padding_channel_case(void)
+{
+    const tc_conv_shape sh = {1, 1, 2, 1, 2, 1, 1, 1, 0, 1};
+    const uint32_t act[2] = {0x3c00, 0x7c00}, wgt[2] = {0x3c00, 0x7c00};
+    const uint32_t want[4] = {0x3f800000, 0x7f800000, 0x7f800000, 0x7f800000};
+    tc_conv_args ca;
+    memset(&ca, 0, sizeof ca);
+    ca.shape = sh;
+    ca.kind = TC_BW_F16;
+    ca.in = TC_FMT_FP16;
+    ca.out = TC_FMT_FP32;
+    for (int a = TC_CONV_DIRECT; a <= TC_CONV_SHIFT; a++) {
+        uint32_t out[4] = {0};
+        ca.algo = (tc_conv_algo)a;
+        tc_status s = tc_conv(&ca, act, wgt, out, NULL);
+        CHECK(s == TC_OK && !memcmp(out, want, sizeof want),
+              "algo %d, Inf beside the channels: %s, %08x %08x %08x %08x", a, tc_strerror(s),
+              out[0], out[1], out[2], out[3]);
+    }
+}
+
 /* Stats of one convolution (f16 kind, fp16 in, fp32 out) on a memory of `banks`. */
 static tc_conv_stats conv_stats_banks(const tc_conv_shape *sh, tc_conv_algo algo,
                                       unsigned banks)
@@ -398,6 +424,7 @@ int main(void)
     error_cases();
     overlap_cases();
     timeline_cases();
+    padding_channel_case();
     for (size_t s = 0; s < N_SHAPES; s++)
         for (size_t k = 0; k < N_KINDS; k++)
             run_shape(&shapes[s], &kinds[k], 1000 + s * 31 + k);
