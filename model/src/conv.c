@@ -345,17 +345,25 @@ static tc_status conv_mma_run(const tc_conv_args *ca, unsigned P, unsigned Q, un
     tc_status st = TC_ESHAPE; /* the D of a tile must fit beside the two A windows */
     cm->n_dreg = D_BASE + 2 * cm->d_cols <= TC_TMEM_COLS ? 2 : 1;
     cm->wtile = malloc((size_t)TC_BW_MAX_N * TC_BW_ROW_WORDS * sizeof *cm->wtile);
-    if (!cm->wtile)
+    /* the tiles are read out here and copied to out only when all succeeded: an engine
+     * failing in a later tile leaves out untouched (tcsim.h) */
+    size_t n_out = (size_t)ca->shape.n * P * Q * ca->shape.k;
+    uint32_t *res = malloc(n_out * sizeof *res);
+    if (!cm->wtile || !res)
         st = TC_ENOMEM;
     else if (D_BASE + cm->d_cols <= TC_TMEM_COLS &&
              (st = tc_tmem_new(ca->banks ? ca->banks : 8, &cm->tm)) == TC_OK) {
         tc_bwt_init(&cm->tl);
-        st = conv_tiles(cm, out);
+        st = conv_tiles(cm, res);
         cm->st.cycles = tc_bwt_total(&cm->tl);
-        if (st == TC_OK && stats)
-            *stats = cm->st;
+        if (st == TC_OK) {
+            memcpy(out, res, n_out * sizeof *res);
+            if (stats)
+                *stats = cm->st;
+        }
     }
     tc_tmem_free(cm->tm);
+    free(res);
     free(cm->wtile);
     free(cm);
     return st;

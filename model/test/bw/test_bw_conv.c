@@ -257,6 +257,53 @@ static void padding_channel_case(void)
     }
 }
 
+/* An engine (tc_conv_args.mma) that runs tc_bw_mma and fails its second call. */
+static tc_status failing_mma(void *ctx, tc_tmem *t, const tc_bw_mma_desc *d, tc_bw_cost *cost)
+{
+    unsigned *calls = ctx;
+    if (++*calls == 2)
+        return TC_EUNSUPPORTED;
+    return tc_bw_mma(t, d, cost);
+}
+
+/* tcsim.h: out-pointers are left untouched on failure. 129 pixels, 1x1: two tiles of one
+ * MMA each; the engine fails on tile 1's, after tile 0 has been read out of tensor memory.
+ * tc_conv must give the engine's status and leave the output and the stats as they were
+ * (it wrote tile 0's 128 x 8 outputs). */
+static void engine_failure_case(void)
+{
+    const tc_conv_shape sh = {1, 1, 129, 16, 8, 1, 1, 1, 0, 1};
+    static uint32_t act[129 * 16], wgt[8 * 16], out[129 * 8];
+    tc_random_fill(TC_FMT_FP16, 3, 129 * 16, act);
+    tc_random_fill(TC_FMT_FP16, 4, 8 * 16, wgt);
+    tc_conv_args ca;
+    memset(&ca, 0, sizeof ca);
+    ca.shape = sh;
+    ca.kind = TC_BW_F16;
+    ca.in = TC_FMT_FP16;
+    ca.out = TC_FMT_FP32;
+    ca.mma = failing_mma;
+    for (int a = TC_CONV_PER_TAP; a <= TC_CONV_SHIFT; a++) {
+        unsigned calls = 0;
+        tc_conv_stats st;
+        memset(&st, 0x5a, sizeof st);
+        memset(out, 0xa5, sizeof out);
+        ca.algo = (tc_conv_algo)a;
+        ca.mma_ctx = &calls;
+        tc_status s = tc_conv(&ca, act, wgt, out, &st);
+        size_t touched = 0;
+        for (size_t i = 0; i < 129 * 8; i++)
+            touched += out[i] != 0xa5a5a5a5u;
+        const unsigned char *b = (const unsigned char *)&st;
+        size_t st_touched = 0;
+        for (size_t i = 0; i < sizeof st; i++)
+            st_touched += b[i] != 0x5a;
+        CHECK(s == TC_EUNSUPPORTED && calls == 2 && !touched && !st_touched,
+              "algo %d, engine failing on tile 1: %s after %u calls, %zu outputs and %zu "
+              "stats bytes written", a, tc_strerror(s), calls, touched, st_touched);
+    }
+}
+
 /* Stats of one convolution (f16 kind, fp16 in, fp32 out) on a memory of `banks`. */
 static tc_conv_stats conv_stats_banks(const tc_conv_shape *sh, tc_conv_algo algo,
                                       unsigned banks)
@@ -425,6 +472,7 @@ int main(void)
     overlap_cases();
     timeline_cases();
     padding_channel_case();
+    engine_failure_case();
     for (size_t s = 0; s < N_SHAPES; s++)
         for (size_t k = 0; k < N_KINDS; k++)
             run_shape(&shapes[s], &kinds[k], 1000 + s * 31 + k);
