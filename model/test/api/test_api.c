@@ -99,6 +99,20 @@ static void test_create(void)
     CHECK_COND(tc_sim_stats_get(s, &st) == TC_OK && st.units == 8 && st.cycles == 0);
     CHECK_COND(tc_sim_timing(s, &gp) == TC_OK && !strcmp(gp->name, "rtx2080ti"));
     tc_sim_destroy(s);
+
+    /* sms is 1 to 4096 (tcsim_sim.h): both ends taken, 4097 refused; 4096 A100 SMs are
+     * 16384 sub-cores, the last one unit 16383 */
+    tc_sim_config_init(&cfg);
+    cfg.sms = 4097;
+    s = sentinel;
+    CHECK_COND(tc_sim_create(&cfg, &s) == TC_EINVAL && s == sentinel);
+    cfg.sms = 4096;
+    CHECK_COND(tc_sim_create(&cfg, &s) == TC_OK && s != sentinel);
+    CHECK_COND(tc_sim_stats_get(s, &st) == TC_OK && st.units == 16384);
+    tc_sim_op last = mma_op(16383, 16, 8, 16, TC_FMT_FP16, TC_FMT_FP32);
+    uint64_t t;
+    CHECK_COND(tc_sim_issue(s, &last, &t) == TC_OK && t == 1);
+    tc_sim_destroy(s);
 }
 
 static void test_issue_timing(void)
@@ -148,9 +162,19 @@ static void test_issue_timing(void)
     CHECK_COND(tc_sim_stats_get(s, &st) == TC_OK);
     CHECK_COND(st.issued == 2 && st.completed == 2 && st.busy_rejects == 2 && st.fmas == 4096 &&
           st.busy_cycles == 2 * t.issue_interval && st.cycles == t.latency && st.units == 4);
+    /* A 2:4 sparse instruction counts its dense multiply-adds (tcsim_timing.h: m*n*k,
+     * dense count for sparse): m16n8k32 is 16 * 8 * 32 = 4096 more. */
+    tc_sim_op sp = mma_op(3, 16, 8, 32, TC_FMT_FP16, TC_FMT_FP32);
+    sp.mma.sparse = 1;
+    uint64_t t3;
+    CHECK_COND(tc_sim_issue(s, &sp, &t3) == TC_OK);
+    CHECK_COND(tc_sim_stats_get(s, &st) == TC_OK && st.issued == 3 && st.fmas == 4096 + 4096);
     /* An older, shorter stats struct gets only what fits. */
     struct { size_t size; uint64_t cycles; } small = {sizeof small, 0};
     CHECK_COND(tc_sim_stats_get(s, (tc_sim_stats *)&small) == TC_OK && small.cycles == t.latency);
+    /* ... and keeps its own size, not the library's (a caller reusing the struct would
+     * otherwise be written past its end) */
+    CHECK_COND(small.size == sizeof small);
     tc_sim_destroy(s);
 }
 
@@ -365,6 +389,17 @@ static void test_errors(void)
     bad = op;
     bad.A = buf;
     CHECK_COND(tc_sim_issue(s, &bad, &ticket) == TC_EINVAL);
+    /* tcsim_sim.h: all four set or all NULL; three of four, whichever is missing, is
+     * TC_EINVAL too (the op is not run for its timing alone when A is the one missing) */
+    for (int miss = 0; miss < 4; miss++) {
+        bad = op;
+        bad.A = miss == 0 ? NULL : buf;
+        bad.B = miss == 1 ? NULL : buf;
+        bad.C = miss == 2 ? NULL : buf;
+        bad.D = miss == 3 ? NULL : buf;
+        CHECK(tc_sim_can_issue(s, &bad, &ok) == TC_EINVAL, "can_issue, pointer %d NULL", miss);
+        CHECK(tc_sim_issue(s, &bad, &ticket) == TC_EINVAL, "issue, pointer %d NULL", miss);
+    }
     bad = op;
     bad.size = 8;
     CHECK_COND(tc_sim_issue(s, &bad, &ticket) == TC_EINVAL);
