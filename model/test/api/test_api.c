@@ -224,6 +224,23 @@ static void test_next_event_stages(void)
     tc_sim_destroy(s);
 }
 
+/* next_event names the cycle a front end frees even when nothing can be taken then
+ * (tcsim_sim.h: "a sub-core's front end or accumulator frees"): Turing's m16n8k8 with an
+ * fp32 accumulator taken at 0 and 8 (front end 8 cycles, accumulator 16): at 8 the front
+ * end is busy to 16, the accumulator to 32 (0..16, then 16..32), the last kind can go
+ * again at 24 and the first result is readable at 18 (7 + 8 + 3): the next event is 16. */
+static void test_next_event_front(void)
+{
+    tc_sim *s = make("rtx2080ti", 1, 0);
+    tc_sim_op a = mma_op(0, 16, 8, 8, TC_FMT_FP16, TC_FMT_FP32);
+    uint64_t t, next;
+    CHECK_COND(tc_sim_issue(s, &a, &t) == TC_OK && tc_sim_tick(s, 8) == TC_OK);
+    CHECK_COND(tc_sim_issue(s, &a, &t) == TC_OK);
+    CHECK(tc_sim_next_event(s, &next) == TC_OK && next == 16, "next_event %llu, expected 16",
+          (unsigned long long)next);
+    tc_sim_destroy(s);
+}
+
 /* next_event looks at every unit, the last one too: A100's m16n8k16 fp16 -> fp32 on
  * the last sub-core of two SMs (unit 7) is 2 steps of 16*8*8/256 = 4 beats, so its
  * unit frees at 8, before the result (latency 14 + 16/4 + max(8, 4) = 26). */
@@ -518,6 +535,7 @@ int main(void)
     test_next_event_stages();
     test_next_event_takes();
     test_next_event_last_unit();
+    test_next_event_front();
     test_clock_end();
     test_full_queue();
     test_arithmetic();
