@@ -7,8 +7,8 @@
  * beyond L, plus the error contract: a word too wide for its format stops the batch
  * with TC_EFORMAT and n_done = the index of that case. Tiles of every non-scaled
  * profile, with K below, at and beyond L (not a multiple of it), must equal the
- * element-wise tc_dot in k order, and a too-wide word in the last k-step, or in the
- * last column's C, must give TC_EFORMAT and leave D unwritten. */
+ * element-wise tc_dot in k order, and a too-wide word in the last k-step, in the
+ * last column's C or in the last row of A, must give TC_EFORMAT and leave D unwritten. */
 #include <stdio.h>
 #include <stdlib.h>
 #include "tcsim.h"
@@ -102,9 +102,14 @@ static long check_tiles(const tc_profile *p, uint64_t seed, long *cases)
         if (tc_fmt_get(p->out)->width < 32)
             fails += bad_word_case(p, M, N, K, A, B, C, D, &C[M * N - 1],
                                    1u << tc_fmt_get(p->out)->width, "C word", fails);
-        if (tc_fmt_get(p->in)->width < 32)
+        if (tc_fmt_get(p->in)->width < 32) {
             fails += bad_word_case(p, M, N, K, A, B, C, D, &B[(K - 1) * N + N - 1],
                                    1u << tc_fmt_get(p->in)->width, "B word", fails);
+            /* and A's last word, in the last row: the element-wise profiles (fp8
+             * emulation, integer) write column 0's earlier rows before they meet it */
+            fails += bad_word_case(p, M, N, K, A, B, C, D, &A[M * K - 1],
+                                   1u << tc_fmt_get(p->in)->width, "A word", fails);
+        }
     }
     return fails;
 }
