@@ -216,6 +216,11 @@ static void error_cases(void)
           "pad 2^31 - 1 gives P = 2^32");
     big.pad = 0x7ffffffe; /* P = 2^32 - 2: fits */
     CHECK(tc_conv_out_dims(&big, &P, &Q) == TC_OK && P == 0xfffffffeu, "P = 2^32 - 2");
+    /* the largest that fits: H = W = 1, pad 2^31 - 1, so H + 2 pad = 2^32 - 1 and
+     * P = Q = (2^32 - 1 - 1) / 1 + 1 = 2^32 - 1 = UINT_MAX */
+    tc_conv_shape top = {1, 1, 1, 1, 1, 1, 1, 1, 0x7fffffff, 1};
+    CHECK(tc_conv_out_dims(&top, &P, &Q) == TC_OK && P == 0xffffffffu && Q == 0xffffffffu,
+          "P = Q = 2^32 - 1");
     ca.kind = TC_BW_MXF4;
     CHECK(tc_conv(&ca, x, x, x, NULL) == TC_EUNSUPPORTED, "block-scaled conv");
     ca.kind = TC_BW_F16;
