@@ -453,6 +453,21 @@ static void test_full_queue(void)
     CHECK_COND(tc_sim_poll(s, c, 4, &n) == TC_OK && n == 2);
     CHECK_COND(tc_sim_issue(s, &op, &t) == TC_OK && t == 3);
     tc_sim_destroy(s);
+
+    /* max_in_flight 0 holds 1024 (tcsim_sim.h): 257 SMs are 1028 free sub-cores, one
+     * instruction each in cycle 0; the 1025th is refused */
+    tc_sim_config_init(&cfg);
+    cfg.sms = 257;
+    CHECK_COND(tc_sim_create(&cfg, &s) == TC_OK);
+    unsigned taken = 0;
+    for (unsigned u = 0; u < 1028; u++) {
+        op.unit = u;
+        tc_status st = tc_sim_issue(s, &op, &t);
+        CHECK(st == (u < 1024 ? TC_OK : TC_EBUSY), "unit %u: %s", u, tc_strerror(st));
+        taken += st == TC_OK;
+    }
+    CHECK_COND(taken == 1024);
+    tc_sim_destroy(s);
 }
 
 static void test_arithmetic(void)
