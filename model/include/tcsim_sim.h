@@ -48,8 +48,9 @@ typedef struct tc_sim_config {
     const tc_gpu_timing *timing;  /* ... or explicit parameters (copied); wins if set */
     unsigned sms;                 /* SMs in the handle (1 to 4096), each of timing->subcores
                                      sub-cores: unit u is SM u / subcores */
-    unsigned max_in_flight;       /* completions held before poll must drain them;
-                                     0: 1024. Issue fails with TC_EBUSY when full */
+    unsigned max_in_flight;       /* completions held before poll must drain them
+                                     (0 to 2^24; 0: 1024). Issue fails with TC_EBUSY
+                                     when full */
     unsigned tmem_banks;          /* a tensor memory in the handle: 0 none, else its
                                      banks per lane group, 8 or 4 (tcsim_tmem.h) */
 } tc_sim_config;

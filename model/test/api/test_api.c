@@ -113,6 +113,15 @@ static void test_create(void)
     uint64_t t;
     CHECK_COND(tc_sim_issue(s, &last, &t) == TC_OK && t == 1);
     tc_sim_destroy(s);
+
+    /* max_in_flight is 0 to 2^24 (tcsim_sim.h): 2^24 taken, one more refused */
+    tc_sim_config_init(&cfg);
+    cfg.max_in_flight = (1u << 24) + 1;
+    s = sentinel;
+    CHECK_COND(tc_sim_create(&cfg, &s) == TC_EINVAL && s == sentinel);
+    cfg.max_in_flight = 1u << 24;
+    CHECK_COND(tc_sim_create(&cfg, &s) == TC_OK && s != sentinel);
+    tc_sim_destroy(s);
 }
 
 static void test_issue_timing(void)
