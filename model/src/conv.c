@@ -18,8 +18,9 @@
  * lane 0 (seed 003 Algorithm 3.b). Software tracks which input row each lane holds
  * (`tag`), so a row is copied from shared memory only when the lane does not hold it
  * already: at the start of a row of output pixels, of an image or of a tile, and for
- * the new lane 0. With dilation = t * stride a tap step is t shifts; otherwise nothing
- * is reused and every row is copied, as in Algorithm 2.
+ * the new lane 0. With dilation = t * stride and t < 128 a tap step is t shifts;
+ * otherwise nothing is reused (t >= 128 shifts every row out of the tile) and every row
+ * is copied, as in Algorithm 2.
  */
 #include <limits.h>
 #include <stdlib.h>
