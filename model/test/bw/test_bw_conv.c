@@ -54,6 +54,10 @@ static const tc_conv_shape shapes[] = {
     {1, 6, 6, 33, 8, 5, 1, 1, 2, 1},     /* S = 1 */
     {2, 16, 16, 16, 24, 3, 3, 1, 1, 1},  /* four tiles of whole rows, two images */
     {1, 13, 13, 8, 8, 3, 3, 2, 3, 3},    /* dilation 3, stride 2: not a multiple, no shift */
+    /* a tile of one output row of 128 pixels: a tap step of 127 shifts reuses the row of
+     * pixel 127 for pixel 0 (the most a tile keeps); 128 would move every row out */
+    {1, 2, 255, 8, 8, 1, 2, 1, 0, 127},
+    {1, 2, 256, 8, 8, 1, 2, 1, 0, 128},
 };
 #define N_SHAPES (sizeof shapes / sizeof shapes[0])
 #define N_KINDS (sizeof kinds / sizeof kinds[0])
@@ -149,7 +153,9 @@ static void run_shape(const tc_conv_shape *sh, const kindmix *km, uint64_t seed)
     CHECK(st[2].shifts == 0, "algo 2 shifts");
     CHECK(st[1].mmas == 0 && st[1].cycles == 0, "algo 1 counts");
     uint64_t tiles = ((uint64_t)sh->n * P * Q + 127) / 128;
-    uint64_t per_tap = sh->dilation % sh->stride == 0 ? sh->dilation / sh->stride : 0;
+    /* t = dilation / stride shifts a tap step, while the 128 lanes keep a row to reuse */
+    uint64_t t = sh->dilation / sh->stride;
+    uint64_t per_tap = sh->dilation % sh->stride == 0 && t < 128 ? t : 0;
     CHECK(st[3].shifts == tiles * sh->r * cc * kc * (sh->s - 1) * per_tap, "algo 3 shifts %llu",
           (unsigned long long)st[3].shifts);
     int whole_rows = 128 % Q == 0 || (uint64_t)sh->n * P * Q <= 128;
