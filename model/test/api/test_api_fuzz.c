@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "tcsim.h"
+#include "../test_args.h"
 
 static uint64_t rng = 0x9e3779b97f4a7c15ull;
 static unsigned rnd(unsigned n)
@@ -32,8 +33,13 @@ enum { MAXT = 1 << 16 };
 
 int main(int argc, char **argv)
 {
-    unsigned long seed = argc > 1 ? strtoul(argv[1], NULL, 0) : 1;
-    unsigned long calls = argc > 2 ? strtoul(argv[2], NULL, 0) : 200000;
+    uint64_t seed = 1, calls = 200000;
+    if (argc > 3 ||
+        (argc > 1 && test_parse_u64("test_api_fuzz", "SEED", argv[1], UINT64_MAX, &seed)) ||
+        (argc > 2 && test_parse_u64("test_api_fuzz", "CALLS", argv[2], UINT64_MAX, &calls))) {
+        fprintf(stderr, "usage: test_api_fuzz [SEED [CALLS]]\n");
+        return 2;
+    }
     rng ^= seed * 0x2545f4914f6cdd1dull;
     unsigned long call = 0;
     const char *gpus[] = {"a100", "rtx3070ti", "rtx2080ti", "v100"};

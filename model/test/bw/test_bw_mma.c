@@ -9,6 +9,7 @@
  * of the tensor memory is checked: D where a row's lane is enabled, the old contents
  * everywhere else (masked lanes, lanes outside M, other columns).
  * Also: the array model's costs for fixed shapes, and the errors. */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,7 @@
 
 #include "../check.h"
 #include "../test_random.h"
+#include "../test_args.h"
 
 
 typedef struct mix {
@@ -392,14 +394,19 @@ static void error_cases(void)
 
 int main(int argc, char **argv)
 {
-    int iters = argc > 1 ? atoi(argv[1]) : 6;
+    uint64_t iters = 6;
+    if (argc > 2 ||
+        (argc > 1 && test_parse_u64("test_bw_mma", "ITERS", argv[1], INT_MAX, &iters))) {
+        fprintf(stderr, "usage: test_bw_mma [ITERS]\n");
+        return 2;
+    }
     rng = 0x2545f4914f6cdd1du;
     cost_cases();
     wrap_cases();
     error_cases();
     for (size_t m = 0; m < N_MIXES; m++)
-        for (int it = 0; it < iters; it++)
-            one_case(&mixes[m], (it & 1) ? 4 : 8, it);
+        for (uint64_t it = 0; it < iters; it++)
+            one_case(&mixes[m], (it & 1) ? 4 : 8, (int)it);
     printf("%s: %d failure(s)\n", failures ? "FAILED" : "PASSED", failures);
     return failures ? 1 : 0;
 }

@@ -6,11 +6,13 @@
  * consecutive blocks of L = 4, each step rounded); the instruction reaches each output
  * through the fragment mapping, the octets' buffers and four HMMA sets. A wrong lane, a
  * wrong register pair, a wrong B half or sets out of k order all change some element. */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "tcsim.h"
 #include "../test_random.h"
+#include "../test_args.h"
 
 static int fails;
 
@@ -60,7 +62,12 @@ static uint32_t gen_acc(void) { return rnd_acc(g_acc, g_wild); }
 
 int main(int argc, char **argv)
 {
-    unsigned rounds = argc > 1 ? (unsigned)strtoul(argv[1], NULL, 0) : 20;
+    uint64_t rounds = 20;
+    if (argc > 2 ||
+        (argc > 1 && test_parse_u64("test_tc_mma", "ROUNDS", argv[1], UINT_MAX, &rounds))) {
+        fprintf(stderr, "usage: test_tc_mma [ROUNDS]\n");
+        return 2;
+    }
     rng = 0x9e3779b97f4a7c15u;
     uint32_t A[4 * 256], B[4 * 256], C[4 * 256];
     unsigned cases = 0;
@@ -110,7 +117,7 @@ int main(int argc, char **argv)
                     }
                     check_case("k-ordered magnitudes", &cfg, A, B, C);
                     cases += 5;
-                    for (unsigned r = 0; r < rounds; r++) {
+                    for (uint64_t r = 0; r < rounds; r++) {
                         g_wild = r % 4 == 3;
                         fill(A, 1024, gen_in);
                         fill(B, 1024, gen_in);

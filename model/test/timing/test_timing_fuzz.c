@@ -21,6 +21,7 @@
 #include "tcsim.h"
 
 #include "../check.h"
+#include "../test_args.h"
 
 static uint64_t rng;
 static unsigned rnd(unsigned n)
@@ -230,8 +231,11 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: test_timing_fuzz TIMING_TXT [seed [cases]]\n");
         return 2;
     }
-    unsigned long seed = argc > 2 ? strtoul(argv[2], NULL, 0) : 1;
-    unsigned long cases = argc > 3 ? strtoul(argv[3], NULL, 0) : 3000;
+    uint64_t seed = 1, cases = 3000;
+    if (argc > 4 ||
+        (argc > 2 && test_parse_u64("test_timing_fuzz", "SEED", argv[2], UINT64_MAX, &seed)) ||
+        (argc > 3 && test_parse_u64("test_timing_fuzz", "CASES", argv[3], UINT64_MAX, &cases)))
+        return 2;
     rng = 0x9e3779b97f4a7c15ull ^ (seed * 0xd1b54a32d192ed69ull);
     size_t len0;
     char *orig = read_all(argv[1], &len0);
@@ -257,7 +261,7 @@ int main(int argc, char **argv)
         } else {
             made_up(buf, cap);
         }
-        snprintf(what, sizeof what, "seed %lu case %lu", seed, c);
+        snprintf(what, sizeof what, "seed %llu case %lu", (unsigned long long)seed, c);
         int before = failures;
         accepted += parse_all(buf, what);
         if (failures != before)
@@ -266,9 +270,10 @@ int main(int argc, char **argv)
             break;
     }
     /* a fuzz that only ever hits the parser's refusals would test nothing after it */
-    CHECK(accepted > cases / 4, "only %lu of %lu texts x %zu names accepted", accepted,
-          cases, N_NAMES);
-    printf("%lu texts, %lu (text, name) pairs accepted\n", cases, accepted);
+    CHECK(accepted > cases / 4, "only %lu of %llu texts x %zu names accepted", accepted,
+          (unsigned long long)cases, N_NAMES);
+    printf("%llu texts, %lu (text, name) pairs accepted\n", (unsigned long long)cases,
+           accepted);
     free(buf);
     free(orig);
     printf("%s: %d failure(s)\n", failures ? "FAILED" : "PASSED", failures);
