@@ -23,7 +23,8 @@ static void usage(FILE *f)
         "            it, a run still going after 2 s reports; stdout is the same either way)\n"
         "mma prints the instruction's steps, issue interval and latency, then seed 004's\n"
         "microbenchmark: 'latency' = cycles per iteration, throughput = FMA/clk/SM.\n"
-        "wmma prints seed 001's cumulative cycles after each HMMA (Figure 9, Table I).\n");
+        "wmma prints seed 001's cumulative cycles after each HMMA (Figure 9, Table I);\n"
+        "--warps, --ilp and --iters are the mma benchmark's, refused with a wmma.\n");
 }
 
 static void print_x10(const char *what, uint64_t v, const char *unit)
@@ -57,6 +58,7 @@ static int timing_run(int argc, char **argv)
     const char *cmd = "timing", *gpu = NULL, *ops = NULL;
     tc_mma_op op = {0, 0, 0, TC_FMT_COUNT, TC_FMT_COUNT, 0};
     unsigned long long warps = 1, ilp = 1, iters = 200;
+    const char *bench_opt = NULL; /* --warps, --ilp or --iters: the mma benchmark's */
     int force_progress = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v;
@@ -96,6 +98,7 @@ static int timing_run(int argc, char **argv)
                 return CLI_USAGE;
         } else {
             unsigned long long *dst = &iters, max = 1000000;
+            bench_opt = a;
             if (!strcmp(a, "--warps")) {
                 dst = &warps;
                 max = 64;
@@ -123,6 +126,11 @@ static int timing_run(int argc, char **argv)
     if (!shape || tc_mma_shape_parse(shape, &op.m, &op.n, &op.k) != TC_OK) {
         fprintf(stderr, "tcsim timing: bad --op '%s' (mma.m16n8k16, mma.sp.m16n8k32, "
                         "wmma.m16n16k16)\n", ops);
+        return CLI_USAGE;
+    }
+    if (wmma && bench_opt) {
+        fprintf(stderr, "tcsim timing: %s is for mma; a wmma prints one warp's HMMA "
+                        "sequence\n", bench_opt);
         return CLI_USAGE;
     }
     /* Everything is computed before anything is printed: an error leaves stdout empty. */

@@ -201,9 +201,12 @@ def valid_timing(ctx, rng):
     if rng.random() < 0.05:
         return ["--list"], b""
     op, fin, acc = rng.choice(TIMING_OPS)
-    return ["--arch", rng.choice(GPUS[:4] + ["volta", "ampere", "turing"]), "--op", op,
-            "--in", fin, "--acc", acc, "--warps", str(rng.randrange(1, 17)),
-            "--ilp", str(rng.randrange(1, 5)), "--iters", str(rng.randrange(1, 100))], b""
+    args = ["--arch", rng.choice(GPUS[:4] + ["volta", "ampere", "turing"]), "--op", op,
+            "--in", fin, "--acc", acc]
+    if not op.startswith("wmma."):  # the benchmark's options; a wmma refuses them
+        args += ["--warps", str(rng.randrange(1, 17)), "--ilp", str(rng.randrange(1, 5)),
+                 "--iters", str(rng.randrange(1, 100))]
+    return args, b""
 
 
 def valid_conv(ctx, rng):

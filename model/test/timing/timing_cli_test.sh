@@ -35,6 +35,11 @@ expect 2 "bad value for --warps '\+4'" --arch a100 --op mma.m16n8k16 --in fp16 -
 expect 0 "^benchmark: 10 warp\(s\)" --arch a100 --op mma.m16n8k16 --in fp16 --acc fp32 --warps 010
 expect 0 "^benchmark: 16 warp\(s\)" --arch a100 --op mma.m16n8k16 --in fp16 --acc fp32 --warps 0x10
 expect 2 "takes no other argument \('--bogus'\)" --list --bogus
+# The benchmark's options mean nothing to a wmma (one warp's HMMA sequence): refused, not
+# ignored (they were, silently).
+expect 2 "tcsim timing: --warps is for mma" --arch v100 --op wmma.m16n16k16 --in fp16 --acc fp32 --warps 4
+expect 2 "tcsim timing: --ilp is for mma" --arch v100 --op wmma.m16n16k16 --in fp16 --acc fp32 --ilp 2
+expect 2 "tcsim timing: --iters is for mma" --arch rtx2080ti --op wmma.m16n16k16 --in fp16 --acc fp16 --iters 5
 expect 2 "takes no other argument \('--arch'\)" --arch a100 --list
 # Formats the arch has no instruction for: no timing for an instruction that does not
 # exist (the profile table is the list: bf16 and tf32 from Ampere, fp8 from Ada).
