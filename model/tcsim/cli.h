@@ -40,6 +40,18 @@ int cli_is_help(const char *s);
  * be read (ENOMEM included, which getline does not flag on the stream). */
 long cli_getline(FILE *f, char **line, size_t *cap);
 
+/* In a line of text: a line ends at LF, at a CR just before LF or at the end of the
+ * text; a word ends at a space, a tab or the line's end. */
+int cli_is_line_end(const char *p);
+int cli_is_word_end(const char *p);
+/* One hex word at *s (0x optional, leading zeros ignored): 0 with *out and *s advanced
+ * past it; -1 if it is not a hex number, -2 for more than 16 significant digits. */
+int cli_parse_hex_word(const char **s, uint64_t *out);
+/* The rest of the message "... word N" for a word cli_parse_hex_word refused with why:
+ * " '<word>' is not a hex number" (or "is wider than 64 bits"), or ": a stray control
+ * character 0xNN after '<word>'", and a newline. */
+void cli_print_bad_hex_word(FILE *f, const char *start, int why);
+
 /* Progress of a long run on stderr (cli_progress.c): nothing in the first 2 s unless
  * forced (--progress), then each tenth, or on a terminal each hundredth on one line that
  * is rewritten: "tcsim <cmd>: NN% of TOTAL <what>, T s". */

@@ -94,50 +94,6 @@ void dot_close(dot_stream *ds)
     ds->engine = NULL;
 }
 
-/* 1 + the value of each hex digit character, 0 for every other character. */
-static const unsigned char hex1[256] = {
-    ['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5, ['5'] = 6, ['6'] = 7, ['7'] = 8,
-    ['8'] = 9, ['9'] = 10, ['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15,
-    ['f'] = 16, ['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16};
-
-/* A CR ends a line only before its LF (or at the end of the text): elsewhere it is a
- * stray character, and taking it as an end would drop the rest of the line unseen. */
-static int is_line_end(const char *p)
-{
-    return !*p || *p == '\n' || (*p == '\r' && (!p[1] || p[1] == '\n'));
-}
-
-static int is_end(const char *p)
-{
-    return *p == ' ' || *p == '\t' || is_line_end(p);
-}
-
-/* Parses one hex word at *s (0x optional, leading zeros ignored); returns 0 and
- * advances, -1 on a non-hex character, -2 for more than 16 significant digits. */
-static int parse_hex(const char **s, uint64_t *out)
-{
-    const char *p = *s;
-    if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
-        p += 2;
-    const char *digits = p;
-    while (*p == '0')
-        p++;
-    const char *sig = p;
-    uint64_t v = 0;
-    unsigned h;
-    while ((h = hex1[(unsigned char)*p]) != 0) {
-        v = v << 4 | (h - 1);
-        p++;
-    }
-    if (p == digits || !is_end(p))
-        return -1;
-    if (p - sig > 16)
-        return -2;
-    *s = p;
-    *out = v;
-    return 0;
-}
-
 /* Names word i of a case of k products (for messages). */
 static void word_name(const dot_stream *ds, size_t i, size_t k, size_t ns, char *buf,
                       size_t n)
@@ -161,7 +117,7 @@ int dot_line(dot_stream *ds, const char *line, unsigned long lineno, uint32_t *d
     for (;;) {
         while (*s == ' ' || *s == '\t')
             s++;
-        if (is_line_end(s))
+        if (cli_is_line_end(s))
             break;
         if (n == ds->cap) {
             size_t cap = ds->cap ? 2 * ds->cap : 64;
@@ -177,19 +133,10 @@ int dot_line(dot_stream *ds, const char *line, unsigned long lineno, uint32_t *d
             ds->cap = cap;
         }
         const char *start = s;
-        int bad = parse_hex(&s, &ds->words[n]);
+        int bad = cli_parse_hex_word(&s, &ds->words[n]);
         if (bad) {
-            const char *e = start;
-            while (!is_end(e) && (unsigned char)*e >= 0x20)
-                e++;
-            if (!is_end(e)) /* a control character: named, not printed */
-                fprintf(stderr, "line %lu: word %zu: a stray control character 0x%02x after "
-                                "'%.*s'\n", lineno, n + 1, (unsigned char)*e,
-                        (int)(e - start), start);
-            else
-                fprintf(stderr, "line %lu: word %zu '%.*s' %s\n", lineno, n + 1,
-                        (int)(e - start), start,
-                        bad == -2 ? "is wider than 64 bits" : "is not a hex number");
+            fprintf(stderr, "line %lu: word %zu", lineno, n + 1);
+            cli_print_bad_hex_word(stderr, start, bad);
             return -1;
         }
         n++;

@@ -249,10 +249,10 @@ static long read_matrix(const char *opt, const char *path, unsigned rows, unsign
     long len = 0;
     while (!bad && (len = cli_getline(f, &line, &cap)) > 0) {
         lineno++;
-        char *s = line;
+        const char *s = line;
         while (*s == ' ' || *s == '\t')
             s++;
-        if (*s == '#' || *s == '\n' || *s == '\r' || !*s)
+        if (*s == '#' || cli_is_line_end(s))
             continue;
         if (got == max) {
             fprintf(stderr, "tcsim mma: %s %s: line %lu: more than %ld rows\n", opt, path,
@@ -264,30 +264,21 @@ static long read_matrix(const char *opt, const char *path, unsigned rows, unsign
         for (;;) {
             while (*s == ' ' || *s == '\t')
                 s++;
-            if (!*s || *s == '\n' || *s == '\r')
+            if (cli_is_line_end(s))
                 break;
-            char *tok = s;
-            while (*s && *s != ' ' && *s != '\t' && *s != '\n' && *s != '\r')
-                s++;
-            const char *d = tok + ((tok[0] == '0' && (tok[1] == 'x' || tok[1] == 'X')) ? 2 : 0);
-            unsigned long long v = 0;
-            int ok = d < s && s - d <= 16;
-            for (; ok && d < s; d++) {
-                int h = *d >= '0' && *d <= '9' ? *d - '0'
-                      : *d >= 'a' && *d <= 'f' ? *d - 'a' + 10
-                      : *d >= 'A' && *d <= 'F' ? *d - 'A' + 10 : -1;
-                ok = h >= 0;
-                v = v << 4 | (unsigned)(h & 15);
-            }
-            if (!ok) {
-                fprintf(stderr, "tcsim mma: %s %s: line %lu: word %u '%.*s' is not a hex number\n",
-                        opt, path, lineno, n + 1, (int)(s - tok), tok);
+            const char *tok = s;
+            uint64_t v;
+            int why = cli_parse_hex_word(&s, &v);
+            if (why) {
+                fprintf(stderr, "tcsim mma: %s %s: line %lu: word %u", opt, path, lineno, n + 1);
+                cli_print_bad_hex_word(stderr, tok, why);
                 bad = 1;
                 break;
             }
             if (v > lim) {
                 fprintf(stderr, "tcsim mma: %s %s: line %lu: word %u = 0x%llx is wider than %s "
-                                "(%u bits)\n", opt, path, lineno, n + 1, v, fi->name, fi->width);
+                                "(%u bits)\n", opt, path, lineno, n + 1, (unsigned long long)v,
+                        fi->name, fi->width);
                 bad = 1;
                 break;
             }

@@ -242,7 +242,9 @@ int main(int argc, char **argv)
         {"mma --arch volta --acc f32 --a bad6.txt --b b.txt --c c.txt",
          "--a bad6.txt: line 18: more than 16 rows"},
         {"mma --arch volta --acc f32 --a bad7.txt --b b.txt --c c.txt",
-         "--a bad7.txt: line 1: word 1 '10000000000003c00' is not a hex number"},
+         "--a bad7.txt: line 1: word 1 '10000000000003c00' is wider than 64 bits"},
+        {"mma --arch volta --acc f32 --a bad8.txt --b b.txt --c c.txt",
+         "--a bad8.txt: line 1: word 2: a stray control character 0x0d after '3c00'"},
     };
     /* a valid m16n16k16 set of files first, then the broken ones */
     mma_vs_dot("m16n16k16", 16, 16, 16, 0, "row");
@@ -273,6 +275,27 @@ int main(int argc, char **argv)
     f = fopen("bad7.txt", "w"); /* 17 digits: 1.0 after the 64 bits, were they kept */
     fprintf(f, "10000000000003c00 %s", row16 + 5);
     fclose(f);
+    f = fopen("bad8.txt", "w"); /* a CR inside the line, not before its LF */
+    fprintf(f, "3c00 3c00\r3c00%s", row16 + 14);
+    fclose(f);
+    /* Leading zeros are not digits that count, as in tcsim dot: 17 and more characters of
+     * one value read as that value (they were refused as 'not a hex number'). */
+    f = fopen("zeros.txt", "w");
+    fprintf(f, "0x000000000000000003c00 00000000000000000003c00 %s", row16 + 10);
+    for (int i = 1; i < 16; i++)
+        fputs(row16, f);
+    fclose(f);
+    f = fopen("ones.txt", "w");
+    for (int i = 0; i < 16; i++)
+        fputs(row16, f);
+    fclose(f);
+    static char ones_out[sizeof out_buf];
+    expect(run("mma --arch volta --acc f32 --a ones.txt --b ones.txt --c ones.txt") == 0,
+           "mma on 1.0 everywhere");
+    memcpy(ones_out, out_buf, sizeof out_buf);
+    expect(run("mma --arch volta --acc f32 --a zeros.txt --b ones.txt --c ones.txt") == 0 &&
+               !strcmp(out_buf, ones_out),
+           "mma reads zero-padded words of 23 and 22 characters as the values they pad");
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         int rc = run(bad[i].args);
         char what[512];
