@@ -2,7 +2,6 @@
  * Blackwell tensor-core model (tc_conv, model/include/tcsim_bw.h), from seeded random or
  * file inputs. Prints the checksum of the output bits and what the run cost. */
 #define _POSIX_C_SOURCE 200809L /* getline */
-#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -85,24 +84,32 @@ static int read_words(const char *opt, const char *path, tc_fmt f, size_t n, uin
         char *hash = strchr(line, '#');
         if (hash)
             *hash = 0;
-        for (char *tok = strtok(line, " \t\r\n"); tok; tok = strtok(NULL, " \t\r\n")) {
-            char *end;
-            errno = 0;
-            unsigned long long v = isxdigit((unsigned char)tok[0]) ? strtoull(tok, &end, 16) : 0;
-            const char *why = !isxdigit((unsigned char)tok[0]) || *end ? "bad hex word"
-                            : got >= n ? "more words than the shape needs at"
-                            : errno || (fi->width < 32 ? v >> fi->width : v >> 32)
-                                ? "a word wider than the input format at" : NULL;
-            if (why) {
-                fprintf(stderr, "tcsim %s: %s '%s' line %lu: %s '%s'", CMD, opt, path, lineno,
-                        why, tok);
-                if (why[2] == 'w') /* "a word wider" */
+        const char *s = line;
+        for (unsigned word = 1; !err; word++) {
+            while (*s == ' ' || *s == '\t')
+                s++;
+            if (cli_is_line_end(s))
+                break;
+            const char *tok = s;
+            uint64_t v;
+            int bad = cli_parse_hex_word(&s, &v);
+            if (bad) {
+                fprintf(stderr, "tcsim %s: %s '%s' line %lu: word %u", CMD, opt, path, lineno,
+                        word);
+                cli_print_bad_hex_word(stderr, tok, bad);
+                err = 1;
+            } else if (got >= n || v >> (fi->width < 32 ? fi->width : 32)) {
+                fprintf(stderr, "tcsim %s: %s '%s' line %lu: %s '%.*s'", CMD, opt, path, lineno,
+                        got >= n ? "more words than the shape needs at"
+                                 : "a word wider than the input format at",
+                        (int)(s - tok), tok);
+                if (got < n)
                     fprintf(stderr, " (%s: %u bits)", fi->name, fi->width);
                 fputc('\n', stderr);
                 err = 1;
-                break;
+            } else {
+                out[got++] = (uint32_t)v;
             }
-            out[got++] = (uint32_t)v;
         }
     }
     if (!err && len < 0) {

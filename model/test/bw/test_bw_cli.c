@@ -243,7 +243,10 @@ static void errors(void)
         {"--n 1 --h 1 --w 1 --c 4 --k 1 --r 1 --s 1 --algo 1 --act @/wgt.txt --wgt @/wgt.txt",
          "needs 4"},
         {"--n 1 --h 1 --w 1 --c 3 --k 1 --r 1 --s 1 --algo 1 --act @/act.txt --wgt @/bad.txt",
-         "zz"},
+         "bad.txt' line 1: word 2 'zz' is not a hex number"},
+        /* a CR inside a line is named, not taken as a space (tcsim dot's and mma's rule) */
+        {"--n 1 --h 1 --w 1 --c 3 --k 1 --r 1 --s 1 --algo 1 --act @/act.txt --wgt @/cr.txt",
+         "cr.txt' line 1: word 1: a stray control character 0x0d after '3c00'"},
         {"--n 1 --h 1 --w 1 --c 1 --k 1 --r 1 --s 1 --algo 1 --act @/wide.txt --wgt @/wide.txt",
          "wide.txt' line 1: a word wider than the input format at '13c00' (fp16: 16 bits)"},
         /* algorithms 2 and 3 cut such a word to 16 bits and went on, exit 0 */
@@ -269,6 +272,7 @@ static void errors(void)
          "--seed 1", "give --act and --wgt together, or --seed"},
     };
     write_file("bad.txt", "3c00 zz 3c00\n");
+    write_file("cr.txt", "3c00\r3c00 3c00\n");
     {   /* a NUL byte on line 2, with more words after it that would go unseen */
         char path[1024];
         snprintf(path, sizeof path, "%s/nul.txt", work);
