@@ -47,6 +47,9 @@ int cli_is_word_end(const char *p);
 /* One hex word at *s (0x optional, leading zeros ignored): 0 with *out and *s advanced
  * past it; -1 if it is not a hex number, -2 for more than 16 significant digits. */
 int cli_parse_hex_word(const char **s, uint64_t *out);
+/* The next hex word of the line after blanks: 0 at the line's end, else *word at its
+ * start and cli_parse_hex_word's answer (its 0 as 1: *out set and *s past the word). */
+int cli_next_hex_word(const char **s, const char **word, uint64_t *out);
 /* The rest of the message "... word N" for a word cli_parse_hex_word refused with why:
  * " '<word>' is not a hex number" (or "is wider than 64 bits"), or ": a stray control
  * character 0xNN after '<word>'", and a newline. */

@@ -68,6 +68,17 @@ int cli_parse_hex_word(const char **s, uint64_t *out)
     return 0;
 }
 
+int cli_next_hex_word(const char **s, const char **word, uint64_t *out)
+{
+    while (**s == ' ' || **s == '\t')
+        (*s)++;
+    if (cli_is_line_end(*s))
+        return 0;
+    *word = *s;
+    int r = cli_parse_hex_word(s, out);
+    return r ? r : 1;
+}
+
 void cli_print_bad_hex_word(FILE *f, const char *start, int why)
 {
     const char *e = start;

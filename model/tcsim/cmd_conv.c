@@ -86,17 +86,15 @@ static int read_words(const char *opt, const char *path, tc_fmt f, size_t n, uin
             *hash = 0;
         const char *s = line;
         for (unsigned word = 1; !err; word++) {
-            while (*s == ' ' || *s == '\t')
-                s++;
-            if (cli_is_line_end(s))
-                break;
-            const char *tok = s;
+            const char *tok;
             uint64_t v;
-            int bad = cli_parse_hex_word(&s, &v);
-            if (bad) {
+            int r = cli_next_hex_word(&s, &tok, &v);
+            if (!r)
+                break;
+            if (r < 0) {
                 fprintf(stderr, "tcsim %s: %s '%s' line %lu: word %u", CMD, opt, path, lineno,
                         word);
-                cli_print_bad_hex_word(stderr, tok, bad);
+                cli_print_bad_hex_word(stderr, tok, r);
                 err = 1;
             } else if (got >= n || v >> (fi->width < 32 ? fi->width : 32)) {
                 fprintf(stderr, "tcsim %s: %s '%s' line %lu: %s '%.*s'", CMD, opt, path, lineno,

@@ -115,10 +115,16 @@ int dot_line(dot_stream *ds, const char *line, unsigned long lineno, uint32_t *d
     const char *s = line;
     size_t n = 0;
     for (;;) {
-        while (*s == ' ' || *s == '\t')
-            s++;
-        if (cli_is_line_end(s))
+        const char *start;
+        uint64_t v;
+        int r = cli_next_hex_word(&s, &start, &v);
+        if (!r)
             break;
+        if (r < 0) {
+            fprintf(stderr, "line %lu: word %zu", lineno, n + 1);
+            cli_print_bad_hex_word(stderr, start, r);
+            return -1;
+        }
         if (n == ds->cap) {
             size_t cap = ds->cap ? 2 * ds->cap : 64;
             uint64_t *w = realloc(ds->words, cap * sizeof *w);
@@ -132,14 +138,7 @@ int dot_line(dot_stream *ds, const char *line, unsigned long lineno, uint32_t *d
             ds->w32 = w32;
             ds->cap = cap;
         }
-        const char *start = s;
-        int bad = cli_parse_hex_word(&s, &ds->words[n]);
-        if (bad) {
-            fprintf(stderr, "line %lu: word %zu", lineno, n + 1);
-            cli_print_bad_hex_word(stderr, start, bad);
-            return -1;
-        }
-        n++;
+        ds->words[n++] = v;
     }
     if (n == 0)
         return 1; /* nothing on the line */

@@ -262,14 +262,12 @@ static long read_matrix(const char *opt, const char *path, unsigned rows, unsign
         }
         unsigned n = 0;
         for (;;) {
-            while (*s == ' ' || *s == '\t')
-                s++;
-            if (cli_is_line_end(s))
-                break;
-            const char *tok = s;
+            const char *tok;
             uint64_t v;
-            int why = cli_parse_hex_word(&s, &v);
-            if (why) {
+            int why = cli_next_hex_word(&s, &tok, &v);
+            if (!why)
+                break;
+            if (why < 0) {
                 fprintf(stderr, "tcsim mma: %s %s: line %lu: word %u", opt, path, lineno, n + 1);
                 cli_print_bad_hex_word(stderr, tok, why);
                 bad = 1;
