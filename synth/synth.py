@@ -868,7 +868,9 @@ def main(argv):
                     help='per-block logs and netlists')
     ap.add_argument('--reports', default=os.path.join(ROOT, 'build', 'reports'),
                     help='where synth.json and synth.md go')
-    ap.add_argument('--params-tool', default='', help='fedp_gen_params built with the model')
+    ap.add_argument('--params-tool', default='',
+                    help='fedp_gen_params built with the model (default: WORK/synth_params, '
+                         'where the build puts its target synth_params)')
     ap.add_argument('--liberty', default=DEFAULT_LIBERTY)
     ap.add_argument('--period', type=positive_float, default=DEFAULT_PERIOD_NS,
                     help='clock, ns (finite, above 0)')
@@ -880,6 +882,7 @@ def main(argv):
                     help='only `verilator --lint-only -Wall` of the selected blocks')
     ap.add_argument('--only-top', default='', metavar='TOP', help='the blocks of one top')
     a = ap.parse_args(argv)
+    a.params_tool = a.params_tool or os.path.join(a.work, 'synth_params')
     t0 = time.monotonic()
     try:
         blocks = read_blocks(a.blocks)

@@ -118,6 +118,9 @@ for j in 0 -1; do
     expect 2 "--jobs" --blocks "$f" --only tmem_w2 $run --liberty "$nolib" --jobs="$j"
 done
 [ ! -e "$work/w" ] || { echo "args_test: $work/w was created: work started"; status=1; }
+# ---- an FEDP block without --params-tool looks for the build's synth_params in --work
+expect 2 "parameter tool '$work/nowhere/synth_params' is missing \(build the target synth_params" \
+    --lint --only fedp_volta_fp16 --work "$work/nowhere"
 
 [ $status -eq 0 ] && echo "args_test: all passed" || echo "args_test: FAILED"
 exit $status
