@@ -6,8 +6,12 @@
  * the tensor-memory port (shift, D zeroing and read-out, the MMAs' A/C/D requests),
  * which serve one operation-cycle per cycle each, any cycle the port is idle from the
  * operation's earliest start on (an operation issued later may fill the idle cycles
- * that an earlier one left, as copy engines running beside the MMA do; the ports look
- * back at most BW_PORT_WINDOW cycles). Two A windows and up to two D regions let the
+ * that an earlier one left, as copy engines running beside the MMA do). A port keeps
+ * its idle cycles from `base` on, BW_PORT_WINDOW of them: when an operation needs a
+ * cycle past the window, base moves to that cycle - BW_PORT_WINDOW / 2, and after each
+ * operation it moves past the taken cycles at its front; a cycle before base counts as
+ * taken, so an operation never fills a gap more than BW_PORT_WINDOW cycles behind the
+ * latest one (docs/blackwell_mma.md's figures depend on this rule). Two A windows and up to two D regions let the
  * copies for the next MMA overlap the current one. An operation waits for the data it
  * depends on:
  *  - a row copy or shift into window w waits for the MMAs reading w (write after read)
