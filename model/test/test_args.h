@@ -1,8 +1,9 @@
-/* test_args.h - the numeric arguments of the test programs and testbenches (a seed, a
- * count). A value is digits only, decimal or 0x hex, at most max: a sign, trailing text
- * or an overflow would otherwise run a different test than the one asked for (strtoull
- * reads "-1" as 2^64-1, "abc" as 0). On a bad value it prints "PROG: bad value for OPT 'S'" and returns -1:
- * the caller exits 2, the status for bad arguments. */
+/* test_args.h - the arguments of the test programs and testbenches: options that take
+ * a value, and numbers (a seed, a count). A number is digits only, decimal or 0x hex, at
+ * most max: a sign, trailing text or an overflow would otherwise run a different test
+ * than the one asked for (strtoull reads "-1" as 2^64-1, "abc" as 0). Each function
+ * prints what is wrong, named ("PROG: bad value for OPT 'S'"), and fails; the caller
+ * exits 2, the status for bad arguments. */
 #ifndef TCSIM_TEST_ARGS_H
 #define TCSIM_TEST_ARGS_H
 
@@ -11,6 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static inline int test_parse_u64(const char *prog, const char *opt, const char *s, uint64_t max,
                                uint64_t *out)
@@ -33,6 +35,26 @@ static inline int test_parse_u64(const char *prog, const char *opt, const char *
     }
     *out = (uint64_t)v;
     return 0;
+}
+
+/* argv[*i], one of the options in opts (NULL-terminated), all of which take a value:
+ * that value, with *i advanced to it; NULL if argv[*i] is not one of them or has no
+ * value. */
+static inline const char *test_option(const char *prog, int argc, char **argv, int *i,
+                                      const char *const *opts)
+{
+    const char *a = argv[*i];
+    while (*opts && strcmp(*opts, a))
+        opts++;
+    if (!*opts) {
+        fprintf(stderr, "%s: unknown option '%s'\n", prog, a);
+        return NULL;
+    }
+    if (*i + 1 >= argc) {
+        fprintf(stderr, "%s: %s needs a value\n", prog, a);
+        return NULL;
+    }
+    return argv[++*i];
 }
 
 #endif

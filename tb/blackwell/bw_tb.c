@@ -500,16 +500,10 @@ int main(int argc, char **argv)
             verbose = 1;
             continue;
         }
-        if (strcmp(a, "--seed") && strcmp(a, "--count") && strcmp(a, "--kind") &&
-            strcmp(a, "--fst")) {
-            fprintf(stderr, "bw_tb: unknown option '%s'\n", a);
+        static const char *const opts[] = {"--seed", "--count", "--kind", "--fst", NULL};
+        const char *v = test_option("bw_tb", argc, argv, &i, opts);
+        if (!v)
             return usage(stderr);
-        }
-        if (i + 1 >= argc) {
-            fprintf(stderr, "bw_tb: %s needs a value\n", a);
-            return usage(stderr);
-        }
-        const char *v = argv[++i];
         if (!strcmp(a, "--seed") || !strcmp(a, "--count")) {
             if (test_parse_u64("bw_tb", a, v, UINT64_MAX, !strcmp(a, "--seed") ? &seed : &count))
                 return 2;

@@ -1166,7 +1166,7 @@ int main(int argc, char **argv)
     uint64_t seed = 1, count = 1000000, print_max = 10, replay_n = 0;
     int random_only = 0;
     for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        const char *a = argv[i];
         if (!strcmp(a, "-h") || !strcmp(a, "--help"))
             return usage(stdout);
         if (!strcmp(a, "--profiles"))
@@ -1190,19 +1190,16 @@ int main(int argc, char **argv)
             random_only = 1;
             continue;
         }
+        static const char *const opts[] = {"--seed", "--count", "--print", "--replay-check",
+                                           "--instance", "--fst", "--vectors", NULL};
+        const char *v = test_option("fedp_tb", argc, argv, &i, opts);
+        if (!v)
+            return usage(stderr);
         uint64_t *num = !strcmp(a, "--seed")           ? &seed
                         : !strcmp(a, "--count")        ? &count
                         : !strcmp(a, "--print")        ? &print_max
                         : !strcmp(a, "--replay-check") ? &replay_n
                                                        : NULL;
-        if (!num && strcmp(a, "--instance") && strcmp(a, "--fst") && strcmp(a, "--vectors")) {
-            fprintf(stderr, "fedp_tb: unknown option '%s'\n", a);
-            return usage(stderr);
-        }
-        if (!v) {
-            fprintf(stderr, "fedp_tb: %s needs a value\n", a);
-            return usage(stderr);
-        }
         if (num) {
             if (test_parse_u64("fedp_tb", a, v, UINT64_MAX, num))
                 return 2;
@@ -1213,7 +1210,6 @@ int main(int argc, char **argv)
         } else {
             vectors = v;
         }
-        i++;
     }
     if (!name) {
         fprintf(stderr, "fedp_tb: which --instance? (fedp_tb --list)\n");

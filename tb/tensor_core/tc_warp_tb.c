@@ -329,15 +329,10 @@ int main(int argc, char **argv)
         const char *a = argv[i];
         if (!strcmp(a, "-h") || !strcmp(a, "--help"))
             return usage(stdout);
-        if (strcmp(a, "--seed") && strcmp(a, "--count") && strcmp(a, "--fst")) {
-            fprintf(stderr, "tc_warp_tb: unknown option '%s'\n", a);
+        static const char *const opts[] = {"--seed", "--count", "--fst", NULL};
+        const char *v = test_option("tc_warp_tb", argc, argv, &i, opts);
+        if (!v)
             return usage(stderr);
-        }
-        if (i + 1 >= argc) {
-            fprintf(stderr, "tc_warp_tb: %s needs a value\n", a);
-            return usage(stderr);
-        }
-        const char *v = argv[++i];
         if (!strcmp(a, "--fst"))
             fst = v;
         else if (!strcmp(a, "--seed") ? test_parse_u64("tc_warp_tb", a, v, ULONG_MAX, &seed64)

@@ -888,11 +888,11 @@ int main(int argc, char **argv)
         const char *a = argv[i];
         if (!strcmp(a, "-h") || !strcmp(a, "--help"))
             return usage(stdout);
-        if (i + 1 >= argc) {
-            fprintf(stderr, "tmem_tb: unknown option or missing value '%s'\n", a);
+        static const char *const opts[] = {"--banks", "--seed", "--commands", "--only",
+                                           "--trace", NULL};
+        const char *v = test_option("tmem_tb", argc, argv, &i, opts);
+        if (!v)
             return usage(stderr);
-        }
-        const char *v = argv[++i];
         if (!strcmp(a, "--banks")) {
             if (strcmp(v, "8") && strcmp(v, "4") && strcmp(v, "both")) {
                 fprintf(stderr, "tmem_tb: bad value for --banks '%s' (8, 4 or both)\n", v);
@@ -907,11 +907,8 @@ int main(int argc, char **argv)
                 return 2;
         } else if (!strcmp(a, "--only")) {
             only = v;
-        } else if (!strcmp(a, "--trace")) {
-            trace = v;
         } else {
-            fprintf(stderr, "tmem_tb: unknown option '%s'\n", a);
-            return usage(stderr);
+            trace = v;
         }
     }
     printf("tmem_tb: seed %llu, %llu random requests per organization\n",
