@@ -11,9 +11,9 @@
  * cycle past the window, base moves to that cycle - BW_PORT_WINDOW / 2, and after each
  * operation it moves past the taken cycles at its front; a cycle before base counts as
  * taken, so an operation never fills a gap more than BW_PORT_WINDOW cycles behind the
- * latest one (docs/blackwell_mma.md's figures depend on this rule). Two A windows and up to two D regions let the
- * copies for the next MMA overlap the current one. An operation waits for the data it
- * depends on:
+ * latest one (docs/blackwell_mma.md's figures depend on this rule). Two A windows and
+ * up to two D regions let the copies for the next MMA overlap the current one. An
+ * operation waits for the data it depends on:
  *  - a row copy or shift into window w waits for the MMAs reading w (write after read)
  *    and for the window's earlier copies/shifts;
  *  - an MMA waits for its window's copies/shifts and its D region's zeroing;
