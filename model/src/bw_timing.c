@@ -2,6 +2,7 @@
  * tcgen05.mma costs, and the timeline that sums a sequence of operations
  * (bw_timeline.h). No arithmetic here: the costs depend only on shapes and on the
  * cycles the tensor-memory model charged. docs/blackwell_mma.md derives the numbers. */
+#include <stdlib.h>
 #include <string.h>
 #include "tcsim.h"
 #include "bw_timeline.h"
@@ -36,82 +37,185 @@ tc_status tc_bw_mma_cost(unsigned M, unsigned N, uint64_t smem_rows, uint64_t tm
 
 /* ------------------------------------------------------------- timeline */
 
-void tc_bwt_init(bw_timeline *t) { memset(t, 0, sizeof *t); }
+static uint64_t min2(uint64_t a, uint64_t b) { return a < b ? a : b; }
 
-/* Move the port's window to start at new_base; the cycles left behind count as taken. */
-static void port_slide(bw_port *p, uint64_t new_base)
+void tc_bwt_init(bw_timeline *t, unsigned dregions)
 {
-    if (new_base <= p->base)
-        return;
-    uint64_t k = new_base - p->base;
-    if (k >= BW_PORT_WINDOW) {
-        memset(p->busy, 0, sizeof p->busy);
-    } else {
-        memmove(p->busy, p->busy + k, BW_PORT_WINDOW - k);
-        memset(p->busy + BW_PORT_WINDOW - k, 0, k);
-    }
-    p->base = new_base;
+    memset(t, 0, sizeof *t);
+    t->dregions = dregions;
 }
 
-/* `cycles` idle cycles of the port from `from` on; returns the cycle after the last. */
-static uint64_t port_take(bw_port *p, uint64_t from, uint64_t cycles)
+void tc_bwt_free(bw_timeline *t)
 {
-    uint64_t c = max2(from, p->base);
-    while (cycles) {
-        if (c >= p->base + BW_PORT_WINDOW)
-            port_slide(p, c - BW_PORT_WINDOW / 2);
-        if (!p->busy[c - p->base]) {
-            p->busy[c - p->base] = 1;
-            cycles--;
+    free(t->smem.gap);
+    free(t->tmem.gap);
+    t->smem.gap = t->tmem.gap = NULL;
+    t->smem.head = t->smem.n = t->smem.cap = 0;
+    t->tmem.head = t->tmem.n = t->tmem.cap = 0;
+}
+
+/* Gap g becomes gap[i] (head <= i <= n), the ones from i on move up. */
+static tc_status gap_insert(bw_port *p, size_t i, bw_gap g)
+{
+    if (p->n == p->cap) {
+        if (p->head >= p->cap / 2 && p->head) { /* the forgotten front makes the room */
+            memmove(p->gap, p->gap + p->head, (p->n - p->head) * sizeof *p->gap);
+            p->n -= p->head;
+            i -= p->head;
+            p->head = 0;
+        } else {
+            size_t cap = p->cap ? 2 * p->cap : 64;
+            bw_gap *grown = realloc(p->gap, cap * sizeof *grown);
+            if (!grown)
+                return TC_ENOMEM;
+            p->gap = grown;
+            p->cap = cap;
         }
-        c++;
     }
-    uint64_t k = 0;
-    while (k < BW_PORT_WINDOW && p->busy[k])
-        k++;
-    port_slide(p, p->base + k);
-    return max2(c, from);
+    memmove(p->gap + i + 1, p->gap + i, (p->n - i) * sizeof *p->gap);
+    p->gap[i] = g;
+    p->n++;
+    return TC_OK;
 }
 
-static void note_end(bw_timeline *t, uint64_t end) { t->end = max2(t->end, end); }
-
-void tc_bwt_copy_rows(bw_timeline *t, unsigned win, uint64_t rows)
+static void gap_remove(bw_port *p, size_t i)
 {
+    memmove(p->gap + i, p->gap + i + 1, (p->n - i - 1) * sizeof *p->gap);
+    p->n--;
+}
+
+/* Takes the port's first `cycles` idle cycles from `from` on; *end is the cycle after the
+ * last of them (`from` when there are none). */
+static tc_status port_take(bw_port *p, uint64_t from, uint64_t cycles, uint64_t *end)
+{
+    *end = from;
+    size_t lo = p->head, hi = p->n; /* the first gap that ends after `from` */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (p->gap[mid].to <= from)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (size_t i = lo; cycles && i < p->n;) {
+        bw_gap *g = &p->gap[i];
+        uint64_t s = max2(g->from, from), k = min2(g->to - s, cycles);
+        cycles -= k;
+        *end = s + k;
+        if (s == g->from && s + k == g->to) {
+            gap_remove(p, i);
+        } else if (s == g->from) {
+            g->from += k;
+            i++;
+        } else if (s + k == g->to) {
+            g->to = s;
+            i++;
+        } else { /* taken from the middle: the gap splits, and `cycles` is spent */
+            bw_gap rest = {s + k, g->to};
+            g->to = s;
+            return gap_insert(p, i + 1, rest);
+        }
+    }
+    if (cycles) {
+        uint64_t s = max2(p->frontier, from);
+        if (s > p->frontier) {
+            tc_status st = gap_insert(p, p->n, (bw_gap){p->frontier, s});
+            if (st != TC_OK)
+                return st;
+        }
+        p->frontier = s + cycles;
+        *end = p->frontier;
+    }
+    return TC_OK;
+}
+
+/* Gaps that end by `before` can serve no later operation. */
+static void port_forget(bw_port *p, uint64_t before)
+{
+    while (p->head < p->n && p->gap[p->head].to <= before)
+        p->head++;
+    if (p->head == p->n)
+        p->head = p->n = 0;
+}
+
+/* Every operation's earliest start is a maximum of times that only grow: the array's,
+ * the windows', the D regions'. Their minimum bounds every later start on a port. */
+static void forget(bw_timeline *t)
+{
+    uint64_t f = t->array; /* an MMA starts at the array's next free cycle or later */
+    for (unsigned w = 0; w < BW_WINDOWS; w++) /* copies and shifts */
+        f = min2(f, max2(t->win_read[w], t->win_ready[w]));
+    port_forget(&t->smem, f);
+    for (unsigned r = 0; r < t->dregions; r++) /* zeroing and read-out: from d_done on */
+        f = min2(f, t->d_done[r]);
+    port_forget(&t->tmem, f);
+}
+
+static void note_end(bw_timeline *t, uint64_t end)
+{
+    t->end = max2(t->end, end);
+    forget(t);
+}
+
+static tc_status window_write(bw_timeline *t, bw_port *p, unsigned win, uint64_t cycles)
+{
+    if (win >= BW_WINDOWS)
+        return TC_EINVAL;
     uint64_t start = max2(t->win_read[win], t->win_ready[win]);
-    t->win_ready[win] = port_take(&t->smem, start, smem_cycles(rows));
-    note_end(t, t->win_ready[win]);
+    tc_status st = port_take(p, start, cycles, &t->win_ready[win]);
+    if (st == TC_OK)
+        note_end(t, t->win_ready[win]);
+    return st;
 }
 
-void tc_bwt_shift(bw_timeline *t, unsigned win, uint64_t cycles)
+tc_status tc_bwt_copy_rows(bw_timeline *t, unsigned win, uint64_t rows)
 {
-    uint64_t start = max2(t->win_read[win], t->win_ready[win]);
-    t->win_ready[win] = port_take(&t->tmem, start, cycles);
-    note_end(t, t->win_ready[win]);
+    return window_write(t, &t->smem, win, smem_cycles(rows));
 }
 
-void tc_bwt_mma(bw_timeline *t, unsigned win, unsigned dreg, const tc_bw_cost *c)
+tc_status tc_bwt_shift(bw_timeline *t, unsigned win, uint64_t cycles)
 {
+    return window_write(t, &t->tmem, win, cycles);
+}
+
+tc_status tc_bwt_mma(bw_timeline *t, unsigned win, unsigned dreg, const tc_bw_cost *c)
+{
+    if (win >= BW_WINDOWS || dreg >= t->dregions)
+        return TC_EINVAL;
     uint64_t start = max2(t->array, max2(t->win_ready[win], t->d_ready[dreg]));
     /* B rows stream from shared memory and A/C/D through the tensor-memory port while the
      * array computes: the instruction ends when the slowest of the three does */
-    uint64_t smem_end = port_take(&t->smem, start, c->smem_cycles);
-    uint64_t tmem_end = port_take(&t->tmem, start, c->tmem_cycles);
+    uint64_t smem_end, tmem_end;
+    tc_status st = port_take(&t->smem, start, c->smem_cycles, &smem_end);
+    if (st == TC_OK)
+        st = port_take(&t->tmem, start, c->tmem_cycles, &tmem_end);
+    if (st != TC_OK)
+        return st;
     uint64_t end = max2(start + c->array_passes, max2(smem_end, tmem_end));
     t->array = t->win_read[win] = t->d_done[dreg] = end;
     note_end(t, end);
+    return TC_OK;
 }
 
-void tc_bwt_d_zero(bw_timeline *t, unsigned dreg, uint64_t cycles)
+tc_status tc_bwt_d_zero(bw_timeline *t, unsigned dreg, uint64_t cycles)
 {
+    if (dreg >= t->dregions)
+        return TC_EINVAL;
     uint64_t start = max2(t->d_done[dreg], t->d_drained[dreg]);
-    t->d_ready[dreg] = port_take(&t->tmem, start, cycles);
-    note_end(t, t->d_ready[dreg]);
+    tc_status st = port_take(&t->tmem, start, cycles, &t->d_ready[dreg]);
+    if (st == TC_OK)
+        note_end(t, t->d_ready[dreg]);
+    return st;
 }
 
-void tc_bwt_d_read(bw_timeline *t, unsigned dreg, uint64_t cycles)
+tc_status tc_bwt_d_read(bw_timeline *t, unsigned dreg, uint64_t cycles)
 {
-    t->d_drained[dreg] = port_take(&t->tmem, t->d_done[dreg], cycles);
-    note_end(t, t->d_drained[dreg]);
+    if (dreg >= t->dregions)
+        return TC_EINVAL;
+    tc_status st = port_take(&t->tmem, t->d_done[dreg], cycles, &t->d_drained[dreg]);
+    if (st == TC_OK)
+        note_end(t, t->d_drained[dreg]);
+    return st;
 }
 
 uint64_t tc_bwt_total(const bw_timeline *t)

@@ -176,7 +176,8 @@ static tc_status conv_tap(conv_mma *cm, size_t base, unsigned active, unsigned d
             return st;
         /* as the memory does: lane l takes lane l-1's word, lane 0 keeps its own */
         memmove(cm->tag + 1, cm->tag, (TC_TMEM_LANES - 1) * sizeof cm->tag[0]);
-        tc_bwt_shift(&cm->tl, win, cyc);
+        if ((st = tc_bwt_shift(&cm->tl, win, cyc)) != TC_OK)
+            return st;
         cm->st.shifts++;
     }
     tc_bw_mma_desc d;
@@ -204,7 +205,8 @@ static tc_status conv_tap(conv_mma *cm, size_t base, unsigned active, unsigned d
         enabled++;
     }
     if (rows) {
-        tc_bwt_copy_rows(&cm->tl, win, rows);
+        if ((st = tc_bwt_copy_rows(&cm->tl, win, rows)) != TC_OK)
+            return st;
         cm->st.smem_row_loads += rows;
     }
     if (!enabled)
@@ -229,7 +231,8 @@ static tc_status conv_tap(conv_mma *cm, size_t base, unsigned active, unsigned d
     st = cm->ca->mma ? cm->ca->mma(cm->ca->mma_ctx, cm->tm, &d, &cost) : tc_bw_mma(cm->tm, &d, &cost);
     if (st != TC_OK)
         return st;
-    tc_bwt_mma(&cm->tl, win, dreg, &cost);
+    if ((st = tc_bwt_mma(&cm->tl, win, dreg, &cost)) != TC_OK)
+        return st;
     cm->st.mmas++;
     cm->st.array_passes += cost.array_passes;
     cm->st.weight_rows += d.N;
@@ -248,8 +251,7 @@ static tc_status d_zero(conv_mma *cm, unsigned dreg)
             return st;
         cycles += cyc;
     }
-    tc_bwt_d_zero(&cm->tl, dreg, cycles);
-    return TC_OK;
+    return tc_bwt_d_zero(&cm->tl, dreg, cycles);
 }
 
 /* Read a tile's D out (tcgen05.ld per warp quarter) into the output tensor. */
@@ -281,8 +283,7 @@ static tc_status d_read(conv_mma *cm, unsigned dreg, size_t base, unsigned activ
             k0 += kc_width(cm, kc);
         }
     }
-    tc_bwt_d_read(&cm->tl, dreg, cycles);
-    return TC_OK;
+    return tc_bwt_d_read(&cm->tl, dreg, cycles);
 }
 
 static tc_status conv_tiles(conv_mma *cm, uint32_t *out)
@@ -354,9 +355,10 @@ static tc_status conv_mma_run(const tc_conv_args *ca, unsigned P, unsigned Q, un
         st = TC_ENOMEM;
     else if (D_BASE + cm->d_cols <= TC_TMEM_COLS &&
              (st = tc_tmem_new(ca->banks ? ca->banks : 8, &cm->tm)) == TC_OK) {
-        tc_bwt_init(&cm->tl);
+        tc_bwt_init(&cm->tl, cm->n_dreg);
         st = conv_tiles(cm, res);
         cm->st.cycles = tc_bwt_total(&cm->tl);
+        tc_bwt_free(&cm->tl);
         if (st == TC_OK) {
             memcpy(out, res, n_out * sizeof *res);
             if (stats)
