@@ -118,8 +118,8 @@ typedef struct tc_op_timing {
                                     instruction over (acc32_buffer * front_interval) */
 } tc_op_timing;
 
-/* TC_ESHAPE for a shape that is not a whole number of steps or whose cycles do not fit
- * an unsigned; TC_EUNSUPPORTED for a format the structure has no width for, or an
+/* TC_ESHAPE for an m, n or k of 0 or above 4096, a shape that is not a whole number of
+ * steps, or one whose cycles do not fit an unsigned; TC_EUNSUPPORTED for a format the structure has no width for, or an
  * instruction the arch does not have (no tc_profile_find profile for its formats), or
  * mma.m8n8k4 off Volta (four 8x8x4 products, one per quad pair, that only Volta's
  * pipeline models: Ampere runs them off the tensor cores, seed 004 Fig. 3);

@@ -96,6 +96,19 @@ int main(void)
     op.k = 8;             /* one step: 8 beats >= ii_min */
     CHECK_COND(tc_op_timing_of(&g, &op, &t) == TC_OK && t.steps == 1 && t.issue_interval == 8 &&
           t.latency == 14);
+    /* Every dimension is 1 to 4096 (tcsim_timing.h): 0 and 4097 are TC_ESHAPE (k 4112 is
+     * a whole number of steps, so only its size refuses it); m 4096 is taken, 2 steps of
+     * 4096*8*8/64 = 4096 beats. */
+    static const tc_mma_op bad_dims[] = {
+        {0, 8, 16, TC_FMT_FP16, TC_FMT_FP32, 0},    {16, 0, 16, TC_FMT_FP16, TC_FMT_FP32, 0},
+        {16, 8, 0, TC_FMT_FP16, TC_FMT_FP32, 0},    {4097, 8, 16, TC_FMT_FP16, TC_FMT_FP32, 0},
+        {16, 4097, 16, TC_FMT_FP16, TC_FMT_FP32, 0}, {16, 8, 4112, TC_FMT_FP16, TC_FMT_FP32, 0},
+    };
+    for (size_t i = 0; i < sizeof bad_dims / sizeof bad_dims[0]; i++)
+        CHECK(tc_op_timing_of(&g, &bad_dims[i], &t) == TC_ESHAPE, "m%un%uk%u taken",
+              bad_dims[i].m, bad_dims[i].n, bad_dims[i].k);
+    op = (tc_mma_op){4096, 8, 16, TC_FMT_FP16, TC_FMT_FP32, 0};
+    CHECK_COND(tc_op_timing_of(&g, &op, &t) == TC_OK && t.steps == 2 && t.beats == 4096);
     op = (tc_mma_op){8, 8, 16, TC_FMT_INT8, TC_FMT_S32, 0}; /* rate 256: 1024/256 = 4 beats */
     CHECK_COND(tc_op_timing_of(&g, &op, &t) == TC_OK && t.beats == 4 && t.issue_interval == 4 &&
           t.latency == 12);
