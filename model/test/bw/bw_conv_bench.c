@@ -1,23 +1,17 @@
 /* bw_conv_bench.c - the performance figures of issue 7: shared-memory activation traffic
  * and cycles of Algorithm 3 against Algorithm 2 for a ResNet-style 3x3 layer (N 1,
  * H = W = 56, C = K = 64, pad 1, fp16 -> fp32), and the FEDP array's utilization during
- * the convolution, for both tensor-memory organizations. Prints a table and writes JSON
- * to argv[1]. Not a test (`cmake --build build --target bw_bench`); the outputs of the
- * two algorithms are checked to agree bit for bit all the same. */
-#define _POSIX_C_SOURCE 200809L /* clock_gettime */
+ * the convolution, for both tensor-memory organizations, and the CPU seconds of each run
+ * (model_seconds in the JSON). Prints a table and writes JSON to argv[1]. Not a test
+ * (`cmake --build build --target bw_bench`); the outputs of the two algorithms are
+ * checked to agree bit for bit all the same. */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime (bench_clock.h) */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include "tcsim.h"
+#include "../bench_clock.h"
 #include "../report_file.h"
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 int main(int argc, char **argv)
 {
@@ -39,7 +33,7 @@ int main(int argc, char **argv)
                     "\"r\": 3, \"s\": 3, \"pad\": 1, \"kind\": \"f16\", \"in\": \"fp16\", "
                     "\"out\": \"fp32\"},\n  \"runs\": [\n");
     printf("%-6s %-5s %14s %8s %6s %9s %12s %8s\n", "banks", "algo", "smem_row_loads", "shifts",
-           "mmas", "cycles", "utilization", "seconds");
+           "mmas", "cycles", "utilization", "cpu_s");
     static const unsigned banks[2] = {8, 4};
     int rc = 0;
     for (int b = 0; b < 2; b++) {
@@ -53,9 +47,9 @@ int main(int argc, char **argv)
             ca.out = TC_FMT_FP32;
             ca.algo = (tc_conv_algo)algo;
             ca.banks = banks[b];
-            double t0 = now();
+            double t0 = bench_cpu_seconds();
             tc_status s = tc_conv(&ca, act, wgt, algo == 2 ? o2 : o3, &st[algo]);
-            double dt = now() - t0;
+            double dt = bench_cpu_seconds() - t0;
             if (s != TC_OK) {
                 fprintf(stderr, "bw_bench: %s\n", tc_strerror(s));
                 return 1;
