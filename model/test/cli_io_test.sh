@@ -84,6 +84,18 @@ expect_out "every A100 vector matches"
 mk_a100 a100_differ && echo 41000001 >>a100_differ/bf16/d_A100_fp32.txt && sed -i 1d a100_differ/bf16/d_A100_fp32.txt
 run 1 "$tcsim" demo --vectors a100_differ
 expect_out "bf16_fp32  2 cases, k = 8: 1 bit-exact, 1 differ"
+expect_out "some A100 vectors differ"
+lacks_out "every A100 vector matches"
+# the sets go through ampere's profiles (the A100's, NUMERICS.md), not another arch's:
+# 1 + 4 * (2^-24 * 0.5), E = 0: at F = 24 (ampere) each 2^-25 product truncates to 0 and
+# d = 1.0 (fp32 and fp16 out); at F = 25 (hopper) they add 2^-23: 0x3f800001
+mk_a100 a100_arch
+sed -i '1s/.*/3f800000 33800000 33800000 33800000 33800000 0 0 0/' a100_arch/fp16/a_A100_fp16.txt
+sed -i '1s/.*/3f800000 3f000000 3f000000 3f000000 3f000000 3f800000 3f800000 3f800000/' a100_arch/fp16/b_A100_fp16.txt
+sed -i '1s/.*/3f800000/' a100_arch/fp16/d_A100_fp32.txt a100_arch/fp16/d_A100_fp16.txt
+run 0 "$tcsim" demo --vectors a100_arch
+expect_out "fp16_fp32  2 cases, k = 8: 2 bit-exact, 0 differ"
+expect_out "fp16_fp16  2 cases, k = 8: 2 bit-exact, 0 differ"
 run 2 "$tcsim" demo --vectors no_such_dir
 expect_err "tcsim demo: cannot read --vectors 'no_such_dir': No such file or directory"
 expect_no_out
