@@ -61,7 +61,7 @@ void cli_print_bad_hex_word(FILE *f, const char *start, int why);
 typedef struct cli_progress {
     const char *cmd, *what;
     int force, tty, shown;
-    unsigned tenths; /* the last tenth shown (not on a terminal) */
+    unsigned last; /* the last tenth shown (on a terminal: hundredth) */
     double t0;
 } cli_progress;
 void cli_progress_start(cli_progress *p, const char *cmd, const char *what, int force);

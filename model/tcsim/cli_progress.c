@@ -20,7 +20,7 @@ void cli_progress_start(cli_progress *p, const char *cmd, const char *what, int 
     p->force = force;
     p->tty = isatty(fileno(stderr));
     p->shown = 0;
-    p->tenths = 0;
+    p->last = 0;
     p->t0 = seconds_now();
 }
 
@@ -28,9 +28,11 @@ void cli_progress_show(cli_progress *p, uint64_t done, uint64_t total)
 {
     double t = seconds_now() - p->t0;
     unsigned pct = (unsigned)(total ? done * 100 / total : 100);
-    if ((!p->force && t < 2.0) || (!p->tty && pct / 10 <= p->tenths))
+    unsigned step = p->tty ? pct : pct / 10; /* a hundredth on a terminal, else a tenth */
+    /* the first line on a terminal at once; after it, one a step */
+    if ((!p->force && t < 2.0) || ((p->shown || !p->tty) && step <= p->last))
         return;
-    p->tenths = pct / 10;
+    p->last = step;
     fprintf(stderr, "%stcsim %s: %3u%% of %llu %s, %.0f s%s", p->tty ? "\r" : "", p->cmd, pct,
             (unsigned long long)total, p->what, t, p->tty && done < total ? "" : "\n");
     fflush(stderr);

@@ -1,0 +1,128 @@
+#!/usr/bin/env python3
+"""cli_tty_test.py TCSIM - the progress report of `tcsim conv --progress` (cli_progress.c)
+with stderr on a terminal (a pseudo-terminal from the pty module) and on a pipe.
+
+docs/tcsim.md "Long runs", docs/blackwell_mma.md "tcsim conv": a line per tenth done, or
+on a terminal one line rewritten each hundredth ("tcsim conv:  40% of 900 MMAs, 39 s"); the
+total is one MMA per tile (128 output pixels), r, channel chunk (one instruction's K
+channels: 16 for fp16), output-channel chunk (256) and s; stdout is the same with or
+without it. The layer here: N = 1, H = W = 24, C = 64, K = 16, 3 x 3, pad 1: 24 x 24
+output pixels = 576, 5 tiles; 64 / 16 = 4 channel chunks; 1 output-channel chunk:
+5 * 3 * 4 * 1 * 3 = 180 MMAs, so a hundredth is less than two MMAs and the terminal's
+report has a line for every hundredth, each tenth on a pipe.
+"""
+import os
+import pty
+import re
+import subprocess
+import sys
+import threading
+import tty
+
+tcsim = sys.argv[1]
+TOTAL = 180
+LAYER = ["conv", "--n", "1", "--h", "24", "--w", "24", "--c", "64", "--k", "16", "--r", "3",
+         "--s", "3", "--pad", "1", "--algo", "3"]
+LINE = re.compile(r"tcsim conv: ([ \d]{2}\d)% of (\d+) MMAs, \d+ s")  # "%3u%%" as in the docs
+fails = 0
+
+
+def fail(msg):
+    global fails
+    fails += 1
+    print("FAIL: " + msg)
+
+
+def on_pty(args):
+    """Runs tcsim ARGS with stderr on a raw pseudo-terminal (no '\\n' -> '\\r\\n'), stdout on
+    a pipe. Returns (status, stdout, the bytes the terminal received)."""
+    master, slave = pty.openpty()
+    tty.setraw(slave)
+    got = []
+
+    def read():  # while it runs: a full terminal buffer would block tcsim
+        while True:
+            try:
+                d = os.read(master, 65536)
+            except OSError:  # EIO: every writer has closed the terminal
+                break
+            if not d:
+                break
+            got.append(d)
+    t = threading.Thread(target=read)
+    t.start()
+    p = subprocess.Popen([tcsim, *args], stdout=subprocess.PIPE, stderr=slave)
+    os.close(slave)
+    try:
+        out, _ = p.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        out, _ = p.communicate()
+    t.join(10)
+    os.close(master)
+    return p.returncode, out, b"".join(got)
+
+
+def on_pipe(args):
+    p = subprocess.run([tcsim, *args], capture_output=True, timeout=60)
+    return p.returncode, p.stdout, p.stderr
+
+
+def pcts(lines, what):
+    """The percentages of progress lines; each must be the documented line of TOTAL."""
+    got = []
+    for x in lines:
+        m = LINE.fullmatch(x)
+        if not m or int(m.group(2)) != TOTAL:
+            fail(f"{what}: {x!r} is not 'tcsim conv: NN% of {TOTAL} MMAs, T s'")
+            return []
+        got.append(int(m.group(1).strip()))
+    return got
+
+
+# 1. on a pipe, no --progress: nothing on stderr (a short run); the reference stdout
+rc, ref, err = on_pipe(LAYER)
+if rc != 0 or err:
+    fail(f"conv without --progress: status {rc}, stderr {err[:200]!r}")
+if b"mmas: %d\n" % TOTAL not in ref:
+    fail(f"conv: stdout lacks 'mmas: {TOTAL}' (the total worked out by hand): {ref[:300]!r}")
+
+# 2. on a pipe, --progress: a line per tenth, 10% .. 100%
+rc, out, err = on_pipe(LAYER + ["--progress"])
+if rc != 0 or out != ref:
+    fail(f"conv --progress on a pipe: status {rc}, stdout differs: {out != ref}")
+text = err.decode(errors="replace")
+if "\r" in text or not text.endswith("\n"):
+    fail(f"conv --progress on a pipe: not whole lines: {text[:300]!r}")
+got = pcts(text.splitlines(), "pipe")
+if got != list(range(10, 101, 10)):
+    fail(f"conv --progress on a pipe: percentages {got}, expected 10, 20, .. 100")
+
+# 3. on a terminal, --progress: one line rewritten ('\r' before each) each hundredth, the
+#    last 100% and then the one newline of the whole report
+rc, out, term = on_pty(LAYER + ["--progress"])
+if rc != 0 or out != ref:
+    fail(f"conv --progress on a terminal: status {rc}, stdout differs from a pipe's: "
+         f"{out[:200]!r}")
+text = term.decode(errors="replace")
+if not text.startswith("\r"):
+    fail(f"terminal: the report does not start with '\\r': {text[:80]!r}")
+if not text.endswith("\n") or text.count("\n") != 1:
+    fail(f"terminal: {text.count(chr(10))} newlines, expected one at the end: {text[-80:]!r}")
+got = pcts(text.rstrip("\n").split("\r")[1:], "terminal")
+if got:
+    if got[-1] != 100:
+        fail(f"terminal: the last update is {got[-1]}%, not 100%")
+    # each hundredth once, in order: no update repeats one (a line per MMA is not a
+    # report each hundredth) and none is left out (less than two MMAs a hundredth)
+    if got != list(range(got[0], 101)) or got[0] > 1:
+        fail(f"terminal: percentages {got[:12]}.. ({len(got)} updates), expected each "
+             f"hundredth once, from 0 or 1 to 100")
+
+# 4. on a terminal without --progress: a short run prints nothing
+rc, out, term = on_pty(LAYER)
+if rc != 0 or out != ref or term:
+    fail(f"conv on a terminal without --progress: status {rc}, terminal got {term[:100]!r}")
+
+print("PASSED" if fails == 0 else f"FAILED ({fails})")
+sys.exit(1 if fails else 0)
