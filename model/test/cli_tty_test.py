@@ -23,7 +23,13 @@ tcsim = sys.argv[1]
 TOTAL = 180
 LAYER = ["conv", "--n", "1", "--h", "24", "--w", "24", "--c", "64", "--k", "16", "--r", "3",
          "--s", "3", "--pad", "1", "--algo", "3"]
-LINE = re.compile(r"tcsim conv: ([ \d]{2}\d)% of (\d+) MMAs, \d+ s")  # "%3u%%" as in the docs
+
+
+def line_re(cmd, what):  # "%3u%%" as in the docs
+    return re.compile(r"tcsim %s: ([ \d]{2}\d)%% of (\d+) %s, \d+ s" % (cmd, what))
+
+
+LINE = line_re("conv", "MMAs")
 fails = 0
 
 
@@ -68,13 +74,13 @@ def on_pipe(args):
     return p.returncode, p.stdout, p.stderr
 
 
-def pcts(lines, what):
+def pcts(lines, what, line=LINE, total=TOTAL):
     """The percentages of progress lines; each must be the documented line of TOTAL."""
     got = []
     for x in lines:
-        m = LINE.fullmatch(x)
-        if not m or int(m.group(2)) != TOTAL:
-            fail(f"{what}: {x!r} is not 'tcsim conv: NN% of {TOTAL} MMAs, T s'")
+        m = line.fullmatch(x)
+        if not m or int(m.group(2)) != total:
+            fail(f"{what}: {x!r} is not the progress line of {total} ({line.pattern})")
             return []
         got.append(int(m.group(1).strip()))
     return got
@@ -123,6 +129,22 @@ if got:
 rc, out, term = on_pty(LAYER)
 if rc != 0 or out != ref or term:
     fail(f"conv on a terminal without --progress: status {rc}, terminal got {term[:100]!r}")
+
+# 5. tcsim timing on a terminal: the same report, of warps x ILP x iterations mma
+#    (docs/timing.md): 2 x 2 x 500 = 2000; the benchmark reports each hundredth it passes
+#    (completions come in batches: one may be passed over), the last 100%
+args = ["timing", "--arch", "a100", "--op", "mma.m16n8k16", "--in", "fp16", "--acc", "fp32",
+        "--warps", "2", "--ilp", "2", "--iters", "500"]
+rc, ref, err = on_pipe(args)
+rc2, out, term = on_pty(args + ["--progress"])
+text = term.decode(errors="replace")
+if rc or rc2 or err or out != ref:
+    fail(f"timing: status {rc} / {rc2} (pty), stderr {err[:100]!r}, stdout differs: {out != ref}")
+if not text.startswith("\r") or not text.endswith("\n") or text.count("\n") != 1:
+    fail(f"timing on a terminal: not '\\r' updates and one final newline: {text[-80:]!r}")
+got = pcts(text.rstrip("\n").split("\r")[1:], "timing", line_re("timing", "mma simulated"), 2000)
+if not got or got[-1] != 100 or any(a >= b for a, b in zip(got, got[1:])):
+    fail(f"timing on a terminal: percentages {got[:12]}.., expected increasing to 100")
 
 print("PASSED" if fails == 0 else f"FAILED ({fails})")
 sys.exit(1 if fails else 0)
