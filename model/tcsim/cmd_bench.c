@@ -51,7 +51,17 @@ typedef struct bench_row {
     double single, batch;
 } bench_row;
 
-/* Repeats fn over the case set until `secs` have passed; returns dot products/s. */
+/* A measurement that cannot be made: the model refused inputs generated valid, or the
+ * text engine could not start. Said on stderr; the caller gives up (no figure is
+ * better than a wrong one). */
+static double failed(const char *what, const char *why)
+{
+    fprintf(stderr, "tcsim bench: %s: %s\n", what, why);
+    return -1;
+}
+
+/* Repeats fn over the case set until `secs` have passed; returns dot products/s, or -1
+ * after saying why on stderr. */
 static double rate(const tc_profile *p, size_t k, const uint32_t *a, const uint32_t *b,
                    const uint32_t *c, uint32_t *d, int batch, double secs)
 {
@@ -66,21 +76,23 @@ static double rate(const tc_profile *p, size_t k, const uint32_t *a, const uint3
                 st = tc_dot(p, k, a + i * k, b + i * k, c[i], &d[i]);
         }
         if (st != TC_OK) /* the inputs are generated valid: a failure is a bug */
-            return -1;
+            return failed(p->name, tc_strerror(st));
         done += CASES;
         t = now();
     } while (t - t0 < secs);
     return (double)done / (t - t0);
 }
 
-/* Whole tiles per second: ampere mma.m16n8k16, fp16 -> fp32 (two 8-term k-steps). */
+/* Whole tiles per second: ampere mma.m16n8k16, fp16 -> fp32 (two 8-term k-steps); -1
+ * after saying why. */
 static double tile_rate(double secs, uint64_t *seed)
 {
     enum { M = 16, N = 8, K = 16 };
     uint32_t A[M * K], B[K * N], C[M * N], D[M * N];
     const tc_profile *p;
-    if (tc_profile_find(TC_ARCH_AMPERE, TC_INSTR_MMA, TC_FMT_FP16, TC_FMT_FP32, &p) != TC_OK)
-        return -1;
+    tc_status st = tc_profile_find(TC_ARCH_AMPERE, TC_INSTR_MMA, TC_FMT_FP16, TC_FMT_FP32, &p);
+    if (st != TC_OK)
+        return failed("mma.m16n8k16 tile", tc_strerror(st));
     for (size_t i = 0; i < M * K; i++)
         A[i] = rand_value(seed, TC_FMT_FP16);
     for (size_t i = 0; i < K * N; i++)
@@ -91,22 +103,23 @@ static double tile_rate(double secs, uint64_t *seed)
     double t0 = now(), t;
     do {
         for (int r = 0; r < 256; r++, done++)
-            if (tc_mma_tile(p, M, N, K, A, B, C, D) != TC_OK)
-                return -1;
+            if ((st = tc_mma_tile(p, M, N, K, A, B, C, D)) != TC_OK)
+                return failed("mma.m16n8k16 tile", tc_strerror(st));
         C[done % (M * N)] = D[done % (M * N)]; /* keep the work live */
         t = now();
     } while (t - t0 < secs);
     return (double)done / (t - t0);
 }
 
-/* `tcsim dot` lines per second: ampere fp16 -> fp32, k = 8, text in memory. */
+/* `tcsim dot` lines per second: ampere fp16 -> fp32, k = 8, text in memory; -1 after
+ * saying why. */
 static double cli_rate(double secs, uint64_t *seed)
 {
     enum { LINES = 20000 };
     size_t cap = (size_t)LINES * 96;
     char *text = malloc(cap), *p = text;
     if (!text)
-        return 0;
+        return failed("tcsim dot", "out of memory");
     for (int i = 0; i < LINES; i++) {
         for (int t = 0; t < 16; t++)
             p += sprintf(p, "%04x ", rand_value(seed, TC_FMT_FP16));
@@ -120,23 +133,23 @@ static double cli_rate(double secs, uint64_t *seed)
         free(text);
         if (sink)
             fclose(sink);
-        return 0;
+        return failed("tcsim dot", "its engine did not start");
     }
     size_t lines = 0;
+    int ok = 1;
     double t0 = now(), t;
     do {
         FILE *in = fmemopen(text, (size_t)(p - text), "r");
-        if (!in || dot_stream_run(&ds, in, sink))
-            break;
-        fclose(in);
+        ok = in && !dot_stream_run(&ds, in, sink); /* dot_stream_run said why */
+        if (in)
+            fclose(in);
         lines += LINES;
         t = now();
-    } while (t - t0 < secs);
-    t = now();
+    } while (ok && t - t0 < secs);
     dot_close(&ds);
     fclose(sink);
     free(text);
-    return (double)lines / (t - t0);
+    return ok ? (double)lines / (t - t0) : failed("tcsim dot", "a run of its engine failed");
 }
 
 static int bench_run(int argc, char **argv)
@@ -200,8 +213,9 @@ static int bench_run(int argc, char **argv)
     }
     uint64_t seed = 0x5eed;
     size_t nres = 0;
+    int measured = 1; /* every figure made (a failure said why on stderr) */
     printf("%-34s %3s %14s %14s\n", "profile", "k", "single dots/s", "batch dots/s");
-    for (size_t r = 0; r < nrows; r++) {
+    for (size_t r = 0; r < nrows && measured; r++) {
         const tc_profile *p = &rows[r];
         if (p->kind != TC_KIND_FEDP || (only && strcmp(only, p->name)))
             continue;
@@ -215,16 +229,26 @@ static int bench_run(int argc, char **argv)
         br->name = p->name;
         br->k = p->L;
         br->single = rate(p, p->L, a, b, c, d, 0, secs);
-        br->batch = rate(p, p->L, a, b, c, d, 1, secs);
-        printf("%-34s %3u %14.0f %14.0f\n", br->name, br->k, br->single, br->batch);
-        fflush(stdout);
+        br->batch = br->single < 0 ? -1 : rate(p, p->L, a, b, c, d, 1, secs);
+        if ((measured = br->batch >= 0)) {
+            printf("%-34s %3u %14.0f %14.0f\n", br->name, br->k, br->single, br->batch);
+            fflush(stdout);
+        }
     }
-    double tile = tile_rate(secs, &seed);
-    printf("%-34s %3d %14.0f   (tiles/s: %.3g multiply-adds/s)\n",
-           "mma.m16n8k16 tile ampere fp16->fp32", 16, tile, tile * 16 * 8 * 16);
-    double cli = cli_rate(secs * 3, &seed);
-    printf("%-34s %3d %14.0f   (lines/s, parsing and printing included)\n",
-           "tcsim dot ampere fp16->fp32", 8, cli);
+    double tile = measured ? tile_rate(secs, &seed) : -1;
+    if ((measured = tile >= 0))
+        printf("%-34s %3d %14.0f   (tiles/s: %.3g multiply-adds/s)\n",
+               "mma.m16n8k16 tile ampere fp16->fp32", 16, tile, tile * 16 * 8 * 16);
+    double cli = measured ? cli_rate(secs * 3, &seed) : -1;
+    if ((measured = cli >= 0))
+        printf("%-34s %3d %14.0f   (lines/s, parsing and printing included)\n",
+               "tcsim dot ampere fp16->fp32", 8, cli);
+    if (!measured) { /* no JSON with a figure missing: the file opened empty goes */
+        fclose(f);
+        remove(json);
+        free(res); free(a); free(b); free(c); free(d);
+        return CLI_FAIL;
+    }
     fprintf(f, "{\n  \"unit\": \"dot products per second, one core\",\n  \"profiles\": [\n");
     for (size_t i = 0; i < nres; i++)
         fprintf(f, "    {\"profile\": \"%s\", \"k\": %u, \"single\": %.0f, \"batch\": %.0f}%s\n",
