@@ -48,7 +48,9 @@ static const example examples[] = {
      0x3eaaaaab},
 };
 
-static void show_examples(void)
+/* The examples on each arch; 0, or -1 after naming the arch and the reason on stderr
+ * (the inputs are fixed and valid: only a bug gets there). */
+static int show_examples(void)
 {
     static const tc_arch archs[] = {TC_ARCH_VOLTA, TC_ARCH_TURING, TC_ARCH_AMPERE,
                                     TC_ARCH_HOPPER, TC_ARCH_BLACKWELL};
@@ -59,16 +61,22 @@ static void show_examples(void)
         for (size_t i = 0; i < sizeof archs / sizeof archs[0]; i++) {
             const tc_profile *p32, *p16;
             uint32_t d32 = 0, d16 = 0, c16 = 0;
-            if (tc_profile_find(archs[i], TC_INSTR_MMA, TC_FMT_FP16, TC_FMT_FP32, &p32) ||
-                tc_profile_find(archs[i], TC_INSTR_MMA, TC_FMT_FP16, TC_FMT_FP16, &p16) ||
-                tc_convert_rne(TC_FMT_FP32, x->c, TC_FMT_FP16, &c16) ||
-                tc_dot(p32, x->k, x->a, x->b, x->c, &d32) ||
-                tc_dot(p16, x->k, x->a, x->b, c16, &d16))
-                continue;
+            tc_status st;
+            if ((st = tc_profile_find(archs[i], TC_INSTR_MMA, TC_FMT_FP16, TC_FMT_FP32, &p32)) ||
+                (st = tc_profile_find(archs[i], TC_INSTR_MMA, TC_FMT_FP16, TC_FMT_FP16, &p16)) ||
+                (st = tc_convert_rne(TC_FMT_FP32, x->c, TC_FMT_FP16, &c16)) ||
+                (st = tc_dot(p32, x->k, x->a, x->b, x->c, &d32)) ||
+                (st = tc_dot(p16, x->k, x->a, x->b, c16, &d16))) {
+                fflush(stdout);
+                fprintf(stderr, "tcsim demo: %s on %s: %s\n", x->what, tc_arch_name(archs[i]),
+                        tc_strerror(st));
+                return -1;
+            }
             printf("  %-10s %-4u %08x %-22.17g %04x   %.11g\n", tc_arch_name(archs[i]), p32->L,
                    d32, to_double(TC_FMT_FP32, d32), d16, to_double(TC_FMT_FP16, d16));
         }
     }
+    return 0;
 }
 
 enum { N_SETS = sizeof a100_sets / sizeof a100_sets[0] };
@@ -146,7 +154,12 @@ static int demo_run(int argc, char **argv)
         return CLI_USAGE;
     printf("tcsim %s golden model: d = c + sum a_i*b_i, fp16 inputs through mma\n",
            TCSIM_VERSION);
-    show_examples();
+    if (show_examples()) {
+        if (have)
+            for (size_t s = 0; s < N_SETS; s++)
+                a100_free(&cs[s]);
+        return CLI_FAIL;
+    }
     if (!have) {
         printf("\nA100 hardware vectors: no %s; not checked\n", vectors);
         return CLI_OK;

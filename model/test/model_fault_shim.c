@@ -1,17 +1,17 @@
-/* bench_fault_shim.c - tcsim whose model calls fail on demand, to show what `tcsim
- * bench` does when a measurement cannot be made: the inputs it generates are valid, so
- * only a bug makes a call fail, and no test could reach that path otherwise. Linked into
- * tcsim_bench_fault with -Wl,--wrap for tc_dot, tc_dot_batch, tc_mma_tile and
- * dot_stream_run: TCSIM_BENCH_FAULT=single|batch|tile|lines makes that one fail
- * (TC_EFORMAT, as a generated pattern too wide for its format would; dot_stream_run's -1
- * as for a bad line). Without it the program is tcsim. */
+/* model_fault_shim.c - tcsim whose model calls fail on demand, to show what a command
+ * does when a call it makes on valid inputs fails (only a bug gets there, so no test
+ * could reach those paths otherwise): `tcsim bench`'s measurements, `tcsim demo`'s
+ * examples. Linked into tcsim_model_fault with -Wl,--wrap for tc_dot, tc_dot_batch,
+ * tc_mma_tile and dot_stream_run: TCSIM_MODEL_FAULT=single|batch|tile|lines makes that
+ * one fail (single: tc_dot) with TC_EFORMAT, as a pattern too wide for its format would
+ * (dot_stream_run: -1, as for a bad line). Without it the program is tcsim. */
 #include <stdlib.h>
 #include <string.h>
 #include "dot_stream.h"
 
 static int faulty(const char *which)
 {
-    const char *f = getenv("TCSIM_BENCH_FAULT");
+    const char *f = getenv("TCSIM_MODEL_FAULT");
     return f && !strcmp(f, which);
 }
 

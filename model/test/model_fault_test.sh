@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
-# bench_fault_test.sh TCSIM_BENCH_FAULT WORKDIR - `tcsim bench` when a measurement cannot
-# be made (a model call fails on inputs generated valid: a bug): status 1, the failed
-# measurement named on stderr with the reason, no figure printed for it, and no JSON file
-# (it would lack the figure). tcsim_bench_fault is tcsim whose calls fail on demand
-# (bench_fault_shim.c); without TCSIM_BENCH_FAULT it is tcsim, and bench succeeds.
+# model_fault_test.sh TCSIM_MODEL_FAULT WORKDIR - commands whose model calls fail on
+# inputs that are valid (a bug): tcsim_model_fault is tcsim whose calls fail on demand
+# (model_fault_shim.c); without TCSIM_MODEL_FAULT it is tcsim.
+#  - `tcsim bench`, a measurement that cannot be made: status 1, the measurement named on
+#    stderr with the reason, no figure printed for it, no JSON file (it would lack it);
+#  - `tcsim demo`, an example that cannot be computed: status 1, the example and the arch
+#    named, no row for it (a row used to be left out in silence).
 set -u
 tcsim=$1; work=$2
 source "$(dirname "$0")/cli_harness.sh"
 mkdir -p "$work"; cd "$work" || exit 1
 prof=ampere_mma_fp16_fp32
-bench() { rm -f b.json; run_with "$1" "" env ${2:+TCSIM_BENCH_FAULT=$2} "$tcsim" bench --quick --profile $prof --json b.json; }
+bench() { rm -f b.json; run_with "$1" "" env ${2:+TCSIM_MODEL_FAULT=$2} "$tcsim" bench --quick --profile $prof --json b.json; }
 lacks_out() { ! grep -qF -- "$1" out.txt || fail "stdout has '$1': $(head -c 300 out.txt)"; }
 has_out() { grep -qF -- "$1" out.txt || fail "stdout lacks '$1': $(head -c 300 out.txt)"; }
 
@@ -37,4 +39,10 @@ bench 1 lines
 expect_err "tcsim bench: tcsim dot: a run of its engine failed"
 has_out "mma.m16n8k16 tile"; lacks_out "tcsim dot ampere"
 [ ! -e b.json ] || fail "lines: b.json left behind"
+
+run_with 0 "" "$tcsim" demo
+has_out "  volta      4    3f800000"
+run_with 1 "" env TCSIM_MODEL_FAULT=single "$tcsim" demo
+expect_err "tcsim demo: 1 + 2^-24 + 2^-24: small terms vs the alignment width F on volta: $why"
+lacks_out "  volta      4    "
 finish
