@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""cli_tty_test.py TCSIM - the progress report of `tcsim conv --progress` (cli_progress.c)
+"""cli_tty_test.py TCSIM TCSIM_MODEL_FAULT - the progress report of `tcsim conv --progress` (cli_progress.c)
 with stderr on a terminal (a pseudo-terminal from the pty module) and on a pipe.
 
 docs/tcsim.md "Long runs", docs/blackwell_mma.md "tcsim conv": a line per tenth done, or
@@ -10,6 +10,9 @@ without it. The layer here: N = 1, H = W = 24, C = 64, K = 16, 3 x 3, pad 1: 24 
 output pixels = 576, 5 tiles; 64 / 16 = 4 channel chunks; 1 output-channel chunk:
 5 * 3 * 4 * 1 * 3 = 180 MMAs, so a hundredth is less than two MMAs and the terminal's
 report has a line for every hundredth, each tenth on a pipe.
+
+A run that fails part way (tcsim_model_fault, whose 91st MMA runs out of memory) ends the
+terminal's line before its message, so that the message starts a line of its own.
 """
 import os
 import pty
@@ -19,7 +22,7 @@ import sys
 import threading
 import tty
 
-tcsim = sys.argv[1]
+tcsim, tcsim_fault = sys.argv[1], sys.argv[2]
 TOTAL = 180
 LAYER = ["conv", "--n", "1", "--h", "24", "--w", "24", "--c", "64", "--k", "16", "--r", "3",
          "--s", "3", "--pad", "1", "--algo", "3"]
@@ -39,8 +42,8 @@ def fail(msg):
     print("FAIL: " + msg)
 
 
-def on_pty(args):
-    """Runs tcsim ARGS with stderr on a raw pseudo-terminal (no '\\n' -> '\\r\\n'), stdout on
+def on_pty(args, prog=None, env=None):
+    """Runs PROG (tcsim) ARGS, with ENV added to the environment, with stderr on a raw pseudo-terminal (no '\\n' -> '\\r\\n'), stdout on
     a pipe. Returns (status, stdout, the bytes the terminal received)."""
     master, slave = pty.openpty()
     tty.setraw(slave)
@@ -57,7 +60,8 @@ def on_pty(args):
             got.append(d)
     t = threading.Thread(target=read)
     t.start()
-    p = subprocess.Popen([tcsim, *args], stdout=subprocess.PIPE, stderr=slave)
+    p = subprocess.Popen([prog or tcsim, *args], stdout=subprocess.PIPE, stderr=slave,
+                         env=dict(os.environ, **(env or {})))
     os.close(slave)
     try:
         out, _ = p.communicate(timeout=60)
@@ -145,6 +149,18 @@ if not text.startswith("\r") or not text.endswith("\n") or text.count("\n") != 1
 got = pcts(text.rstrip("\n").split("\r")[1:], "timing", line_re("timing", "mma simulated"), 2000)
 if not got or got[-1] != 100 or any(a >= b for a, b in zip(got, got[1:])):
     fail(f"timing on a terminal: percentages {got[:12]}.., expected increasing to 100")
+
+# 6. a conv failing at its 91st MMA on a terminal: the updates up to 90 of 180 done (50%),
+#    then the newline that ends the line, then the error on a line of its own; status 1
+rc, out, term = on_pty(LAYER + ["--progress"], tcsim_fault, {"TCSIM_MODEL_FAULT": "bw_mma:91"})
+text = term.decode(errors="replace")
+report, _, rest = text.partition("\n")
+if rc != 1 or out or rest != "tcsim conv: out of memory\n":
+    fail(f"conv failing on a terminal: status {rc}, stdout {out[:100]!r}, after the report "
+         f"{rest!r}, expected 'tcsim conv: out of memory' on a line of its own")
+got = pcts(report.split("\r")[1:], "failing conv")
+if not report.startswith("\r") or not got or got[-1] != 50:
+    fail(f"conv failing on a terminal: the report {report[-80:]!r} does not end at 50%")
 
 print("PASSED" if fails == 0 else f"FAILED ({fails})")
 sys.exit(1 if fails else 0)

@@ -1,13 +1,16 @@
 /* model_fault_shim.c - tcsim whose model calls fail on demand, to show what a command
  * does when a call it makes on valid inputs fails (only a bug gets there, so no test
  * could reach those paths otherwise): `tcsim bench`'s measurements, `tcsim demo`'s
- * examples. Linked into tcsim_model_fault with -Wl,--wrap for tc_dot, tc_dot_batch,
- * tc_mma_tile and dot_stream_run: TCSIM_MODEL_FAULT=single|batch|tile|lines makes that
- * one fail (single: tc_dot) with TC_EFORMAT, as a pattern too wide for its format would
- * (dot_stream_run: -1, as for a bad line). Without it the program is tcsim. */
+ * examples, `tcsim conv`'s progress report cut short. Linked into tcsim_model_fault with
+ * -Wl,--wrap for tc_dot, tc_dot_batch, tc_mma_tile, dot_stream_run and tc_bw_mma:
+ * TCSIM_MODEL_FAULT=single|batch|tile|lines makes that one fail (single: tc_dot) with
+ * TC_EFORMAT, as a pattern too wide for its format would (dot_stream_run: -1, as for a
+ * bad line); TCSIM_MODEL_FAULT=bw_mma:N makes the Nth tc_bw_mma of the run TC_ENOMEM.
+ * Without it the program is tcsim. */
 #include <stdlib.h>
 #include <string.h>
 #include "dot_stream.h"
+#include "tcsim.h"
 
 static int faulty(const char *which)
 {
@@ -56,4 +59,15 @@ int __wrap_dot_stream_run(dot_stream *ds, FILE *in, FILE *out);
 int __wrap_dot_stream_run(dot_stream *ds, FILE *in, FILE *out)
 {
     return faulty("lines") ? -1 : __real_dot_stream_run(ds, in, out);
+}
+
+tc_status __real_tc_bw_mma(tc_tmem *t, const tc_bw_mma_desc *d, tc_bw_cost *cost);
+tc_status __wrap_tc_bw_mma(tc_tmem *t, const tc_bw_mma_desc *d, tc_bw_cost *cost);
+tc_status __wrap_tc_bw_mma(tc_tmem *t, const tc_bw_mma_desc *d, tc_bw_cost *cost)
+{
+    static unsigned long calls;
+    const char *f = getenv("TCSIM_MODEL_FAULT");
+    if (f && !strncmp(f, "bw_mma:", 7) && ++calls == strtoul(f + 7, NULL, 10))
+        return TC_ENOMEM;
+    return __real_tc_bw_mma(t, d, cost);
 }
