@@ -205,7 +205,9 @@ typedef struct tc_hmma_event {
 
 /* Simulates, cycle by cycle, the pipeline above for one instruction: fills ev[0..n-1]
  * (cap >= number of HMMAs, else TC_ESHAPE) and *done (first cycle D is readable).
- * t NULL means tc_volta_timing_default. */
+ * t NULL means tc_volta_timing_default. TC_EINVAL for operand_fetch, fedp_latency or
+ * writeback outside 1 to 64, f16_pack above 64, fedps_per_tg outside 1 to 32, or
+ * fedp_latency + f16_pack + writeback - 1 (the stages behind the FEDP inputs) above 64. */
 tc_status tc_volta_hmma_timing(const tc_volta_timing *t, const tc_hmma_cfg *cfg,
                                tc_hmma_event *ev, size_t cap, size_t *n, uint64_t *done);
 

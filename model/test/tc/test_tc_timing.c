@@ -140,6 +140,30 @@ int main(void)
     cfg.acc = TC_FMT_FP16;
     CHECK(tc_volta_hmma_timing(&bad, &cfg, ev, 16, &n, &done) == TC_EINVAL,
           "f16_pack 2^32-4 accepted");
+    /* The stage limits tcsim_tc.h states: fetch, FEDP and write-back stages 1 to 64,
+     * pack 0 to 64, 1 to 32 FEDPs per threadgroup, at most 64 stages behind the FEDP
+     * inputs (fedp_latency + f16_pack + writeback - 1). */
+    {
+        static const struct { unsigned fetch, fedp, pack, wb, fedps; int ok; } lim[] = {
+            {3, 4, 1, 0, 4, 0},   {3, 4, 1, 2, 0, 0},  {3, 4, 1, 2, 33, 0},
+            {3, 4, 1, 2, 32, 1},  {64, 4, 1, 2, 4, 1}, {65, 4, 1, 2, 4, 0},
+            {3, 62, 1, 2, 4, 1},  {3, 63, 1, 2, 4, 0}, {3, 1, 62, 2, 4, 1},
+            {3, 1, 0, 64, 4, 1},  {3, 1, 0, 65, 4, 0}, {3, 0, 1, 2, 4, 0},
+        };
+        for (size_t i = 0; i < sizeof lim / sizeof lim[0]; i++) {
+            tc_volta_timing v = t;
+            v.operand_fetch = lim[i].fetch;
+            v.fedp_latency = lim[i].fedp;
+            v.f16_pack = lim[i].pack;
+            v.writeback = lim[i].wb;
+            v.fedps_per_tg = lim[i].fedps;
+            cfg.acc = TC_FMT_FP16;
+            tc_status st = tc_volta_hmma_timing(&v, &cfg, ev, 16, &n, &done);
+            CHECK(lim[i].ok ? st == TC_OK && n == 8 : st == TC_EINVAL,
+                  "fetch %u fedp %u pack %u writeback %u fedps %u: status %d", lim[i].fetch,
+                  lim[i].fedp, lim[i].pack, lim[i].wb, lim[i].fedps, (int)st);
+        }
+    }
 
     printf("%s: %d failure(s)\n", failures ? "FAILED" : "PASSED", failures);
     return failures != 0;
