@@ -32,6 +32,31 @@ static void count_progress(void *ctx, uint64_t done, uint64_t total)
     c->total = total;
 }
 
+/* The toy GPU of `good` as one record called name, its pairs separated by sep, with key
+ * given the value val instead of its own (val NULL: the key left out). */
+static void toy_text(char *buf, size_t cap, const char *name, const char *sep,
+                     const char *key, const char *val)
+{
+    static const char *const kv[][2] = {
+        {"arch", "ampere"}, {"subcores", "4"}, {"tc_per_subcore", "1"},
+        {"fedps_per_tc", "32"}, {"fedp_len16", "4"}, {"acc32_rate_div", "2"},
+        {"step_k16", "8"}, {"depth", "10"}, {"drain_rows", "4"}, {"step_fwd", "6"},
+        {"acc32_extra", "1"}, {"ii_min", "2"}, {"sparse_ii_min", "3"},
+        {"warp_overhead", "0"}, {"measure_offset", "5"}, {"volta_operand_fetch", "0"},
+        {"volta_fedp_latency", "0"}, {"volta_f16_pack", "0"}, {"volta_writeback", "0"},
+        {"volta_fedps_per_tg", "0"}, {"acc32_buffer", "1"}};
+    size_t len = (size_t)snprintf(buf, cap, "gpu %s", name);
+    for (size_t i = 0; i < sizeof kv / sizeof kv[0] && len < cap; i++) {
+        int mine = key && !strcmp(key, kv[i][0]);
+        if (mine && !val)
+            continue;
+        len += (size_t)snprintf(buf + len, cap - len, "%s%s %s", i ? sep : " ", kv[i][0],
+                                mine ? val : kv[i][1]);
+    }
+    if (len < cap)
+        snprintf(buf + len, cap - len, "\n");
+}
+
 int main(void)
 {
     tc_gpu_timing g;
@@ -79,6 +104,63 @@ int main(void)
         CHECK_COND(!memcmp(&g, &before, sizeof g)); /* untouched on failure */
     }
     CHECK_COND(tc_gpu_timing_parse(NULL, "x", &g) == TC_EINVAL);
+    /* The text format (tcsim_timing.h): a '\' continuation before "\r\n" as before "\n",
+     * '#' ending a value, every key and arch required, values of at most 10 digits
+     * within their key's limit, names of at most TC_GPU_NAME_MAX - 1 characters. */
+    {
+        char lf[1024], txt[1024];
+        tc_gpu_timing a, b;
+        toy_text(lf, sizeof lf, "toy", " \\\n", NULL, NULL);
+        CHECK_COND(tc_gpu_timing_parse(lf, "toy", &a) == TC_OK && a.fedps_per_tc == 32 &&
+                   a.acc32_buffer == 1);
+        toy_text(txt, sizeof txt, "toy", " \\\r\n", NULL, NULL);
+        CHECK(tc_gpu_timing_parse(txt, "toy", &b) == TC_OK && !memcmp(&a, &b, sizeof a),
+              "a '\\' before CRLF does not continue the line");
+        toy_text(txt, sizeof txt, "toy", " ", "acc32_buffer", "1#x");  /* the last key */
+        CHECK(tc_gpu_timing_parse(txt, "toy", &b) == TC_OK && !memcmp(&a, &b, sizeof a),
+              "'#' right after a value does not start a comment");
+        /* 2^64 + 4 wraps to 4 in 64 bits: 20 digits are refused, not read modulo 2^64 */
+        toy_text(txt, sizeof txt, "toy", " ", "subcores", "18446744073709551620");
+        CHECK_COND(tc_gpu_timing_parse(txt, "toy", &b) == TC_EINVAL);
+        /* arch is required, even where the other keys would make a Volta (arch 0) */
+        static const char noarch[] =
+            "gpu na subcores 4 tc_per_subcore 2 fedps_per_tc 16 fedp_len16 4 "
+            "acc32_rate_div 1 step_k16 4 depth 14 drain_rows 4 step_fwd 8 acc32_extra 0 "
+            "ii_min 4 sparse_ii_min 4 warp_overhead 7 measure_offset 8 acc32_buffer 0 "
+            "volta_operand_fetch 3 volta_fedp_latency 4 volta_f16_pack 1 "
+            "volta_writeback 2 volta_fedps_per_tg 4\n";
+        CHECK(tc_gpu_timing_parse(noarch, "na", &b) == TC_EINVAL, "a GPU without arch taken");
+        snprintf(txt, sizeof txt, "%.7sarch volta %s", noarch, noarch + 7); /* "gpu na " */
+        CHECK_COND(tc_gpu_timing_parse(txt, "na", &b) == TC_OK && b.arch == TC_ARCH_VOLTA);
+        /* the keys that must be at least 1 (tcsim_timing.h) */
+        static const char *const nonzero[] = {"subcores", "tc_per_subcore", "fedps_per_tc",
+                                              "fedp_len16", "acc32_rate_div", "step_k16",
+                                              "drain_rows", "ii_min", "sparse_ii_min"};
+        for (size_t i = 0; i < sizeof nonzero / sizeof nonzero[0]; i++) {
+            toy_text(txt, sizeof txt, "toy", " ", nonzero[i], "0");
+            CHECK(tc_gpu_timing_parse(txt, "toy", &b) == TC_EINVAL, "%s 0 taken", nonzero[i]);
+        }
+        /* each key at its limit is taken and one past it refused (tcsim_timing.h) */
+        static const struct { const char *key, *max, *past; } lim[] = {
+            {"subcores", "64", "65"},          {"fedps_per_tc", "4096", "4097"},
+            {"fedp_len16", "256", "257"},      {"acc32_rate_div", "16", "17"},
+            {"step_fwd", "100000", "100001"},  {"acc32_buffer", "16", "17"},
+        };
+        for (size_t i = 0; i < sizeof lim / sizeof lim[0]; i++) {
+            toy_text(txt, sizeof txt, "toy", " ", lim[i].key, lim[i].max);
+            CHECK(tc_gpu_timing_parse(txt, "toy", &b) == TC_OK, "%s %s refused", lim[i].key,
+                  lim[i].max);
+            toy_text(txt, sizeof txt, "toy", " ", lim[i].key, lim[i].past);
+            CHECK(tc_gpu_timing_parse(txt, "toy", &b) == TC_EINVAL, "%s %s taken", lim[i].key,
+                  lim[i].past);
+        }
+        /* names: 23 characters and the terminating zero fill name[24]; 24 do not fit */
+        const char *n23 = "abcdefghijklmnopqrstuvw", *n24 = "abcdefghijklmnopqrstuvwx";
+        toy_text(txt, sizeof txt, n23, " ", NULL, NULL);
+        CHECK_COND(tc_gpu_timing_parse(txt, n23, &b) == TC_OK && !strcmp(b.name, n23));
+        toy_text(txt, sizeof txt, n24, " ", NULL, NULL);
+        CHECK_COND(tc_gpu_timing_parse(txt, n24, &b) == TC_EINVAL);
+    }
     CHECK_COND(tc_gpu_timing_parse(fixed, "toy", &g) == TC_OK);
 
     /* One instruction on the toy GPU: rate 32*4 = 128 fp16 FMA/clk, 64 with fp32 acc. */
@@ -192,6 +274,36 @@ int main(void)
     op = (tc_mma_op){0, 8, 16, TC_FMT_FP16, TC_FMT_FP32, 0};
     CHECK_COND(tc_op_timing_of(&g, &op, &t) == TC_ESHAPE);
     CHECK_COND(tc_op_timing_of(NULL, &op, &t) == TC_EINVAL);
+    /* Limits of tc_op_timing_of on the toy (g here is the toy parsed above). */
+    {
+        /* a sparse k must be even: k 17 is not a whole number of steps (8.5) */
+        op = (tc_mma_op){16, 8, 17, TC_FMT_FP16, TC_FMT_FP16, 1};
+        CHECK_COND(tc_op_timing_of(&g, &op, &t) == TC_ESHAPE);
+        /* an arch out of range and a Volta issue_offset past measure_offset's 100000
+         * are parameters the parser never gives: TC_EINVAL */
+        tc_gpu_timing b = g;
+        b.arch = TC_ARCH_COUNT;
+        op = (tc_mma_op){16, 8, 16, TC_FMT_FP16, TC_FMT_FP16, 0};
+        CHECK_COND(tc_op_timing_of(&b, &op, &t) == TC_EINVAL);
+        CHECK_COND(tc_gpu_timing_find("v100", &b) == TC_OK);
+        b.volta.issue_offset = 100001;
+        op = (tc_mma_op){16, 16, 16, TC_FMT_FP16, TC_FMT_FP32, 0};
+        CHECK_COND(tc_op_timing_of(&b, &op, &t) == TC_EINVAL);
+        /* fp8 is 8 bits wide, e5m2 as e4m3: the toy as an Ada, m16n8k32 -> fp32 at
+         * rate 32*4*16/8 / 2 = 128, k_step 16: 2 steps of 16*8*16/128 = 16 beats,
+         * interval 32, front end 2 x 16*8*16/256 = 16, slack 16, latency 10 + 16/4 +
+         * 1*max(6, 16) + 1 = 31. */
+        b = g;
+        b.arch = TC_ARCH_ADA;
+        const tc_fmt fp8[2] = {TC_FMT_E4M3, TC_FMT_E5M2};
+        for (int i = 0; i < 2; i++) {
+            op = (tc_mma_op){16, 8, 32, fp8[i], TC_FMT_FP32, 0};
+            CHECK(tc_op_timing_of(&b, &op, &t) == TC_OK && t.steps == 2 && t.beats == 16 &&
+                      t.issue_interval == 32 && t.front_interval == 16 && t.acc_slack == 16 &&
+                      t.latency == 31 && t.fmas == 4096,
+                  "ada %s m16n8k32", fp8[i] == TC_FMT_E4M3 ? "e4m3" : "e5m2");
+        }
+    }
     /* Volta pipeline stages each within 64 but 64 + 64 + 64 - 1 together: a table line
      * the HMMA pipeline cannot run is refused when parsed, not at every wmma. */
     {
@@ -233,6 +345,19 @@ int main(void)
         op = (tc_mma_op){1024, 1024, 1024, TC_FMT_INT4, TC_FMT_S32, 0};
         CHECK_COND(tc_op_timing_of(&tg, &op, &t) == TC_OK && t.steps == 1 &&
                    t.beats == 1u << 28 && t.issue_interval == 1u << 28);
+        /* The backlog the front end may run ahead must fit an unsigned too: tiny with
+         * 2-product FEDPs, fp32 at half rate and acc32_buffer 16, m1024n1024 fp16 ->
+         * fp32 (k_step 256): a step is 2^28 accumulator cycles, 2^27 front-end cycles.
+         * One step: slack 16 x 2^27 = 2^31, taken; two: 16 x 2^28 = 2^32, TC_ESHAPE
+         * though the interval (2^29) and latency (1 + 1024 + 2^28) fit. */
+        tg.fedp_len16 = 2;
+        tg.acc32_rate_div = 2;
+        tg.acc32_buffer = 16;
+        op = (tc_mma_op){1024, 1024, 256, TC_FMT_FP16, TC_FMT_FP32, 0};
+        CHECK_COND(tc_op_timing_of(&tg, &op, &t) == TC_OK && t.issue_interval == 1u << 28 &&
+                   t.front_interval == 1u << 27 && t.acc_slack == 1u << 31);
+        op.k = 512;
+        CHECK_COND(tc_op_timing_of(&tg, &op, &t) == TC_ESHAPE);
     }
 
     /* A sub-core taking instructions (tc_unit_take): Turing's m16n8k8 with an fp32
@@ -347,12 +472,17 @@ int main(void)
             CHECK(cum[i] == want[i], "one HMMA a cycle: HMMA %zu cumulative %llu, expected %llu",
                   i, (unsigned long long)cum[i], (unsigned long long)want[i]);
     }
-
     unsigned m, n, k;
     CHECK_COND(tc_mma_shape_parse("m16n8k16", &m, &n, &k) == TC_OK && m == 16 && n == 8 && k == 16);
     CHECK_COND(tc_mma_shape_parse("m16n8", &m, &n, &k) == TC_EINVAL);
     CHECK_COND(tc_mma_shape_parse("m16n8k16x", &m, &n, &k) == TC_EINVAL);
     CHECK_COND(tc_mma_shape_parse("m0n8k16", &m, &n, &k) == TC_EINVAL);
+    /* dimensions up to 4096, as tc_op_timing_of takes them */
+    CHECK_COND(tc_mma_shape_parse("m4096n4096k4096", &m, &n, &k) == TC_OK && m == 4096 &&
+               n == 4096 && k == 4096);
+    CHECK_COND(tc_mma_shape_parse("m4097n8k16", &m, &n, &k) == TC_EINVAL);
+    CHECK_COND(tc_mma_shape_parse("m16n4097k16", &m, &n, &k) == TC_EINVAL);
+    CHECK_COND(tc_mma_shape_parse("m16n8k4097", &m, &n, &k) == TC_EINVAL);
 
     /* The benchmark's arguments. */
     tc_bench_result r;
@@ -362,7 +492,6 @@ int main(void)
     CHECK_COND(tc_bench_mma(&g, &op, 1, 0, 10, &r) == TC_EINVAL);
     CHECK_COND(tc_bench_mma(&g, &op, 1, 1, 0, &r) == TC_EINVAL);
     CHECK_COND(tc_bench_mma(&g, &op, 1, 1, 10, &r) == TC_OK && r.cycles > 0);
-
     /* The run ends with the slowest warp (docs/timing.md: "cycles per iteration of the
      * slowest warp"). 5 warps on A100's 4 sub-cores put warps 0 and 4 on sub-core 0,
      * which takes their 2 x ILP 4 x 10 iterations = 80 mma one per issue interval:
