@@ -158,6 +158,8 @@ typedef struct tc_bench_result {
     uint64_t latency_x10;        /* cycles per iteration of the slowest warp, x10, rounded */
     uint64_t fma_per_clk_x10;    /* FMA per cycle and SM, x10, rounded */
 } tc_bench_result;
+/* TC_EINVAL for warps 0 or above 64, ilp 0 or above 16, iters 0 or above 10^6;
+ * otherwise tc_op_timing_of's status for op. */
 tc_status tc_bench_mma(const tc_gpu_timing *g, const tc_mma_op *op, unsigned warps,
                        unsigned ilp, unsigned iters, tc_bench_result *out);
 
@@ -175,7 +177,8 @@ tc_status tc_bench_mma_progress(const tc_gpu_timing *g, const tc_mma_op *op, uns
  * accumulators, the second k half after the first; 8-bit: four independent m8n8k16)
  * issued by one warp; cum[s] is the cumulative cycles read after HMMA s (the cycle the
  * next one issues, after the last the cycle D is readable), plus measure_offset.
- * *n = HMMAs (<= cap). */
+ * *n = HMMAs (<= cap). TC_ESHAPE for a shape that is not a whole number of HMMAs (on
+ * Volta: not 16x16x16), of more than 64 HMMAs or of more than cap. */
 tc_status tc_wmma_cumulative(const tc_gpu_timing *g, const tc_mma_op *op, uint64_t *cum,
                              size_t cap, size_t *n);
 

@@ -472,6 +472,51 @@ int main(void)
             CHECK(cum[i] == want[i], "one HMMA a cycle: HMMA %zu cumulative %llu, expected %llu",
                   i, (unsigned long long)cum[i], (unsigned long long)want[i]);
     }
+    /* tc_wmma_cumulative's shapes and capacity. */
+    {
+        uint64_t cum[80];
+        size_t cnt = 0;
+        tc_gpu_timing v;
+        /* Volta's mixed-precision wmma is 16 HMMAs (Figure 9's 4 sets x 4 steps): a
+         * cap of 15 is TC_ESHAPE with cum untouched past it; a wmma 8x8x4 is not a
+         * Volta wmma shape (its one is 16x16x16). */
+        CHECK_COND(tc_gpu_timing_find("v100", &v) == TC_OK);
+        op = (tc_mma_op){16, 16, 16, TC_FMT_FP16, TC_FMT_FP32, 0};
+        CHECK_COND(tc_wmma_cumulative(&v, &op, cum, 16, &cnt) == TC_OK && cnt == 16);
+        cum[15] = 12345;
+        CHECK_COND(tc_wmma_cumulative(&v, &op, cum, 15, &cnt) == TC_ESHAPE && cum[15] == 12345);
+        op = (tc_mma_op){8, 8, 4, TC_FMT_FP16, TC_FMT_FP32, 0};
+        CHECK_COND(tc_wmma_cumulative(&v, &op, cum, 80, &cnt) == TC_ESHAPE);
+        /* Turing: uint8 is 8-bit like int8, docs/timing.md's 16x16x16 8-bit row: 40 44 48 59 */
+        CHECK_COND(tc_gpu_timing_find("rtx2080ti", &v) == TC_OK);
+        const uint64_t want8[4] = {40, 44, 48, 59};
+        op = (tc_mma_op){16, 16, 16, TC_FMT_UINT8, TC_FMT_S32, 0};
+        CHECK_COND(tc_wmma_cumulative(&v, &op, cum, 80, &cnt) == TC_OK && cnt == 4 &&
+                   !memcmp(cum, want8, sizeof want8));
+        /* k 12 is not a whole number of m16n8k8 HMMAs */
+        op = (tc_mma_op){16, 16, 12, TC_FMT_FP16, TC_FMT_FP16, 0};
+        CHECK_COND(tc_wmma_cumulative(&v, &op, cum, 80, &cnt) == TC_ESHAPE);
+        /* 64 HMMAs at most: 64x64x16 fp16 is 32 accumulators x 2 k halves = 64, taken;
+         * 64x64x24 (x 3 = 96) refused */
+        op = (tc_mma_op){64, 64, 16, TC_FMT_FP16, TC_FMT_FP16, 0};
+        CHECK_COND(tc_wmma_cumulative(&v, &op, cum, 80, &cnt) == TC_OK && cnt == 64);
+        op.k = 24;
+        CHECK_COND(tc_wmma_cumulative(&v, &op, cum, 80, &cnt) == TC_ESHAPE);
+        /* A 16-bit wmma's second k half waits for the first in its accumulator
+         * (docs/timing.md). Turing with depth 30: m16n8k8 fp16 -> fp16 is 16*8*8/128 = 8
+         * cycles, latency 30 + 16/2 = 38. HMMAs 0 and 1 (the two accumulators) issue at 0
+         * and 8, HMMA 2 when HMMA 0's result is readable (38), HMMA 3 at HMMA 1's (46);
+         * D at 46 + 38 = 84. Cumulative 36 + 8, 38, 46, 84. */
+        CHECK_COND(tc_gpu_timing_find("rtx2080ti", &v) == TC_OK);
+        v.depth = 30;
+        const uint64_t wantdep[4] = {44, 74, 82, 120};
+        op = (tc_mma_op){16, 16, 16, TC_FMT_FP16, TC_FMT_FP16, 0};
+        CHECK_COND(tc_wmma_cumulative(&v, &op, cum, 80, &cnt) == TC_OK && cnt == 4);
+        for (size_t i = 0; i < 4 && i < cnt; i++)
+            CHECK(cum[i] == wantdep[i], "depth 30: HMMA %zu cumulative %llu, expected %llu", i,
+                  (unsigned long long)cum[i], (unsigned long long)wantdep[i]);
+    }
+
     unsigned m, n, k;
     CHECK_COND(tc_mma_shape_parse("m16n8k16", &m, &n, &k) == TC_OK && m == 16 && n == 8 && k == 16);
     CHECK_COND(tc_mma_shape_parse("m16n8", &m, &n, &k) == TC_EINVAL);
@@ -492,6 +537,21 @@ int main(void)
     CHECK_COND(tc_bench_mma(&g, &op, 1, 0, 10, &r) == TC_EINVAL);
     CHECK_COND(tc_bench_mma(&g, &op, 1, 1, 0, &r) == TC_EINVAL);
     CHECK_COND(tc_bench_mma(&g, &op, 1, 1, 10, &r) == TC_OK && r.cycles > 0);
+    /* The run's limits (tcsim_timing.h): 64 warps, ILP 16, 10^6 iterations; a run past
+     * one is refused before it starts, so it reports no progress. */
+    op = (tc_mma_op){16, 8, 16, TC_FMT_FP16, TC_FMT_FP32, 0};
+    {
+        static const unsigned past[3][3] = {{65, 1, 1}, {1, 17, 1}, {1, 1, 1000001}};
+        for (int i = 0; i < 3; i++) {
+            bench_calls c = {0, 0, 0, 0};
+            CHECK(tc_bench_mma_progress(&g, &op, past[i][0], past[i][1], past[i][2],
+                                        count_progress, &c, &r) == TC_EINVAL && c.calls == 0,
+                  "%u warps x ILP %u x %u iterations taken", past[i][0], past[i][1],
+                  past[i][2]);
+        }
+        CHECK_COND(tc_bench_mma(&g, &op, 64, 16, 1, &r) == TC_OK);
+    }
+
     /* The run ends with the slowest warp (docs/timing.md: "cycles per iteration of the
      * slowest warp"). 5 warps on A100's 4 sub-cores put warps 0 and 4 on sub-core 0,
      * which takes their 2 x ILP 4 x 10 iterations = 80 mma one per issue interval:
