@@ -160,6 +160,16 @@ int main(void)
         CHECK_COND(tc_gpu_timing_parse(txt, n23, &b) == TC_OK && !strcmp(b.name, n23));
         toy_text(txt, sizeof txt, n24, " ", NULL, NULL);
         CHECK_COND(tc_gpu_timing_parse(txt, n24, &b) == TC_EINVAL);
+        /* keys and "gpu" are whole words: "depthx" is an unknown key, "gpus" no record */
+        toy_text(txt, sizeof txt, "toy", " ", NULL, NULL);
+        char *d = strstr(txt, " depth ");
+        memmove(d + 7, d + 6, strlen(d + 6) + 1);
+        d[6] = 'x';
+        CHECK(tc_gpu_timing_parse(txt, "toy", &b) == TC_EINVAL, "'depthx' read as depth");
+        toy_text(txt, sizeof txt, "toy", " ", NULL, NULL);
+        memmove(txt + 4, txt + 3, strlen(txt + 3) + 1);
+        txt[3] = 's';
+        CHECK(tc_gpu_timing_parse(txt, "toy", &b) == TC_EINVAL, "'gpus' read as gpu");
     }
     CHECK_COND(tc_gpu_timing_parse(fixed, "toy", &g) == TC_OK);
 
@@ -550,6 +560,41 @@ int main(void)
                   past[i][2]);
         }
         CHECK_COND(tc_bench_mma(&g, &op, 64, 16, 1, &r) == TC_OK);
+    }
+    /* The warp's loop overhead and the result's rounding, by hand. A100 int8 m8n8k16 ->
+     * s32: rate 256 x 2 = 512, k_step 16, one step of 8*8*16/512 = 2 beats, raised to
+     * ii_min 4; latency 14 + 8/4 = 16 (docs/timing.md: 15.9 measured). One warp, ILP 4:
+     * the iteration's mma issue at 0, 4, 8, 12, the loop's own 7 cycles follow the last
+     * (hold 12 + 1 + 7 = 20) and the first slot's result is readable at 16: an iteration
+     * every 20 cycles. 9 iterations end with the mma issued at 8 x 20 + 12 = 172,
+     * readable at 188: latency 188 / 9 = 20.89 -> 20.9, throughput 9 x 4 x 1024 FMA /
+     * 188 = 196.09 -> 196.1 (both rounded to the nearest tenth). */
+    {
+        CHECK_COND(tc_gpu_timing_find("a100", &g) == TC_OK && g.warp_overhead == 7);
+        op = (tc_mma_op){8, 8, 16, TC_FMT_INT8, TC_FMT_S32, 0};
+        CHECK_COND(tc_op_timing_of(&g, &op, &t) == TC_OK && t.issue_interval == 4 &&
+                   t.latency == 16);
+        CHECK(tc_bench_mma(&g, &op, 1, 4, 9, &r) == TC_OK && r.cycles == 188 &&
+                  r.latency_x10 == 209 && r.fma_per_clk_x10 == 1961,
+              "a100 int8 m8n8k16, 1 warp x ILP 4 x 9: %llu cycles, latency %llu/10, "
+              "%llu/10 FMA/clk; expected 188, 209, 1961", (unsigned long long)r.cycles,
+              (unsigned long long)r.latency_x10, (unsigned long long)r.fma_per_clk_x10);
+    }
+    /* Warp w runs on sub-core w mod subcores (docs/timing.md). A100 as 2 sub-cores with
+     * a 30-cycle loop, 4 warps x ILP 1 x 10 iterations of m16n8k16 fp16 -> fp32 (8
+     * cycles a take, latency 14 + 16/4 + 1*max(8, 4) = 26): warps 0 and 2 share sub-core
+     * 0, warp 0 taken at 0, 31, 62, ... (the loop's 1 + 30 cycles after each mma, not
+     * its result at +26, is the bound) and warp 2 at 8, 39, ...; warp 2's 10th at 8 +
+     * 9 x 31 = 287 is readable at 313, 31.3 cycles an iteration. */
+    {
+        tc_gpu_timing two;
+        CHECK_COND(tc_gpu_timing_find("a100", &two) == TC_OK);
+        two.subcores = 2;
+        two.warp_overhead = 30;
+        op = (tc_mma_op){16, 8, 16, TC_FMT_FP16, TC_FMT_FP32, 0};
+        CHECK(tc_bench_mma(&two, &op, 4, 1, 10, &r) == TC_OK && r.cycles == 313 &&
+                  r.latency_x10 == 313,
+              "2 sub-cores, 4 warps: %llu cycles, expected 313", (unsigned long long)r.cycles);
     }
 
     /* The run ends with the slowest warp (docs/timing.md: "cycles per iteration of the
