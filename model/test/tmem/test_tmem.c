@@ -116,6 +116,13 @@ static void test_costs(unsigned banks)
     }
     CHECK(tc_tmem_ld_32x32b(m, 0, 0, 3, out, &c) == TC_EINVAL, ".x3 is not a shape");
     CHECK(tc_tmem_ld_32x32b(m, 0, 0, 256, out, &c) == TC_EINVAL, ".x256 is not a shape");
+    /* tcsim.h: a count of zero and an out-of-range value are TC_EINVAL; N is 1..128 and
+     * a start column 0..511 (col 512 is not column 0, though the requests wrap) */
+    CHECK(tc_tmem_ld_32x32b(m, 0, 0, 0, out, &c) == TC_EINVAL &&
+              tc_tmem_st_32x32b(m, 0, 0, 0, buf, &c) == TC_EINVAL, ".x0 is not a shape");
+    CHECK(tc_tmem_st_32x32b(m, 0, COLS, 1, buf, &c) == TC_EINVAL &&
+              tc_tmem_ld_32x32b(m, 0, COLS, 16, out, &c) == TC_EINVAL, ".32x32b at col 512");
+    CHECK(peek(m, 0, 0) == 0, "a refused st .32x32b at col 512 wrote column 0");
     tc_tmem_free(m);
 }
 
@@ -207,6 +214,8 @@ static void test_ops(unsigned banks)
     CHECK(tc_tmem_cp(m, 0, NULL, NULL) == TC_EINVAL, "cp from NULL");
     CHECK(tc_tmem_peek(m, 128, 0, &c) == TC_EINVAL && tc_tmem_poke(m, 0, 512, 1) == TC_EINVAL,
           "peek/poke range");
+    CHECK(tc_tmem_peek(m, 0, 0, NULL) == TC_EINVAL && tc_tmem_peek(NULL, 0, 0, &c) == TC_EINVAL,
+          "peek with a NULL pointer (tcsim.h: TC_EINVAL)");
     tc_tmem_free(m);
 }
 
@@ -257,6 +266,14 @@ static void test_clock(unsigned banks)
     tc_tmem_inputs idle = { 0 };
     tc_tmem_clock(m, &idle, &o);
     CHECK(!o.a_rvalid && !o.ls_rvalid && !o.grant && !o.ready, "idle after");
+    /* tcsim_tmem.h: ls_rvalid says an ld completed; a st of 4 columns is one cycle on
+     * either organization (ceil(4 / banks)) and completes with ready, no rvalid */
+    tc_tmem_inputs st4 = { .ls_valid = 1, .ls_store = 1, .ls_group = 2, .ls_col = 60,
+                           .ls_ncols = 4, .ls_data = d };
+    CHECK(tc_tmem_clock(m, &st4, &o) == TC_OK && o.ready == 1u << TC_TMEM_PORT_LS &&
+              !o.ls_rvalid && !o.a_rvalid,
+          "st: ready %#x, ls_rvalid %d", o.ready, o.ls_rvalid);
+    CHECK(peek(m, 64 + 9, 63) == d[3 * GL + 9], "clocked st lands in group 2");
 
     if (banks == 4) {
         /* a two-cycle cp keeps the memory in its second cycle even against D */
