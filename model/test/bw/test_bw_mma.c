@@ -252,6 +252,18 @@ static void cost_cases(void)
         d.enable_input_d = 0;
         CHECK(tc_bw_mma(t, &d, &cost) == TC_OK && cost.tmem_cycles == per * 33,
               "no C reads without enable_input_d");
+        /* docs/blackwell_mma.md: "+ 1 read each for the scale-factor columns". mxf8f6f4
+         * M=128 N=8, A in tmem, not accumulating: 1 A read + 1 sfa + 1 sfb + 1 D write =
+         * 4 requests, 4 cycles with 8 banks and 8 with 4 */
+        d.kind = TC_BW_MXF8F6F4;
+        d.in = TC_FMT_E4M3;
+        d.scale = TC_FMT_UE8M0;
+        d.N = 8;
+        d.sfa_col = 300;
+        d.sfb_col = 308;
+        CHECK(tc_bw_mma(t, &d, &cost) == TC_OK && cost.tmem_cycles == per * 4,
+              "banks %u: mxf8f6f4 tmem cycles %llu, expected %llu", banks[bi],
+              (unsigned long long)cost.tmem_cycles, (unsigned long long)(per * 4));
         tc_tmem_free(t);
     }
 }
@@ -364,6 +376,26 @@ static void error_cases(void)
               (unsigned long long)(tc_tmem_cycle_count(t) - before));
     }
     rows[8 * 3] = 0;
+    /* tcsim_bw.h: N is 8..256 in steps of 8 (0 is none of them); the D and A columns
+     * are tensor-memory columns 0..511 (tcsim_tmem.h), so 512 is refused, not read as
+     * column 0; B's rows are required (tcsim.h: a NULL pointer is TC_EINVAL) */
+    d.N = 0;
+    CHECK(tc_bw_mma(t, &d, NULL) == TC_ESHAPE, "N 0");
+    d.N = 264;
+    CHECK(tc_bw_mma(t, &d, NULL) == TC_ESHAPE, "N 264");
+    d.N = 8;
+    d.d_col = COLS;
+    CHECK(tc_bw_mma(t, &d, NULL) == TC_EINVAL, "d_col 512");
+    d.d_col = 100;
+    d.a_tmem = 1;
+    d.a_col = COLS;
+    CHECK(tc_bw_mma(t, &d, NULL) == TC_EINVAL, "a_col 512");
+    d.a_tmem = 0;
+    d.a_col = 0;
+    d.b_smem.words = NULL;
+    CHECK(tc_bw_mma(t, &d, NULL) == TC_EINVAL, "B rows NULL");
+    d.b_smem.words = rows;
+    CHECK(tc_bw_mma(t, &d, NULL) == TC_OK, "plain again");
     CHECK(tc_bw_mma(t, NULL, NULL) == TC_EINVAL && tc_bw_mma(NULL, &d, NULL) == TC_EINVAL, "NULL");
     d.b_smem.row_stride = 4;
     CHECK(tc_bw_mma(t, &d, NULL) == TC_EINVAL, "stride");
@@ -381,6 +413,10 @@ static void error_cases(void)
     CHECK(tc_bw_mma(t, &d, NULL) == TC_OK, "mxf8f6f4 plain");
     d.sfa_col = COLS;
     CHECK(tc_bw_mma(t, &d, NULL) == TC_EINVAL, "sfa_col 512");
+    d.sfa_col = 0;
+    d.sfb_col = COLS;
+    CHECK(tc_bw_mma(t, &d, NULL) == TC_EINVAL, "sfb_col 512");
+    d.sfb_col = 0;
     tc_tmem_free(t);
     /* the kind table */
     unsigned K, W;
@@ -390,6 +426,10 @@ static void error_cases(void)
     CHECK(tc_bw_kind_parse("f32", &k) != TC_OK, "parse bad");
     CHECK(tc_bw_lane_of_row(64, 17) == 33 && tc_bw_lane_of_row(128, 17) == 17 &&
           tc_bw_lane_of_row(64, 64) == 128, "lanes");
+    /* tcsim_bw.h: "128 (no lane) if bad": a row past M, or an M other than 64 and 128 */
+    CHECK(tc_bw_lane_of_row(128, 128) == 128 && tc_bw_lane_of_row(128, 200) == 128 &&
+              tc_bw_lane_of_row(96, 0) == 128 && tc_bw_lane_of_row(64, 100) == 128,
+          "no lane for a bad row");
 }
 
 int main(int argc, char **argv)
