@@ -264,8 +264,18 @@ static void test_wmma(void)
                 tc_shape_dims((tc_shape)sh, &m, &n, &k, &t);
                 size_t sz = (size_t)t * (op == TC_OPERAND_A ? m * k : op == TC_OPERAND_B ? k * n : m * n);
                 memset(back, 0, sizeof back);
+                for (unsigned l = 0; l < 32; l++)
+                    for (unsigned i = 0; i < TC_FRAG_MAX; i++)
+                        frag[l][i] = 0xdeadbeefu;
                 CHECK(tc_frag_load(&s, mat, frag) == TC_OK && tc_frag_store(&s, frag, back) == TC_OK,
                       "load/store");
+                /* tcsim_tc.h: "unused entries untouched" (count: wmma A/B 16, C 8;
+                 * m8n8k4 A/B 4, C 8) */
+                unsigned cnt = op == TC_OPERAND_C ? 8 : sh == TC_SHAPE_M16N16K16 ? 16 : 4;
+                for (unsigned l = 0; l < 32; l++)
+                    for (unsigned i = cnt; i < TC_FRAG_MAX; i++)
+                        CHECK(frag[l][i] == 0xdeadbeefu, "shape %d op %d: load wrote unused "
+                              "entry %u of lane %u", sh, op, i, l);
                 CHECK(!memcmp(mat, back, sz * sizeof *mat), "shape %d op %d layout %d: store "
                       "after load differs", sh, op, lay);
             }
@@ -275,12 +285,36 @@ static void test_wmma(void)
     tc_frag_elem e;
     CHECK(tc_frag_map(&s, 32, 0, &e) == TC_EINVAL, "lane 32");
     CHECK(tc_frag_map(&s, 0, 16, &e) == TC_EINVAL, "element 16");
+    /* tcsim.h: a NULL pointer or an out-of-range value is TC_EINVAL */
+    unsigned cnt = 0;
+    CHECK(tc_frag_map(&s, 0, 0, NULL) == TC_EINVAL, "NULL element");
+    CHECK(tc_frag_count(&s, NULL) == TC_EINVAL, "NULL count");
+    s.op = TC_OPERAND_COUNT;
+    CHECK(tc_frag_count(&s, &cnt) == TC_EINVAL && tc_frag_map(&s, 0, 0, &e) == TC_EINVAL,
+          "operand %d", TC_OPERAND_COUNT);
+    s.op = TC_OPERAND_A;
     s.arch = TC_ARCH_AMPERE;
     CHECK(tc_frag_map(&s, 0, 0, &e) == TC_EUNSUPPORTED, "ampere");
     s = spec(TC_SHAPE_M16N16K16, TC_OPERAND_C, TC_LAYOUT_ROW, TC_FMT_BF16);
     CHECK(tc_frag_map(&s, 0, 0, &e) == TC_EFORMAT, "bf16 accumulator");
     s = spec(TC_SHAPE_COUNT, TC_OPERAND_A, TC_LAYOUT_ROW, TC_FMT_FP32);
     CHECK(tc_frag_map(&s, 0, 0, &e) == TC_EINVAL, "bad shape");
+    /* tcsim_tc.h: "layout is ignored for C": any value maps as row does */
+    for (int sh = 0; sh < 2; sh++) {
+        tc_frag_spec sr = spec((tc_shape)sh, TC_OPERAND_C, TC_LAYOUT_ROW, TC_FMT_FP32);
+        tc_frag_spec sx = spec((tc_shape)sh, TC_OPERAND_C, TC_LAYOUT_COUNT, TC_FMT_FP32);
+        unsigned n = 0;
+        CHECK(tc_frag_count(&sx, &n) == TC_OK && n == 8, "shape %d: C with layout %d", sh,
+              TC_LAYOUT_COUNT);
+        for (unsigned l = 0; l < 32; l++)
+            for (unsigned i = 0; i < 8; i++) {
+                tc_frag_elem er, ex;
+                tc_frag_map(&sr, l, i, &er);
+                CHECK(tc_frag_map(&sx, l, i, &ex) == TC_OK && ex.tile == er.tile &&
+                          ex.row == er.row && ex.col == er.col,
+                      "shape %d: C layout %d lane %u elem %u", sh, TC_LAYOUT_COUNT, l, i);
+            }
+    }
     /* a layout that is neither row nor col is an out-of-range value (tcsim.h: TC_EINVAL)
      * for A and B, whose element places depend on it */
     for (int op = TC_OPERAND_A; op <= TC_OPERAND_B; op++) {
@@ -435,12 +469,60 @@ static void test_sets_steps(void)
     }
     tc_hmma_cfg bad = {TC_SHAPE_M16N16K16, TC_LAYOUT_ROW, TC_LAYOUT_ROW, TC_FMT_BF16};
     CHECK(tc_hmma_geometry(&bad, NULL, NULL, NULL) == TC_EFORMAT, "bf16 accumulator");
+    /* a layout that is neither row nor col (tcsim.h: an out-of-range value, TC_EINVAL) */
+    tc_hmma_cfg badl = {TC_SHAPE_M16N16K16, TC_LAYOUT_COUNT, TC_LAYOUT_ROW, TC_FMT_FP32};
+    CHECK(tc_hmma_geometry(&badl, NULL, NULL, NULL) == TC_EINVAL, "A layout %d", TC_LAYOUT_COUNT);
+    badl.a_layout = TC_LAYOUT_ROW;
+    badl.b_layout = TC_LAYOUT_COUNT;
+    CHECK(tc_hmma_geometry(&badl, NULL, NULL, NULL) == TC_EINVAL, "B layout %d", TC_LAYOUT_COUNT);
     tc_hmma_cfg ok = {TC_SHAPE_M8N8K4, TC_LAYOUT_ROW, TC_LAYOUT_ROW, TC_FMT_FP32};
     tc_hmma_access ac;
     CHECK(tc_hmma_access_of(&ok, 1, 0, 0, &ac) == TC_EINVAL, "m8n8k4 has one set");
     CHECK(tc_hmma_access_of(&ok, 0, 4, 0, &ac) == TC_EINVAL, "mixed has four steps");
     /* tcsim_tc.h: half is 0 (threadgroup X) or 1 (X+4); 2 is out of range (TC_EINVAL) */
     CHECK(tc_hmma_access_of(&ok, 0, 0, 2, &ac) == TC_EINVAL, "half 2");
+    /* tc_hmma_exec: set and step within tc_hmma_geometry's counts (m8n8k4: one set;
+     * m16n16k16: four; mixed: four steps), else TC_EINVAL with nothing written */
+    {
+        static tc_warp_frags w;
+        memset(&w, 0, sizeof w);
+        tc_hmma_cfg big = {TC_SHAPE_M16N16K16, TC_LAYOUT_ROW, TC_LAYOUT_ROW, TC_FMT_FP32};
+        CHECK(tc_hmma_exec(&ok, 1, 0, &w, NULL, NULL) == TC_EINVAL, "exec m8n8k4 set 1");
+        CHECK(tc_hmma_exec(&big, 4, 0, &w, NULL, NULL) == TC_EINVAL, "exec set 4");
+        CHECK(tc_hmma_exec(&big, 0, 4, &w, NULL, NULL) == TC_EINVAL, "exec step 4");
+        CHECK(tc_hmma_exec(&big, 0, 0, NULL, NULL, NULL) == TC_EINVAL, "exec NULL frags");
+    }
+}
+
+/* A step function that fails on its fifth call: tcsim_tc.h, "On an error no accumulator
+ * is written", for the steps run one by one through fn as for the batch. */
+static tc_status fail_fifth(void *ctx, const tc_profile *p, size_t n, const uint32_t *a,
+                            const uint32_t *b, uint32_t c, uint32_t *d)
+{
+    (void)p; (void)n; (void)a; (void)b;
+    unsigned *calls = ctx;
+    *d = c + 1; /* a write-back would show */
+    return ++*calls == 5 ? TC_EIO : TC_OK;
+}
+
+static void test_exec_error(void)
+{
+    for (int acc = 0; acc < 2; acc++) {
+        tc_hmma_cfg cfg = {TC_SHAPE_M16N16K16, TC_LAYOUT_ROW, TC_LAYOUT_COL,
+                           acc ? TC_FMT_FP16 : TC_FMT_FP32};
+        static tc_warp_frags w, before;
+        for (unsigned l = 0; l < 32; l++)
+            for (unsigned e = 0; e < TC_FRAG_MAX; e++) {
+                w.a[l][e] = w.b[l][e] = 0x3c00;
+                w.c[l][e] = 0x1000u * l + e;
+            }
+        before = w;
+        unsigned calls = 0;
+        CHECK(tc_hmma_exec(&cfg, 1, 1, &w, fail_fifth, &calls) == TC_EIO && calls == 5,
+              "acc %d: the step function's error is returned (%u calls)", acc, calls);
+        CHECK(!memcmp(w.c, before.c, sizeof w.c), "acc %d: an HMMA whose fifth step failed "
+              "wrote accumulators", acc);
+    }
 }
 
 int main(void)
@@ -448,6 +530,7 @@ int main(void)
     test_m8n8k4();
     test_wmma();
     test_sets_steps();
+    test_exec_error();
     printf("%s: %d failure(s)\n", failures ? "FAILED" : "PASSED", failures);
     return failures != 0;
 }
