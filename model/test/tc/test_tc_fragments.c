@@ -289,6 +289,11 @@ static void test_wmma(void)
     unsigned cnt = 0;
     CHECK(tc_frag_map(&s, 0, 0, NULL) == TC_EINVAL, "NULL element");
     CHECK(tc_frag_count(&s, NULL) == TC_EINVAL, "NULL count");
+    {
+        static uint32_t fr[32][TC_FRAG_MAX];
+        CHECK(tc_frag_load(&s, NULL, fr) == TC_EINVAL && tc_frag_store(&s, fr, NULL) == TC_EINVAL,
+              "load / store with a NULL matrix");
+    }
     s.op = TC_OPERAND_COUNT;
     CHECK(tc_frag_count(&s, &cnt) == TC_EINVAL && tc_frag_map(&s, 0, 0, &e) == TC_EINVAL,
           "operand %d", TC_OPERAND_COUNT);

@@ -266,6 +266,8 @@ static void test_clock(unsigned banks)
     tc_tmem_inputs idle = { 0 };
     tc_tmem_clock(m, &idle, &o);
     CHECK(!o.a_rvalid && !o.ls_rvalid && !o.grant && !o.ready, "idle after");
+    CHECK(tc_tmem_cycle_count(m) == cycle + 1, "tcsim_tmem.h: clocks since tc_tmem_new, "
+          "an idle one too");
     /* tcsim_tmem.h: ls_rvalid says an ld completed; a st of 4 columns is one cycle on
      * either organization (ceil(4 / banks)) and completes with ready, no rvalid */
     tc_tmem_inputs st4 = { .ls_valid = 1, .ls_store = 1, .ls_group = 2, .ls_col = 60,
