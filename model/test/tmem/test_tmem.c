@@ -86,6 +86,10 @@ static void test_costs(unsigned banks)
     for (size_t i = 0; i < 4; i++) {
         CHECK(tc_tmem_op_cycles(banks, wide[i], 0, &c) == TC_OK && c == (banks == 8 ? 1u : 2u),
               "%s on %u banks: %u cycles", tc_tmem_op_name(wide[i]), banks, c);
+        /* tcsim_tmem.h: ncols "is ignored (always 8) for the others" */
+        CHECK(tc_tmem_op_cycles(banks, wide[i], 1, &c) == TC_OK && c == (banks == 8 ? 1u : 2u) &&
+                  tc_tmem_op_cycles(banks, wide[i], 9, &c) == TC_OK && c == (banks == 8 ? 1u : 2u),
+              "%s on %u banks with ncols 1 and 9: %u cycles", tc_tmem_op_name(wide[i]), banks, c);
     }
     for (unsigned n = 1; n <= 8; n++) {
         unsigned w = banks == 8 ? 1 : (n <= 4 ? 1 : 2);
