@@ -255,13 +255,10 @@ static void cost_cases(void)
         /* docs/blackwell_mma.md: "+ 1 read each for the scale-factor columns". mxf8f6f4
          * M=128 N=8, A in tmem, not accumulating: 1 A read + 1 sfa + 1 sfb + 1 D write =
          * 4 requests, 4 cycles with 8 banks and 8 with 4 */
-        d.kind = TC_BW_MXF8F6F4;
-        d.in = TC_FMT_E4M3;
-        d.scale = TC_FMT_UE8M0;
-        d.N = 8;
-        d.sfa_col = 300;
-        d.sfb_col = 308;
-        CHECK(tc_bw_mma(t, &d, &cost) == TC_OK && cost.tmem_cycles == per * 4,
+        tc_bw_mma_desc ds = {.kind = TC_BW_MXF8F6F4, .in = TC_FMT_E4M3, .out = TC_FMT_FP32,
+                             .scale = TC_FMT_UE8M0, .M = 128, .N = 8, .d_col = 8, .a_tmem = 1,
+                             .b_smem = d.b_smem, .sfa_col = 300, .sfb_col = 308};
+        CHECK(tc_bw_mma(t, &ds, &cost) == TC_OK && cost.tmem_cycles == per * 4,
               "banks %u: mxf8f6f4 tmem cycles %llu, expected %llu", banks[bi],
               (unsigned long long)cost.tmem_cycles, (unsigned long long)(per * 4));
         tc_tmem_free(t);
