@@ -287,6 +287,9 @@ static void test_clock(unsigned banks)
         tc_tmem_clock(m, &c2, &o);
         CHECK(o.grant == 1u << TC_TMEM_PORT_CP && !o.ready, "cp first cycle");
         CHECK(tc_tmem_shift(m, 0, NULL) == TC_EINVAL, "an operation call on a half-done request");
+        /* ... a cp too, though its payload is what the half-done cp's second cycle would
+         * read (tcsim_tmem.h: TC_EINVAL if a two-cycle request is half done) */
+        CHECK(tc_tmem_cp(m, 40, cpd, NULL) == TC_EINVAL, "a cp call on a half-done cp");
         c2.d_valid = 1;
         c2.d_col = 40;
         c2.d_data = d;
