@@ -56,7 +56,7 @@ typedef enum tc_operand {
 
 const char *tc_shape_name(tc_shape s);            /* "m16n16k16", "m8n8k4"; NULL if bad */
 tc_status tc_shape_parse(const char *name, tc_shape *out);
-const char *tc_layout_name(tc_layout l);          /* "row", "col" */
+const char *tc_layout_name(tc_layout l);          /* "row", "col"; NULL if bad */
 tc_status tc_layout_parse(const char *name, tc_layout *out);
 
 /* M, N, K of one tile, and how many independent tiles a warp computes (1 or 4). */

@@ -95,7 +95,7 @@ typedef enum tc_tmem_op {
 } tc_tmem_op;
 
 const char *tc_tmem_port_name(tc_tmem_port p);  /* "d", "a", "shift", "cp", "ls"; NULL if out of range */
-const char *tc_tmem_op_name(tc_tmem_op op);     /* "mma-d", "mma-a", "shift", "cp", "ld", "st" */
+const char *tc_tmem_op_name(tc_tmem_op op);     /* "mma-d", "mma-a", "shift", "cp", "ld", "st"; NULL if out of range */
 
 /* Cycles one request costs on an idle memory. ncols is 1..8 for ld/st and is ignored
  * (always 8) for the others. TC_EINVAL on a bad bank count, op or ncols. */

@@ -530,8 +530,18 @@ static void test_exec_error(void)
     }
 }
 
+/* The names of shapes and layouts (tcsim_tc.h): NULL past the last. */
+static void test_names(void)
+{
+    CHECK_COND(!strcmp(tc_shape_name(TC_SHAPE_M8N8K4), "m8n8k4") &&
+               tc_shape_name(TC_SHAPE_COUNT) == NULL);
+    CHECK_COND(!strcmp(tc_layout_name(TC_LAYOUT_COL), "col") &&
+               tc_layout_name(TC_LAYOUT_COUNT) == NULL);
+}
+
 int main(void)
 {
+    test_names();
     test_m8n8k4();
     test_wmma();
     test_sets_steps();

@@ -346,6 +346,9 @@ int main(void)
     CHECK(tc_tmem_port_name(TC_TMEM_PORT_SHIFT) && !strcmp(tc_tmem_port_name(TC_TMEM_PORT_SHIFT), "shift") &&
               tc_tmem_port_name(TC_TMEM_PORT_COUNT) == NULL,
           "port names");
+    CHECK(tc_tmem_op_name(TC_TMEM_OP_ST) && !strcmp(tc_tmem_op_name(TC_TMEM_OP_ST), "st") &&
+              tc_tmem_op_name(TC_TMEM_OP_COUNT) == NULL,
+          "op names");
     for (unsigned banks = 8; banks >= 4; banks -= 4) {
         test_map(banks);
         test_costs(banks);
