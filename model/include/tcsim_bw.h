@@ -119,7 +119,10 @@ typedef struct tc_bw_cost {
  * every D[i][j] with tc_dot / tc_dot_scaled in the profile of tc_bw_profile, and writes
  * D back through the tensor memory's D port with the disable-output-lane mask (lanes
  * outside the M rows are never written either). cost may be NULL. The memory must be
- * idle. TC_ESHAPE for a bad M or N, TC_EUNSUPPORTED for a bad kind/format mix. */
+ * idle. TC_ESHAPE for a bad M or N, TC_EUNSUPPORTED for a bad kind/format mix,
+ * TC_EFORMAT for an element with bits above its format's width in its container: in
+ * any row of B, in a row of A only when its lane is enabled (a disabled lane's row is
+ * not read). On an error nothing is written. */
 tc_status tc_bw_mma(tc_tmem *t, const tc_bw_mma_desc *d, tc_bw_cost *cost);
 
 /* An engine that runs one instruction in place of tc_bw_mma (e.g. the Verilated RTL);

@@ -373,6 +373,24 @@ static void error_cases(void)
               (unsigned long long)(tc_tmem_cycle_count(t) - before));
     }
     rows[8 * 3] = 0;
+    /* tcsim_bw.h: B's rows are always read, a row of A only for an enabled lane (a
+     * disabled lane's D is not computed). An e2m1 element with bit 4 alone set in its
+     * container: in a disabled lane's row of A it is never read (TC_OK); in B it is
+     * TC_EFORMAT even with every lane disabled, when no dot product would meet it. */
+    {
+        static uint32_t arows[128 * 8], brows[8 * 8];
+        tc_bw_mma_desc dm = d;
+        dm.a_smem.words = arows;
+        dm.b_smem.words = brows;
+        arows[8 * 5] = 0x10;
+        dm.disable[0] = 1u << 5;
+        CHECK(tc_bw_mma(t, &dm, NULL) == TC_OK, "a bad element in a disabled lane's row of A");
+        arows[8 * 5] = 0;
+        brows[8 * 2] = 0x10;
+        for (unsigned g = 0; g < TC_TMEM_LANES / 32; g++)
+            dm.disable[g] = 0xffffffffu;
+        CHECK(tc_bw_mma(t, &dm, NULL) == TC_EFORMAT, "a bad element in B, every lane disabled");
+    }
     /* tcsim_bw.h: N is 8..256 in steps of 8 (0 is none of them); the D and A columns
      * are tensor-memory columns 0..511 (tcsim_tmem.h), so 512 is refused, not read as
      * column 0; B's rows are required (tcsim.h: a NULL pointer is TC_EINVAL) */
