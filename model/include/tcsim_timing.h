@@ -84,8 +84,8 @@ tc_status tc_gpu_timing_find(const char *name, tc_gpu_timing *out);
 
 /* Parses the GPU called `name` from `text` in timing.txt's format (lines of
  * "gpu NAME key value key value ..."; '#' starts a comment). TC_EUNSUPPORTED if the
- * text has no such GPU, TC_EINVAL for a malformed line, an unknown key, a missing key
- * or a value out of range. A value is a decimal number of at most 10 digits from 0 to
+ * text has no such GPU, TC_EINVAL for a malformed line, an unknown key, a missing key,
+ * a key given twice in a record or a value out of range. A value is a decimal number of at most 10 digits from 0 to
  * its key's limit: 16 for acc32_rate_div and acc32_buffer, 32 for volta_fedps_per_tg,
  * 64 for subcores, tc_per_subcore and the other volta_* keys, 256 for fedp_len16,
  * step_k16 and drain_rows, 4096 for fedps_per_tc, 100000 for the rest (cycles);

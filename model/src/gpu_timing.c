@@ -119,8 +119,8 @@ static tc_status parse_fields(const char *text, size_t *pos, tc_gpu_timing *g)
                 return TC_EINVAL;
             memcpy(name, v.p, v.len);
             name[v.len] = 0;
-            if (tc_arch_parse(name, &g->arch) != TC_OK)
-                return TC_EINVAL;
+            if ((seen >> N_KEYS & 1u) || tc_arch_parse(name, &g->arch) != TC_OK)
+                return TC_EINVAL; /* a key given twice is a slip, not an override */
             seen |= 1u << N_KEYS;
             continue;
         }
@@ -130,7 +130,7 @@ static tc_status parse_fields(const char *text, size_t *pos, tc_gpu_timing *g)
         if (i == N_KEYS)
             return TC_EINVAL;
         unsigned val;
-        if (word_uint(v, keys[i].max, &val))
+        if ((seen >> i & 1u) || word_uint(v, keys[i].max, &val))
             return TC_EINVAL;
         memcpy((char *)g + keys[i].off, &val, sizeof val);
         seen |= 1u << i;

@@ -170,6 +170,12 @@ int main(void)
         memmove(txt + 4, txt + 3, strlen(txt + 3) + 1);
         txt[3] = 's';
         CHECK(tc_gpu_timing_parse(txt, "toy", &b) == TC_EINVAL, "'gpus' read as gpu");
+        /* a key given twice in a record is refused, not the last one taken: the toy's
+         * last key again, and its arch again (tcsim_timing.h) */
+        toy_text(txt, sizeof txt, "toy", " ", "acc32_buffer", "1 acc32_buffer 2");
+        CHECK(tc_gpu_timing_parse(txt, "toy", &b) == TC_EINVAL, "acc32_buffer given twice");
+        toy_text(txt, sizeof txt, "toy", " ", "acc32_buffer", "1 arch ampere");
+        CHECK(tc_gpu_timing_parse(txt, "toy", &b) == TC_EINVAL, "arch given twice");
     }
     CHECK_COND(tc_gpu_timing_parse(fixed, "toy", &g) == TC_OK);
 
