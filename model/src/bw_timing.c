@@ -151,7 +151,8 @@ static void forget(bw_timeline *t)
     port_forget(&t->tmem, f);
 }
 
-static void note_end(bw_timeline *t, uint64_t end)
+/* After an operation that ended at `end`: the run's end, and the gaps it can forget. */
+static void op_done(bw_timeline *t, uint64_t end)
 {
     t->end = max2(t->end, end);
     forget(t);
@@ -164,7 +165,7 @@ static tc_status window_write(bw_timeline *t, bw_port *p, unsigned win, uint64_t
     uint64_t start = max2(t->win_read[win], t->win_ready[win]);
     tc_status st = port_take(p, start, cycles, &t->win_ready[win]);
     if (st == TC_OK)
-        note_end(t, t->win_ready[win]);
+        op_done(t, t->win_ready[win]);
     return st;
 }
 
@@ -193,7 +194,7 @@ tc_status tc_bwt_mma(bw_timeline *t, unsigned win, unsigned dreg, const tc_bw_co
         return st;
     uint64_t end = max2(start + c->array_passes, max2(smem_end, tmem_end));
     t->array = t->win_read[win] = t->d_done[dreg] = end;
-    note_end(t, end);
+    op_done(t, end);
     return TC_OK;
 }
 
@@ -204,7 +205,7 @@ tc_status tc_bwt_d_zero(bw_timeline *t, unsigned dreg, uint64_t cycles)
     uint64_t start = max2(t->d_done[dreg], t->d_drained[dreg]);
     tc_status st = port_take(&t->tmem, start, cycles, &t->d_ready[dreg]);
     if (st == TC_OK)
-        note_end(t, t->d_ready[dreg]);
+        op_done(t, t->d_ready[dreg]);
     return st;
 }
 
@@ -214,7 +215,7 @@ tc_status tc_bwt_d_read(bw_timeline *t, unsigned dreg, uint64_t cycles)
         return TC_EINVAL;
     tc_status st = port_take(&t->tmem, t->d_done[dreg], cycles, &t->d_drained[dreg]);
     if (st == TC_OK)
-        note_end(t, t->d_drained[dreg]);
+        op_done(t, t->d_drained[dreg]);
     return st;
 }
 

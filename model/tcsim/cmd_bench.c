@@ -243,25 +243,26 @@ static int bench_run(int argc, char **argv)
     if ((measured = cli >= 0))
         printf("%-34s %3d %14.0f   (lines/s, parsing and printing included)\n",
                "tcsim dot ampere fp16->fp32", 8, cli);
-    if (!measured) { /* no JSON with a figure missing: the file opened empty goes */
+    int ok = measured;
+    if (measured) {
+        fprintf(f, "{\n  \"unit\": \"dot products per second, one core\",\n  \"profiles\": [\n");
+        for (size_t i = 0; i < nres; i++)
+            fprintf(f, "    {\"profile\": \"%s\", \"k\": %u, \"single\": %.0f, "
+                       "\"batch\": %.0f}%s\n", res[i].name, res[i].k, res[i].single,
+                    res[i].batch, i + 1 < nres ? "," : "");
+        fprintf(f, "  ],\n  \"mma_m16n8k16_tiles_per_s\": %.0f,\n"
+                   "  \"tcsim_dot_lines_per_s\": %.0f\n}\n", tile, cli);
+        /* fprintf buffers: a full disk shows up at the latest in fclose. */
+        ok = !ferror(f);
+        ok &= fclose(f) == 0;
+        if (ok)
+            printf("wrote %s\n", json);
+        else
+            fprintf(stderr, "tcsim bench: cannot write '%s': %s\n", json, strerror(errno));
+    } else { /* no JSON with a figure missing: the file opened empty goes */
         fclose(f);
         remove(json);
-        free(res); free(a); free(b); free(c); free(d);
-        return CLI_FAIL;
     }
-    fprintf(f, "{\n  \"unit\": \"dot products per second, one core\",\n  \"profiles\": [\n");
-    for (size_t i = 0; i < nres; i++)
-        fprintf(f, "    {\"profile\": \"%s\", \"k\": %u, \"single\": %.0f, \"batch\": %.0f}%s\n",
-                res[i].name, res[i].k, res[i].single, res[i].batch, i + 1 < nres ? "," : "");
-    fprintf(f, "  ],\n  \"mma_m16n8k16_tiles_per_s\": %.0f,\n"
-               "  \"tcsim_dot_lines_per_s\": %.0f\n}\n", tile, cli);
-    /* fprintf buffers: a full disk shows up at the latest in fclose. */
-    int ok = !ferror(f);
-    ok &= fclose(f) == 0;
-    if (ok)
-        printf("wrote %s\n", json);
-    else
-        fprintf(stderr, "tcsim bench: cannot write '%s': %s\n", json, strerror(errno));
     free(res); free(a); free(b); free(c); free(d);
     return ok ? CLI_OK : CLI_FAIL;
 }
