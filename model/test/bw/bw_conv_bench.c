@@ -12,6 +12,7 @@
 #include "tcsim.h"
 #include "../bench_clock.h"
 #include "../report_file.h"
+#include "bw_conv_args.h"
 
 int main(int argc, char **argv)
 {
@@ -39,14 +40,7 @@ int main(int argc, char **argv)
     for (int b = 0; b < 2; b++) {
         tc_conv_stats st[4];
         for (int algo = 2; algo <= 3; algo++) {
-            tc_conv_args ca;
-            memset(&ca, 0, sizeof ca);
-            ca.shape = sh;
-            ca.kind = TC_BW_F16;
-            ca.in = TC_FMT_FP16;
-            ca.out = TC_FMT_FP32;
-            ca.algo = (tc_conv_algo)algo;
-            ca.banks = banks[b];
+            tc_conv_args ca = bw_f16_conv(&sh, (tc_conv_algo)algo, banks[b]);
             double t0 = bench_cpu_seconds();
             tc_status s = tc_conv(&ca, act, wgt, algo == 2 ? o2 : o3, &st[algo]);
             double dt = bench_cpu_seconds() - t0;

@@ -23,6 +23,7 @@
 #include "tcsim.h"
 
 #include "../check.h"
+#include "bw_conv_args.h"
 
 typedef struct kindmix {
     tc_bw_kind kind;
@@ -194,22 +195,9 @@ static void run_shape(const tc_conv_shape *sh, const kindmix *km, uint64_t seed)
         free(o[a]);
 }
 
-/* The arguments of an f16 -> fp32 convolution of shape sh: 8 banks, tc_bw_mma's engine. */
-static tc_conv_args f16_args(const tc_conv_shape *sh, tc_conv_algo algo)
-{
-    tc_conv_args ca;
-    memset(&ca, 0, sizeof ca);
-    ca.shape = *sh;
-    ca.kind = TC_BW_F16;
-    ca.in = TC_FMT_FP16;
-    ca.out = TC_FMT_FP32;
-    ca.algo = algo;
-    return ca;
-}
-
 static void error_cases(void)
 {
-    tc_conv_args ca = f16_args(&shapes[0], TC_CONV_SHIFT);
+    tc_conv_args ca = bw_f16_conv(&shapes[0], TC_CONV_SHIFT, 0);
     uint32_t x[4] = {0};
     unsigned P, Q;
     tc_conv_shape sh = {1, 2, 2, 1, 1, 3, 3, 1, 0, 1};
@@ -259,7 +247,7 @@ static void padding_channel_case(void)
     const tc_conv_shape sh = {1, 1, 2, 1, 2, 1, 1, 1, 0, 1};
     const uint32_t act[2] = {0x3c00, 0x7c00}, wgt[2] = {0x3c00, 0x7c00};
     const uint32_t want[4] = {0x3f800000, 0x7f800000, 0x7f800000, 0x7f800000};
-    tc_conv_args ca = f16_args(&sh, TC_CONV_DIRECT);
+    tc_conv_args ca = bw_f16_conv(&sh, TC_CONV_DIRECT, 0);
     for (int a = TC_CONV_DIRECT; a <= TC_CONV_SHIFT; a++) {
         uint32_t out[4] = {0};
         ca.algo = (tc_conv_algo)a;
@@ -289,7 +277,7 @@ static void engine_failure_case(void)
     static uint32_t act[129 * 16], wgt[8 * 16], out[129 * 8];
     tc_random_fill(TC_FMT_FP16, 3, 129 * 16, act);
     tc_random_fill(TC_FMT_FP16, 4, 8 * 16, wgt);
-    tc_conv_args ca = f16_args(&sh, TC_CONV_PER_TAP);
+    tc_conv_args ca = bw_f16_conv(&sh, TC_CONV_PER_TAP, 0);
     ca.mma = failing_mma;
     for (int a = TC_CONV_PER_TAP; a <= TC_CONV_SHIFT; a++) {
         unsigned calls = 0;
@@ -325,8 +313,7 @@ static tc_conv_stats conv_stats_banks(const tc_conv_shape *sh, tc_conv_algo algo
     uint32_t *out = malloc((size_t)sh->n * P * Q * sh->k * 4);
     tc_random_fill(TC_FMT_FP16, 7, na, act);
     tc_random_fill(TC_FMT_FP16, 8, nw, wgt);
-    tc_conv_args ca = f16_args(sh, algo);
-    ca.banks = banks;
+    tc_conv_args ca = bw_f16_conv(sh, algo, banks);
     tc_status s = tc_conv(&ca, act, wgt, out, &st);
     CHECK(s == TC_OK, "algo %d: %s", (int)algo, tc_strerror(s));
     free(act);

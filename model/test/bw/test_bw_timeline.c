@@ -18,6 +18,7 @@
 #include "bw_timeline.h"
 
 #include "../check.h"
+#include "bw_conv_args.h"
 
 /* ------------------------------------------------------------- the reference */
 
@@ -264,19 +265,6 @@ static void random_program(uint64_t seed, unsigned ops)
 
 /* ------------------------------------------------------------- tc_conv's timeline */
 
-static tc_conv_args f16_conv(const tc_conv_shape *sh, tc_conv_algo algo, unsigned banks)
-{
-    tc_conv_args ca;
-    memset(&ca, 0, sizeof ca);
-    ca.shape = *sh;
-    ca.kind = TC_BW_F16;
-    ca.in = TC_FMT_FP16;
-    ca.out = TC_FMT_FP32;
-    ca.algo = algo;
-    ca.banks = banks;
-    return ca;
-}
-
 static void conv_layer(unsigned banks, tc_conv_algo algo)
 {
     /* docs/blackwell_mma.md's measured layer */
@@ -289,7 +277,7 @@ static void conv_layer(unsigned banks, tc_conv_algo algo)
     }
     tc_random_fill(TC_FMT_FP16, 1, na, act);
     tc_random_fill(TC_FMT_FP16, 2, nw, wgt);
-    tc_conv_args ca = f16_conv(&sh, algo, banks);
+    tc_conv_args ca = bw_f16_conv(&sh, algo, banks);
     tc_conv_stats st;
     memset(&st, 0, sizeof st);
     tc_status s = tc_conv(&ca, act, wgt, out, &st);
@@ -344,7 +332,7 @@ static void conv_enomem(void)
     uint32_t act[9 * 9 * 16], wgt[16 * 9 * 16], out[9 * 9 * 16];
     tc_random_fill(TC_FMT_FP16, 3, 9 * 9 * 16, act);
     tc_random_fill(TC_FMT_FP16, 4, 16 * 9 * 16, wgt);
-    tc_conv_args ca = f16_conv(&sh, TC_CONV_SHIFT, 8);
+    tc_conv_args ca = bw_f16_conv(&sh, TC_CONV_SHIFT, 8);
     memset(out, 0xa5, sizeof out);
     realloc_fails = 1;
     tc_status s = tc_conv(&ca, act, wgt, out, NULL);
