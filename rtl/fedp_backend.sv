@@ -116,7 +116,9 @@ module fedp_backend #(
 
   assign norm_exp = add_e_q - EW'(F) + EW'(MW - 1) - EW'(norm_lzc);
 
-  logic [RW32-1:0] round32;
+  // round32 is C_W wide: that is fp32's width when fp32 is an output, and without fp32
+  // there is no fp32 rounder to fill more bits (an fp16-only instance has C_W = 16).
+  logic [C_W-1:0]  round32;
   logic [RW16-1:0] round16;
 
   if (OUT32) begin : gen_round32
@@ -155,7 +157,7 @@ module fedp_backend #(
       if (add_nan_q)      result = C_W'({1'b0, {(RW32 - 1){1'b1}}});
       else if (add_inf_q) result = C_W'({add_inf_neg_q, {EB32{1'b1}}, {MB32{1'b0}}});
       else if (norm_zero) result = '0;
-      else                result = C_W'(round32);
+      else                result = round32;
     end
   end
 

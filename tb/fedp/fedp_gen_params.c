@@ -4,9 +4,11 @@
  * Arguments: one instance per argument, "name:arch:instr:fmt[,fmt...][:kind[,kind...]]".
  * For each, prints one line
  *   "name L F InFmts OutFmts EminAlignFp32 EminAlignFp16 Fp32ManBits ScaleFmts"
- * built from the FEDP rows of (arch, instr, fmt, fp32/fp16) and, for each block-scaled
- * kind named (mxf8f6f4, mxf4, mxf4nvf4), its rows of every scale format with those
- * input formats (ScaleFmts: the scale formats seen, 0 for none). The rows an instance
+ * built from the FEDP rows of (arch, instr, fmt, fp32/fp16), or of (arch, instr, fmt,
+ * out) alone for a format written "fmt->out" (an instance without the other output's
+ * rounder, e.g. fp16 accumulation only), and, for each block-scaled kind named
+ * (mxf8f6f4, mxf4, mxf4nvf4), its rows of every scale format with those input formats
+ * (ScaleFmts: the scale formats seen, 0 for none). The rows an instance
  * covers must agree on every parameter, or the instance is not one datapath: that, an
  * unknown name or a missing row is an error (exit 1) that stops the configuration. An
  * instance of mxf4 rows (fedp_grouped.sv) takes no plain rows: name no formats of a
@@ -72,8 +74,18 @@ static int gen(char *spec)
     }
     inst s = {0, 0, 23, 0, 0, 0, TC_EMIN_ALIGN_NONE, TC_EMIN_ALIGN_NONE, 0, TC_KIND_FEDP};
     for (char *f = strtok(strcmp(fmts, "-") ? fmts : NULL, ","); f; f = strtok(NULL, ",")) {
-        tc_fmt in;
+        tc_fmt in, only = TC_FMT_COUNT;
         int rows = 0;
+        char *arrow = strstr(f, "->");
+        if (arrow) {
+            *arrow = '\0';
+            if (tc_fmt_parse(arrow + 2, &only) != TC_OK ||
+                (only != TC_FMT_FP32 && only != TC_FMT_FP16)) {
+                fprintf(stderr, "fedp_gen_params: %s: output format '%s' is not fp32 or fp16\n",
+                        name, arrow + 2);
+                return 1;
+            }
+        }
         if (tc_fmt_parse(f, &in) != TC_OK) {
             fprintf(stderr, "fedp_gen_params: %s: unknown format '%s'\n", name, f);
             return 1;
@@ -81,7 +93,8 @@ static int gen(char *spec)
         static const tc_fmt outs[] = {TC_FMT_FP32, TC_FMT_FP16};
         for (size_t o = 0; o < 2; o++) {
             const tc_profile *p;
-            if (tc_profile_find(arch, instr, in, outs[o], &p) != TC_OK)
+            if ((arrow && outs[o] != only) ||
+                tc_profile_find(arch, instr, in, outs[o], &p) != TC_OK)
                 continue;
             if (p->kind != TC_KIND_FEDP || !fold(&s, p)) {
                 fprintf(stderr, "fedp_gen_params: %s: profile %s is not an FEDP step with "
@@ -91,8 +104,8 @@ static int gen(char *spec)
             rows++;
         }
         if (!rows) {
-            fprintf(stderr, "fedp_gen_params: %s: no profile for %s %s %s\n", name, arch_s,
-                    instr_s, f);
+            fprintf(stderr, "fedp_gen_params: %s: no profile for %s %s %s%s%s\n", name,
+                    arch_s, instr_s, f, arrow ? " -> " : "", arrow ? arrow + 2 : "");
             return 1;
         }
     }

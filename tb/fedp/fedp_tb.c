@@ -546,7 +546,8 @@ static void directed_cancellation(tb *t, const tc_profile *p)
 }
 
 /* A format select outside the instance's set gives the canonical NaN of the output
- * (fp32 for an unsupported output select): fedp.sv's contract, not the model's. */
+ * (for an unsupported output select fp32's, or fp16's in an instance without fp32):
+ * fedp.sv's contract, not the model's. */
 static void directed_unsupported(tb *t, const tc_profile *p)
 {
     op o;
@@ -562,8 +563,7 @@ static void directed_unsupported(tb *t, const tc_profile *p)
         o.expect = tc_canonical_nan(p->out);
         cycle(t, &o);
     }
-    if (!((t->q->out_fmts >> TC_FMT_FP32) & 1u))
-        return;
+    tc_fmt nan_fmt = (t->q->out_fmts >> TC_FMT_FP32) & 1u ? TC_FMT_FP32 : TC_FMT_FP16;
     for (unsigned f = 0; f < TC_FMT_COUNT; f++) {
         if ((t->q->out_fmts >> f) & 1u)
             continue;
@@ -571,7 +571,7 @@ static void directed_unsupported(tb *t, const tc_profile *p)
         o.out = f;
         o.valid = 1;
         o.index = t->issued;
-        o.expect = tc_canonical_nan(TC_FMT_FP32);
+        o.expect = tc_canonical_nan(nan_fmt);
         cycle(t, &o);
     }
 }
