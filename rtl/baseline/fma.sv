@@ -175,9 +175,9 @@ module fma #(
   assign norm_exp = align_etop + EW'(1) - EW'(norm_lzc);
 
   // Without fp32 output (C_W = 16) the fp32 rounder is absent and round32 is mostly unread.
-  /* verilator lint_off UNUSEDSIGNAL */
-  logic [RW32-1:0] round32;
-  /* verilator lint_on UNUSEDSIGNAL */
+  // round32 is C_W wide: that is fp32's width when fp32 is an output, and without fp32
+  // there is no fp32 rounder to fill more bits (an fp16-only chain has C_W = 16).
+  logic [C_W-1:0]  round32;
   logic [RW16-1:0] round16;
 
   if (OUT32) begin : gen_round32
@@ -211,7 +211,7 @@ module fma #(
       if (spec_nan)      d_o = C_W'({1'b0, {(RW32 - 1){1'b1}}});
       else if (spec_inf) d_o = C_W'({spec_sign, {EB32{1'b1}}, {MB32{1'b0}}});
       else if (add_zero) d_o = C_W'({zero_sign, {(RW32 - 1){1'b0}}});
-      else               d_o = C_W'(round32);
+      else               d_o = round32;
     end
   end
 endmodule

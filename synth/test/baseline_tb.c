@@ -247,7 +247,13 @@ static int rtl_test(unsigned long count)
     printf("fma_chain: L %u, input formats", p->L);
     for (unsigned i = 0; i < n_in; i++)
         printf(" %s", tc_fmt_get(ins[i])->name);
-    printf(", fp32 results with %u fraction bits, latency %u\n", p->fp32_man_bits, p->latency);
+    printf(", results");
+    for (unsigned i = 0; i < n_out; i++)
+        if (outs[i] == TC_FMT_FP32)
+            printf(" fp32 (%u fraction bits)", p->fp32_man_bits);
+        else
+            printf(" fp16");
+    printf(", latency %u\n", p->latency);
 
     static op ring[RING];
     void *dut = baseline_dut.create();

@@ -8,6 +8,8 @@
 // of the module: the synthesized parameter sets come from the profile table instead):
 //   0  L 4, fp16 in, fp32 (toward zero) and fp16 (nearest even) out, 23 fraction bits
 //   1  L 3, every element float format in, fp32/fp16 out, e8m13 fp32 results
+//   2  L 4, tf32 in, fp32 out alone (the shape of the synthesized tf32 baselines)
+//   3  L 4, fp16 in, fp16 out alone (the shape of fedp_volta_fp16_acc16)
 module fma_chain_tb_top #(
   parameter int Set = 0,
   localparam int L = Set == 1 ? 3 : 4,
@@ -15,8 +17,10 @@ module fma_chain_tb_top #(
       (1 << tc_pkg::FMT_TF32) | (1 << tc_pkg::FMT_FP16) | (1 << tc_pkg::FMT_BF16) |
       (1 << tc_pkg::FMT_E4M3) | (1 << tc_pkg::FMT_E5M2) | (1 << tc_pkg::FMT_E3M2) |
       (1 << tc_pkg::FMT_E2M3) | (1 << tc_pkg::FMT_E2M1)
-    : 1 << tc_pkg::FMT_FP16,
-  localparam int OutFmts = (1 << tc_pkg::FMT_FP32) | (1 << tc_pkg::FMT_FP16),
+    : Set == 2 ? 1 << tc_pkg::FMT_TF32 : 1 << tc_pkg::FMT_FP16,
+  localparam int OutFmts = Set == 2 ? 1 << tc_pkg::FMT_FP32
+                         : Set == 3 ? 1 << tc_pkg::FMT_FP16
+                         : (1 << tc_pkg::FMT_FP32) | (1 << tc_pkg::FMT_FP16),
   localparam int Fp32ManBits = Set == 1 ? 13 : 23,
   localparam int ELEM_W = tc_pkg::max_value_bits(InFmts),
   localparam int C_W = tc_pkg::max_value_bits(OutFmts),
