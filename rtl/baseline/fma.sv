@@ -174,7 +174,6 @@ module fma #(
   // Bit MW-1 of the sum has exponent etop + 1.
   assign norm_exp = align_etop + EW'(1) - EW'(norm_lzc);
 
-  // Without fp32 output (C_W = 16) the fp32 rounder is absent and round32 is mostly unread.
   // round32 is C_W wide: that is fp32's width when fp32 is an output, and without fp32
   // there is no fp32 rounder to fill more bits (an fp16-only chain has C_W = 16).
   logic [C_W-1:0]  round32;
