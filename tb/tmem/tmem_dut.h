@@ -35,13 +35,14 @@ unsigned tmem_dut_banks(const tmem_dut *d);
 
 /* rst_ni low for one rising edge with every valid low. */
 void tmem_dut_reset(tmem_dut *d);
-
 /* The three parts of a cycle, and the whole cycle. Payloads are copied only for ports
  * whose valid is set (an idle port's payload is don't-care) - and for the port whose
  * request is half done, which the caller must keep presenting. */
 void tmem_dut_drive(tmem_dut *d, const tc_tmem_inputs *in);
 void tmem_dut_step(tmem_dut *d);        /* one rising edge (and the falling one before it) */
 void tmem_dut_cycle(tmem_dut *d, const tc_tmem_inputs *in, tc_tmem_outputs *out);
+/* ready and grant as the RTL shows them now (after tmem_dut_drive, before the edge). */
+void tmem_dut_sample_ready(tmem_dut *d, tc_tmem_outputs *out);
 /* The read results (rvalid, rdata) as the registers hold them now, without an edge: what
  * a requester sees in the cycle after tmem_dut_reset, before its first edge. */
 void tmem_dut_sample_read(tmem_dut *d, tc_tmem_outputs *out);

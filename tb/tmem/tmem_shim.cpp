@@ -224,6 +224,7 @@ void tmem_dut_cycle(tmem_dut *d, const tc_tmem_inputs *in, tc_tmem_outputs *out)
 }
 
 void tmem_dut_sample_read(tmem_dut *d, tc_tmem_outputs *out) { d->impl->sample_read(out); }
+void tmem_dut_sample_ready(tmem_dut *d, tc_tmem_outputs *out) { d->impl->sample_ready(out); }
 
 int tmem_dut_peek(const tmem_dut *d, unsigned lane, unsigned col, uint32_t *out) {
     tc_tmem_loc l;

@@ -77,12 +77,17 @@ typedef struct pair {
     tc_tmem *model;
     unsigned banks;
     uint64_t cycle;
+    /* The model's read results of the last cycle (rdata points into the model, valid until
+     * its next clock): what the requester must still see during the next cycle. */
+    int last_a_rvalid, last_ls_rvalid;
+    const uint32_t *last_a_rdata, *last_ls_rdata;
 } pair;
 
 static int pair_open(pair *p, unsigned banks, const char *fst)
 {
     p->banks = banks;
     p->cycle = 0;
+    p->last_a_rvalid = p->last_ls_rvalid = 0;
     p->rtl = tmem_dut_new(banks, fst);
     if (!p->rtl || tc_tmem_new(banks, &p->model) != TC_OK) {
         fprintf(stderr, "tmem_tb: cannot build the %u-bank RTL or model\n", banks);
@@ -102,13 +107,57 @@ static void pair_reset(pair *p)
 {
     tmem_dut_reset(p->rtl);
     tc_tmem_reset(p->model);
+    p->last_a_rvalid = p->last_ls_rvalid = 0;
 }
 
-/* One cycle on both; compares what the ports show. Returns the RTL's outputs. */
+/* The read results of the last cycle once this cycle's inputs are driven: rvalid and
+ * rdata are the requester's for the whole cycle after ready ("a_rvalid_o / ls_rvalid_o
+ * pulse for one cycle, the cycle after ready_o"), whatever it now presents (typically
+ * its valid low, another port's request). The samples after the edge alone are taken
+ * with the old inputs still applied, where a combinational path from the request (an
+ * rvalid or rdata gated by the grant instead of a register) shows the same values as the
+ * register: an a_rdata_o or ls_rdata_o gated by the grant escaped every 8-bank test
+ * (mutation testing; only the 4-bank random stream, where the busy flag changes at the
+ * edge, caught it). */
+static void check_reads_held(pair *p)
+{
+    tc_tmem_outputs h;
+    tmem_dut_sample_read(p->rtl, &h);
+    if (h.a_rvalid != p->last_a_rvalid || h.ls_rvalid != p->last_ls_rvalid) {
+        fail("cycle %" PRIu64 " (new inputs, before the edge): a_rvalid %d ls_rvalid %d, "
+             "model %d %d", p->cycle, h.a_rvalid, h.ls_rvalid, p->last_a_rvalid,
+             p->last_ls_rvalid);
+        return;
+    }
+    if (h.a_rvalid)
+        for (unsigned i = 0; i < WIDE; i++)
+            if (h.a_rdata[i] != p->last_a_rdata[i]) {
+                fail("cycle %" PRIu64 " (new inputs, before the edge): a_rdata slot %u lane "
+                     "%u: %08x, model %08x", p->cycle, i / LANES, i % LANES, h.a_rdata[i],
+                     p->last_a_rdata[i]);
+                break;
+            }
+    if (h.ls_rvalid)
+        for (unsigned i = 0; i < QUARTER; i++)
+            if (h.ls_rdata[i] != p->last_ls_rdata[i]) {
+                fail("cycle %" PRIu64 " (new inputs, before the edge): ls_rdata slot %u lane "
+                     "%u: %08x, model %08x", p->cycle, i / GL, i % GL, h.ls_rdata[i],
+                     p->last_ls_rdata[i]);
+                break;
+            }
+}
+
+/* One cycle on both; compares what the ports show. Returns the RTL's outputs. The RTL
+ * cycle is tmem_dut_cycle()'s, with the held read results checked between drive and
+ * ready. */
 static tc_tmem_outputs pair_cycle(pair *p, const tc_tmem_inputs *in)
 {
-    tc_tmem_outputs r, m;
-    tmem_dut_cycle(p->rtl, in, &r);
+    tc_tmem_outputs r, m = { 0 };
+    tmem_dut_drive(p->rtl, in);
+    check_reads_held(p);
+    tmem_dut_sample_ready(p->rtl, &r);
+    tmem_dut_step(p->rtl);
+    tmem_dut_sample_read(p->rtl, &r);
     if (tc_tmem_clock(p->model, in, &m) != TC_OK)
         fail("cycle %" PRIu64 ": the model rejected the inputs", p->cycle);
     if (r.ready != m.ready || r.grant != m.grant)
@@ -131,6 +180,10 @@ static tc_tmem_outputs pair_cycle(pair *p, const tc_tmem_inputs *in)
                      i / GL, i % GL, r.ls_rdata[i], m.ls_rdata[i]);
                 break;
             }
+    p->last_a_rvalid = m.a_rvalid;
+    p->last_ls_rvalid = m.ls_rvalid;
+    p->last_a_rdata = m.a_rdata;
+    p->last_ls_rdata = m.ls_rdata;
     p->cycle++;
     return r;
 }
@@ -678,6 +731,7 @@ static void test_reset(pair *p)
             fail("%s read: rvalid (a %d, ls %d) after a reset in its rvalid cycle",
                  ld ? "ld" : "A", o.a_rvalid, o.ls_rvalid);
     }
+
 }
 
 /* ------------------------------------------------------------- random streams */
