@@ -35,6 +35,11 @@ unsigned tmem_dut_banks(const tmem_dut *d);
 
 /* rst_ni low for one rising edge with every valid low. */
 void tmem_dut_reset(tmem_dut *d);
+/* rst_ni low (asserted != 0) or high, evaluated without a clock edge: what the asynchronous
+ * reset does between edges (tmem_dut_reset holds it over an edge, where a synchronous
+ * reset would do the same). */
+void tmem_dut_set_reset(tmem_dut *d, int asserted);
+
 /* The three parts of a cycle, and the whole cycle. Payloads are copied only for ports
  * whose valid is set (an idle port's payload is don't-care) - and for the port whose
  * request is half done, which the caller must keep presenting. */

@@ -23,6 +23,7 @@ constexpr unsigned kQuarter = TC_TMEM_QUARTER_WORDS;
 struct Dut {
     virtual ~Dut() = default;
     virtual void reset() = 0;
+    virtual void set_reset(bool asserted) = 0;
     virtual void drive(const tc_tmem_inputs *in) = 0;
     virtual void step() = 0;
     virtual void sample_ready(tc_tmem_outputs *out) = 0;
@@ -91,6 +92,12 @@ class DutImpl final : public Dut {
         drive(&idle);
         step();
         top_->rst_ni = 1;
+    }
+
+    void set_reset(bool asserted) override {
+        top_->rst_ni = !asserted;
+        top_->eval();
+        dump();
     }
 
     void drive(const tc_tmem_inputs *in) override {
@@ -213,6 +220,7 @@ void tmem_dut_free(tmem_dut *d) {
 
 unsigned tmem_dut_banks(const tmem_dut *d) { return d->impl->banks; }
 void tmem_dut_reset(tmem_dut *d) { d->impl->reset(); }
+void tmem_dut_set_reset(tmem_dut *d, int asserted) { d->impl->set_reset(asserted != 0); }
 void tmem_dut_drive(tmem_dut *d, const tc_tmem_inputs *in) { d->impl->drive(in); }
 void tmem_dut_step(tmem_dut *d) { d->impl->step(); }
 
