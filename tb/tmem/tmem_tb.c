@@ -8,10 +8,12 @@
  * shift semantics, cycle counts), not taken from the model.
  *
  *   tmem_tb [--banks 8|4|both] [--seed S] [--commands N] [--only NAME] [--trace DIR]
+ *   tmem_tb --hold-violation
  *
  * --commands is per organization (default 100000). --trace DIR writes DIR/tmem8.fst
  * and DIR/tmem4.fst: a shift scenario for sim/waves/tmem.gtkw. Prints PASSED or FAILED;
- * exit status 0, 1 on a mismatch, 2 on bad arguments. */
+ * exit status 0, 1 on a mismatch, 2 on bad arguments. --hold-violation breaks the
+ * handshake on purpose (hold_violation()): the RTL's assertion must stop the run. */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -930,6 +932,38 @@ static void wave_scenario(pair *p)
     compare_all(p, "waves");
 }
 
+/* ------------------------------------------------------------- handshake violation */
+
+/* A requester that drops valid in the second cycle of a two-cycle request (4 banks):
+ * tmem.sv's check_hold assertion must report it ("valid dropped before ready"), which
+ * under Verilator --assert stops the process; ctest tmem_tb_hold_violation looks for the
+ * message. Nothing else checks the assertion: disabled, it passed every other test
+ * (mutation testing). Returning at all is the failure. */
+static int hold_violation(void)
+{
+    static uint32_t buf[WIDE];
+    g_banks = 4;
+    g_test = "hold violation";
+    tmem_dut *d = tmem_dut_new(4, NULL);
+    if (!d) {
+        fprintf(stderr, "tmem_tb: cannot build the 4-bank RTL\n");
+        return 1;
+    }
+    tc_tmem_inputs cp = { .cp_valid = 1, .cp_col = 0, .cp_data = buf }, idle = { 0 };
+    tc_tmem_outputs o;
+    tmem_dut_cycle(d, &cp, &o);
+    if (o.grant != 1u << TC_TMEM_PORT_CP || o.ready)
+        fail("cp: grant %#x ready %#x in its first cycle, not a two-cycle request", o.grant,
+             o.ready);
+    for (int i = 0; i < 3; i++)
+        tmem_dut_cycle(d, &idle, &o); /* the assertion fires at the first of these edges */
+    tmem_dut_free(d);
+    fprintf(stderr, "tmem_tb: cp_valid dropped before cp_ready, and no assertion stopped the "
+                    "RTL\n");
+    printf("FAILED\n");
+    return 1;
+}
+
 /* ------------------------------------------------------------- main */
 
 static int run_org(unsigned banks, unsigned long n_commands, const char *only)
@@ -965,7 +999,7 @@ static int run_org(unsigned banks, unsigned long n_commands, const char *only)
 static int usage(FILE *f)
 {
     fprintf(f, "usage: tmem_tb [--banks 8|4|both] [--seed S] [--commands N] [--only TEST] "
-               "[--trace DIR]\n  TEST: map shift wrap masked cycles conflicts reset random\n");
+               "[--trace DIR]\n       tmem_tb --hold-violation\n  TEST: map shift wrap masked cycles conflicts reset random\n");
     return f == stdout ? 0 : 2;
 }
 
@@ -977,6 +1011,8 @@ int main(int argc, char **argv)
         const char *a = argv[i];
         if (!strcmp(a, "-h") || !strcmp(a, "--help"))
             return usage(stdout);
+        if (!strcmp(a, "--hold-violation"))
+            return hold_violation();
         static const char *const opts[] = {"--banks", "--seed", "--commands", "--only",
                                            "--trace", NULL};
         const char *v = test_option("tmem_tb", argc, argv, &i, opts);
