@@ -405,9 +405,13 @@ static void test_wrap(pair *p)
             g_img.w[2 * GL + i][(509 + k) % COLS] = buf[k * GL + i];
     expect_image(p, &g_img, "st across column 511");
 
-    /* ld of 3 columns at 510: slots 3..7 read zero */
+    /* ld of 3 columns at 510: slots 3..7 read zero. An 8-column ld of the stored data
+     * first, so that those slots of the read register hold words the short ld must clear
+     * (they start at zero: an ld that left them alone passed here). */
+    tc_tmem_inputs ld8 = { .ls_valid = 1, .ls_store = 0, .ls_group = 2, .ls_col = 509, .ls_ncols = 8 };
     tc_tmem_inputs ld = { .ls_valid = 1, .ls_store = 0, .ls_group = 2, .ls_col = 510, .ls_ncols = 3 };
     tc_tmem_outputs o;
+    pair_request(p, &ld8, TC_TMEM_PORT_LS, NULL);
     pair_request(p, &ld, TC_TMEM_PORT_LS, &o);
     for (unsigned k = 0; k < SLICE; k++)
         for (unsigned i = 0; i < GL; i++) {
