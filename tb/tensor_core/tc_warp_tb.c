@@ -9,7 +9,9 @@
  *   - the RTL's trace (per HMMA: set, step, dispatch cycle, first beat, accumulator
  *     written; the cycle D is readable) == the model's timing (tc_volta_hmma_timing);
  * and the RTL's wmma.mma cycles are Figure 9 of seed 001 (both modes), with the
- * Verilated fedp's LATENCY equal to the model's TC_FEDP_LATENCY.
+ * Verilated fedp's LATENCY equal to the model's TC_FEDP_LATENCY. Directed runs on DUTs of
+ * their own: writes and starts while busy (check_writes_while_busy), a start in the first
+ * cycle after reset and the idle warp after done (check_start_after_reset).
  *
  * usage: tc_warp_tb [--seed N] [--count N] [--fst FILE]
  *   --count: random instructions per configuration (default 8);
@@ -315,6 +317,148 @@ static void check_writes_while_busy(void)
     tcw_free(d);
 }
 
+/* The sequencer's state after reset and around done, which the engine never exercises: it
+ * loads 24 registers (24 clocks) before each start and stops clocking at done.
+ *   - start in the first cycle after reset, on the registers as reset left them (the shim
+ *     randomizes state, so they hold arbitrary bit patterns): the trace (set, step, dispatch
+ *     cycle of each HMMA, the done cycle) equals the model's tc_volta_hmma_timing, and D
+ *     the model's tc_hmma_run on those registers. Dropping the reset of wait_q (cycles
+ *     until the FEDPs take another HMMA) passed every other test (mutation testing): its
+ *     random value delayed only a start within three cycles of reset.
+ *   - busy_o from the first cycle after the start cycle up to done; done_o one cycle (the
+ *     header: "one cycle: the first in which D is readable"), then an idle warp: no busy,
+ *     done, dispatch, beat or pending bit, D unchanged, and a register write in the first
+ *     cycle after done is taken (the port takes writes while idle).
+ *   - FP16 mode keeps C/D in registers 0..3: registers 4..7 stay as they were (the engine
+ *     never reads them back in FP16 mode). */
+static void check_start_after_reset(void)
+{
+    int before = fails;
+    /* Each new DUT draws its reset state further along Verilator's random stream (one per
+     * process, seeded the same way each run): eight draws make a missing reset show
+     * whatever the first draw held, the same way on every run. */
+    for (int rep = 0; rep < 8; rep++) {
+        int f16 = rep & 1;
+        tc_hmma_cfg cfg = {TC_SHAPE_M16N16K16, TC_LAYOUT_ROW, TC_LAYOUT_COL,
+                           f16 ? TC_FMT_FP16 : TC_FMT_FP32};
+        const char *mode = f16 ? "FP16" : "mixed";
+        tcw *d = tcw_new(NULL);
+        if (!d) {
+            FAIL("start after reset: cannot open the Verilated warp top");
+            return;
+        }
+        static tc_warp_frags model;
+        uint32_t data[TCW_LANES], high[TCW_REGS][TCW_LANES];
+        memset(&model, 0, sizeof model);
+        for (unsigned r = 0; r < TCW_REGS; r++) {
+            tcw_read(d, TCW_OP_A, r, data); /* combinational: no clock */
+            for (unsigned l = 0; l < TCW_LANES; l++) {
+                model.a[l][2 * r] = data[l] & 0xffffu;
+                model.a[l][2 * r + 1] = data[l] >> 16;
+            }
+            tcw_read(d, TCW_OP_B, r, data);
+            for (unsigned l = 0; l < TCW_LANES; l++) {
+                model.b[l][2 * r] = data[l] & 0xffffu;
+                model.b[l][2 * r + 1] = data[l] >> 16;
+            }
+            tcw_read(d, TCW_OP_C, r, high[r]);
+            for (unsigned l = 0; l < TCW_LANES; l++) {
+                if (!f16)
+                    model.c[l][r] = high[r][l];
+                else if (r < 4) {
+                    model.c[l][2 * r] = high[r][l] & 0xffffu;
+                    model.c[l][2 * r + 1] = high[r][l] >> 16;
+                }
+            }
+        }
+        tc_hmma_event em[16];
+        size_t nm = 0;
+        uint64_t dm = 0;
+        if (tc_volta_hmma_timing(NULL, &cfg, em, 16, &nm, &dm) != TC_OK ||
+            tc_hmma_run(&cfg, &model, NULL, NULL) != TC_OK) {
+            FAIL("start after reset (%s): the model failed", mode);
+            tcw_free(d);
+            return;
+        }
+
+        tcw_start(d, f16, 0, 1, 0);
+        tcw_out o;
+        tcw_clock(d, &o); /* the start cycle */
+        size_t nd = 0;
+        uint64_t done = 0;
+        int finished = 0;
+        for (uint64_t c = 0; c < 1000 && !finished; c++) {
+            tcw_clock(d, &o);
+            if (!o.busy)
+                FAIL("start after reset (%s): busy_o low in cycle %llu, before done", mode,
+                     (unsigned long long)c);
+            if (o.dispatch) {
+                if (nd >= nm || o.set != em[nd].set || o.step != em[nd].step ||
+                    c != em[nd].dispatch)
+                    FAIL("start after reset (%s): HMMA %zu: RTL set %u step %u dispatch %llu; "
+                         "model %u %u %llu", mode, nd, o.set, o.step, (unsigned long long)c,
+                         nd < nm ? em[nd].set : 0u, nd < nm ? em[nd].step : 0u,
+                         nd < nm ? (unsigned long long)em[nd].dispatch : 0ull);
+                nd++;
+            }
+            if (o.done) {
+                done = c;
+                finished = 1;
+            }
+        }
+        if (!finished || nd != nm || done != dm)
+            FAIL("start after reset (%s): %zu HMMAs, done %s at %llu; model %zu at %llu", mode,
+                 nd, finished ? "" : "never", (unsigned long long)done, nm,
+                 (unsigned long long)dm);
+        for (unsigned c = 0; c < 8; c++) {
+            tcw_clock(d, &o);
+            if (o.busy || o.done || o.dispatch || o.beat_first || o.pending)
+                FAIL("start after reset (%s): %u cycles after done: busy %d done %d dispatch %d "
+                     "beat %d pending %x (an idle warp shows none)", mode, c + 1, o.busy,
+                     o.done, o.dispatch, o.beat_first, o.pending);
+        }
+        unsigned bad = 0;
+        for (unsigned r = 0; r < TCW_REGS; r++) {
+            tcw_read(d, TCW_OP_C, r, data);
+            for (unsigned l = 0; l < TCW_LANES; l++) {
+                uint32_t want = !f16   ? model.c[l][r]
+                                : r < 4 ? (model.c[l][2 * r] | model.c[l][2 * r + 1] << 16)
+                                        : high[r][l];
+                bad += data[l] != want;
+            }
+        }
+        if (bad)
+            FAIL("start after reset (%s): %u of %u C/D register words differ from the model's "
+                 "D (FP16: registers 4..7 from their contents before the run)", mode, bad,
+                 TCW_REGS * TCW_LANES);
+        tcw_free(d);
+        if (fails != before)
+            return; /* one report is enough */
+    }
+
+    /* A write in the first clock after done is taken: the warp is idle from there on. */
+    tcw *d = tcw_new(NULL);
+    if (!d) {
+        FAIL("write after done: cannot open the Verilated warp top");
+        return;
+    }
+    tcw_start(d, 0, 0, 1, 1); /* mixed-precision mma.m8n8k4 */
+    tcw_out o;
+    tcw_clock(d, &o);
+    unsigned c = 0;
+    for (o.done = 0; !o.done && c < 1000; c++)
+        tcw_clock(d, &o);
+    uint32_t pat[TCW_LANES], data[TCW_LANES];
+    for (unsigned l = 0; l < TCW_LANES; l++)
+        pat[l] = 0x12345678u ^ l;
+    tcw_write(d, TCW_OP_A, 3, pat);
+    tcw_read(d, TCW_OP_A, 3, data);
+    if (c >= 1000 || memcmp(pat, data, sizeof pat))
+        FAIL("write after done: %s", c >= 1000 ? "done never came"
+                                               : "a write in the clock after done was lost");
+    tcw_free(d);
+}
+
 static int usage(FILE *f)
 {
     fprintf(f, "usage: tc_warp_tb [--seed N] [--count N] [--fst FILE]\n");
@@ -350,8 +494,10 @@ int main(int argc, char **argv)
 
     /* Before the engine's model exists: Verilator 5.006 deadlocks freeing one of two
      * live models (VerilatedContextImp::scopeErase), so they never overlap. */
-    if (!fst)
+    if (!fst) {
         check_writes_while_busy();
+        check_start_after_reset();
+    }
 
     tc_warp_engine *e;
     tc_status st = tc_warp_engine_open(fst, &e);
