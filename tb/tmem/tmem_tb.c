@@ -112,6 +112,36 @@ static void pair_reset(pair *p)
     p->last_a_rvalid = p->last_ls_rvalid = 0;
 }
 
+/* The first of n words that differs, as a slot and a lane of per_slot lanes. */
+static void compare_words(const pair *p, const char *when, const char *what,
+                          const uint32_t *got, const uint32_t *want, unsigned n,
+                          unsigned per_slot)
+{
+    for (unsigned i = 0; i < n; i++)
+        if (got[i] != want[i]) {
+            fail("cycle %" PRIu64 "%s: %s slot %u lane %u: %08x, model %08x", p->cycle, when,
+                 what, i / per_slot, i % per_slot, got[i], want[i]);
+            return;
+        }
+}
+
+/* The read results the RTL shows (r) against the model's: the valid flags, then the
+ * words of each valid result. `when` qualifies the cycle in a failure. */
+static void compare_reads(const pair *p, const char *when, const tc_tmem_outputs *r,
+                          int a_rvalid, const uint32_t *a_rdata, int ls_rvalid,
+                          const uint32_t *ls_rdata)
+{
+    if (r->a_rvalid != a_rvalid || r->ls_rvalid != ls_rvalid) {
+        fail("cycle %" PRIu64 "%s: a_rvalid %d ls_rvalid %d, model %d %d", p->cycle, when,
+             r->a_rvalid, r->ls_rvalid, a_rvalid, ls_rvalid);
+        return;
+    }
+    if (a_rvalid)
+        compare_words(p, when, "a_rdata", r->a_rdata, a_rdata, WIDE, LANES);
+    if (ls_rvalid)
+        compare_words(p, when, "ls_rdata", r->ls_rdata, ls_rdata, QUARTER, GL);
+}
+
 /* The read results of the last cycle once this cycle's inputs are driven: rvalid and
  * rdata are the requester's for the whole cycle after ready ("a_rvalid_o / ls_rvalid_o
  * pulse for one cycle, the cycle after ready_o"), whatever it now presents (typically
@@ -125,28 +155,8 @@ static void check_reads_held(pair *p)
 {
     tc_tmem_outputs h;
     tmem_dut_sample_read(p->rtl, &h);
-    if (h.a_rvalid != p->last_a_rvalid || h.ls_rvalid != p->last_ls_rvalid) {
-        fail("cycle %" PRIu64 " (new inputs, before the edge): a_rvalid %d ls_rvalid %d, "
-             "model %d %d", p->cycle, h.a_rvalid, h.ls_rvalid, p->last_a_rvalid,
-             p->last_ls_rvalid);
-        return;
-    }
-    if (h.a_rvalid)
-        for (unsigned i = 0; i < WIDE; i++)
-            if (h.a_rdata[i] != p->last_a_rdata[i]) {
-                fail("cycle %" PRIu64 " (new inputs, before the edge): a_rdata slot %u lane "
-                     "%u: %08x, model %08x", p->cycle, i / LANES, i % LANES, h.a_rdata[i],
-                     p->last_a_rdata[i]);
-                break;
-            }
-    if (h.ls_rvalid)
-        for (unsigned i = 0; i < QUARTER; i++)
-            if (h.ls_rdata[i] != p->last_ls_rdata[i]) {
-                fail("cycle %" PRIu64 " (new inputs, before the edge): ls_rdata slot %u lane "
-                     "%u: %08x, model %08x", p->cycle, i / GL, i % GL, h.ls_rdata[i],
-                     p->last_ls_rdata[i]);
-                break;
-            }
+    compare_reads(p, " (new inputs, before the edge)", &h, p->last_a_rvalid, p->last_a_rdata,
+                  p->last_ls_rvalid, p->last_ls_rdata);
 }
 
 /* One cycle on both; compares what the ports show. Returns the RTL's outputs. The RTL
@@ -165,23 +175,7 @@ static tc_tmem_outputs pair_cycle(pair *p, const tc_tmem_inputs *in)
     if (r.ready != m.ready || r.grant != m.grant)
         fail("cycle %" PRIu64 ": ready %#x grant %#x, model ready %#x grant %#x", p->cycle,
              r.ready, r.grant, m.ready, m.grant);
-    if (r.a_rvalid != m.a_rvalid || r.ls_rvalid != m.ls_rvalid)
-        fail("cycle %" PRIu64 ": a_rvalid %d ls_rvalid %d, model %d %d", p->cycle, r.a_rvalid,
-             r.ls_rvalid, m.a_rvalid, m.ls_rvalid);
-    if (r.a_rvalid && m.a_rvalid)
-        for (unsigned i = 0; i < WIDE; i++)
-            if (r.a_rdata[i] != m.a_rdata[i]) {
-                fail("cycle %" PRIu64 ": a_rdata slot %u lane %u: %08x, model %08x", p->cycle,
-                     i / LANES, i % LANES, r.a_rdata[i], m.a_rdata[i]);
-                break;
-            }
-    if (r.ls_rvalid && m.ls_rvalid)
-        for (unsigned i = 0; i < QUARTER; i++)
-            if (r.ls_rdata[i] != m.ls_rdata[i]) {
-                fail("cycle %" PRIu64 ": ls_rdata slot %u lane %u: %08x, model %08x", p->cycle,
-                     i / GL, i % GL, r.ls_rdata[i], m.ls_rdata[i]);
-                break;
-            }
+    compare_reads(p, "", &r, m.a_rvalid, m.a_rdata, m.ls_rvalid, m.ls_rdata);
     p->last_a_rvalid = m.a_rvalid;
     p->last_ls_rvalid = m.ls_rvalid;
     p->last_a_rdata = m.a_rdata;
