@@ -152,10 +152,23 @@ tc_status bw_dut_mma(bw_dut *d, tc_tmem *t, const tc_bw_mma_desc *m, uint64_t *c
     do {
         if ((st = step(d, t, m)) != TC_OK)
             return st;
+        /* d->out: the outputs of the cycle just clocked (the first is start_i's) */
+        if (d->cycles - start == 1)
+            d->traffic.busy_at_start = d->out.busy;
+        else if (!d->out.busy)
+            d->traffic.busy_gaps++;
     } while (!d->out.done && d->cycles - start < MAX_CYCLES);
     if (cycles)
         *cycles = d->cycles - start;
-    return d->out.done ? TC_OK : TC_EIO;
+    if (!d->out.done)
+        return TC_EIO;
+    /* the outputs after the done cycle's edge, before the next one (as bw_dut_mma_reset
+     * reads busy_o): the unit must be idle again and done_o a single cycle */
+    bw_shim_set(d->shim, &d->in);
+    bw_shim_get(d->shim, &d->out);
+    d->traffic.busy_after = d->out.busy;
+    d->traffic.done_after = d->out.done;
+    return TC_OK;
 }
 
 tc_status bw_dut_mma_reset(bw_dut *d, tc_tmem *t, const tc_bw_mma_desc *m, uint64_t run,

@@ -72,9 +72,17 @@ tc_status bw_dut_mma_reset(bw_dut *d, tc_tmem *t, const tc_bw_mma_desc *desc, ui
                            unsigned hold, int *busy);
 /* What the instruction started last asked of the memories: the cycles the tensor memory
  * served its A-read or D-write port (the grant of tc_tmem_clock) and the shared-memory
- * rows it requested; tc_bw_mma's cost charges the same (tmem_cycles, smem_rows). */
+ * rows it requested; tc_bw_mma's cost charges the same (tmem_cycles, smem_rows).
+ * And what busy_o and done_o did (bw_dut_mma only): busy_o in the cycle start_i was
+ * raised (busy_at_start), the cycles after it up to and including the done_o cycle with
+ * busy_o low (busy_gaps), and busy_o / done_o once that cycle's clock edge is past
+ * (busy_after, done_after). An idle unit that is busy until done and idle after it,
+ * with done_o one cycle, has all four 0. */
 typedef struct bw_dut_traffic {
     uint64_t tmem_cycles, smem_rows;
+    int busy_at_start;
+    uint64_t busy_gaps;
+    int busy_after, done_after;
 } bw_dut_traffic;
 void bw_dut_traffic_get(const bw_dut *d, bw_dut_traffic *out);
 

@@ -118,6 +118,16 @@ static unsigned run_both(bw_dut *dut, tc_tmem *t, tc_tmem *rt, const tc_bw_mma_d
         printf("  %s: rtl %llu tmem cycles, %llu smem rows; model %llu, %llu\n", what,
                (unsigned long long)tr.tmem_cycles, (unsigned long long)tr.smem_rows,
                (unsigned long long)cost.tmem_cycles, (unsigned long long)cost.smem_rows);
+    /* busy_o and done_o as a requester relies on them: idle when start_i is taken, busy
+     * from the next cycle up to and including done_o's, idle after it, done_o one cycle.
+     * Nothing else looked at busy_o except after a reset (reset_cuts): busy_o low in the
+     * done cycle, or high with start_i in an idle cycle, passed (mutation audit). */
+    if (tr.busy_at_start || tr.busy_gaps || tr.busy_after || tr.done_after) {
+        printf("  %s: busy_o %d in the start cycle, low in %llu cycle(s) up to done_o, %d "
+               "after it; done_o %d after it\n", what, tr.busy_at_start,
+               (unsigned long long)tr.busy_gaps, tr.busy_after, tr.done_after);
+        bad++;
+    }
     return bad + compare(rt, t, what);
 }
 
