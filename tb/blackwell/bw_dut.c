@@ -16,6 +16,7 @@ struct bw_dut {
     uint32_t rdata[TC_TMEM_WIDE_WORDS];   /* the A port's read data, for the next cycle */
     uint64_t cycles;
     bw_dut_traffic traffic;               /* of the instruction started last */
+    uint64_t stall_rng;                   /* bw_dut_stalls: 0 never */
 };
 
 tc_status bw_dut_new(bw_dut **out) { return bw_dut_open(NULL, out); }
@@ -51,6 +52,12 @@ void bw_dut_free(bw_dut *d)
 
 uint64_t bw_dut_cycles(const bw_dut *d) { return d ? d->cycles : 0; }
 
+void bw_dut_stalls(bw_dut *d, uint64_t seed)
+{
+    if (d)
+        d->stall_rng = seed;
+}
+
 /* One cycle: the unit's requests this cycle (they depend on its state only), the tensor
  * memory's answer to them in the same cycle (ready) or the next (read data), then the
  * clock edge. */
@@ -69,6 +76,13 @@ static tc_status cycle(bw_dut *d, tc_tmem *t)
     ti.d_col = o->tm_d_col;
     memcpy(ti.d_disable, o->tm_d_disable, sizeof ti.d_disable);
     ti.d_data = o->tm_d_data;
+    if (d->stall_rng) { /* another requester holds the memory: no new request this cycle */
+        d->stall_rng ^= d->stall_rng >> 12;
+        d->stall_rng ^= d->stall_rng << 25;
+        d->stall_rng ^= d->stall_rng >> 27;
+        if (((d->stall_rng * 0x2545f4914f6cdd1dull) >> 62) == 0)
+            ti.a_valid = ti.d_valid = 0;
+    }
     tc_tmem_outputs to;
     tc_status st = tc_tmem_clock(t, &ti, &to);
     if (st != TC_OK)

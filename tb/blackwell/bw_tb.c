@@ -16,7 +16,9 @@
  * against a value worked out by hand as well (see floor_cases); two more check the same
  * way that a group with one zero ue4m3 scale drops out (see zero_scale_cases_run).
  * Every instruction's tensor-memory cycles (A-read and D-write ports) and shared-memory
- * rows must be those the model's cost charges (see run_both). Five more cases abandon an
+ * rows must be those the model's cost charges (see run_both), busy_o high from start to
+ * done_o and done_o one cycle; half the random cases run with the tensor memory taken by
+ * another requester about one cycle in four (bw_dut_stalls). Five more cases abandon an
  * instruction by a reset in mid-flight before running their own (see reset_cuts).
  * Usage: bw_tb [--seed S] [--count C] [--kind K] [-v] [--fst FILE]  (C cases per mix;
  * --kind: only the mixes of kind K; -v: a line per case; --fst: instead, one short
@@ -283,12 +285,20 @@ static int one_case(bw_dut *dut, const mix *mx, int directed, const reset_cut *c
     d.a_smem.row_stride = 8;
     d.b_smem.words = b_rows;
     d.b_smem.row_stride = 8;
+    /* Half the random cases lose about one cycle in four of the tensor memory to another
+     * requester (bw_dut_stalls), so that a request must wait for its ready: with the
+     * unit alone on the memory, D-write ready comes in the first cycle (8 banks) or the
+     * second, so a C read that went on to wait for its data without its ready passed
+     * (and a D write without its ready failed only by a hang after a reset). The
+     * directed N = 256 cases are among them: 32 C reads. (Mutation audit.) */
+    int stalls = !wave_case && !cut && (rnd64() & 1);
+    bw_dut_stalls(dut, stalls ? rnd64() | 1 : 0);
     uint64_t cycles = 0;
     char what[200];
-    int n = snprintf(what, sizeof what, "%s %s->%s%s%s M%u N%u a_%s enable_d %d",
+    int n = snprintf(what, sizeof what, "%s %s->%s%s%s M%u N%u a_%s enable_d %d%s",
              tc_bw_kind_name(mx->kind), tc_fmt_get(mx->in)->name, tc_fmt_get(mx->out)->name,
              mx->scale != NS ? " scale " : "", mx->scale != NS ? tc_fmt_get(mx->scale)->name : "",
-             d.M, d.N, d.a_tmem ? "tmem" : "smem", d.enable_input_d);
+             d.M, d.N, d.a_tmem ? "tmem" : "smem", d.enable_input_d, stalls ? " stalls" : "");
     unsigned bad = 0;
     if (cut) { /* the abandoned instruction, on a memory of its own */
         snprintf(what + n, sizeof what - (size_t)n, " after a reset at cycle %llu (%s, %u)",
@@ -386,6 +396,7 @@ static unsigned fp4_directed_run(bw_dut *dut, const fp4_directed *x, const char 
         return 1;
     }
     fill(t, rt);
+    bw_dut_stalls(dut, 0);   /* the memory to itself, as the random cases without stalls */
     for (unsigned l = 0; l < TC_TMEM_LANES; l++) {
         poke_both(t, rt, l, d.sfa_col, x->sfa[l]);
         poke_both(t, rt, l, d.sfb_col, x->sfb[l]);
