@@ -17,6 +17,7 @@ struct bw_dut {
     uint64_t cycles;
     bw_dut_traffic traffic;               /* of the instruction started last */
     uint64_t stall_rng;                   /* bw_dut_stalls: 0 never */
+    int tm_second;                        /* a request of A or D is in its second cycle */
 };
 
 tc_status bw_dut_new(bw_dut **out) { return bw_dut_open(NULL, out); }
@@ -76,7 +77,10 @@ static tc_status cycle(bw_dut *d, tc_tmem *t)
     ti.d_col = o->tm_d_col;
     memcpy(ti.d_disable, o->tm_d_disable, sizeof ti.d_disable);
     ti.d_data = o->tm_d_data;
-    if (d->stall_rng) { /* another requester holds the memory: no new request this cycle */
+    /* another requester holds the memory: no new request this cycle. Not in a request's
+     * second cycle, which the memory is already busy with (dropping valid there is
+     * outside the handshake; tmem.sv asserts on it). */
+    if (d->stall_rng && !d->tm_second) {
         d->stall_rng ^= d->stall_rng >> 12;
         d->stall_rng ^= d->stall_rng << 25;
         d->stall_rng ^= d->stall_rng >> 27;
@@ -89,6 +93,7 @@ static tc_status cycle(bw_dut *d, tc_tmem *t)
         return st;
     if (to.grant & (1u << TC_TMEM_PORT_A | 1u << TC_TMEM_PORT_D))
         d->traffic.tmem_cycles++;
+    d->tm_second = (to.grant & ~to.ready & (1u << TC_TMEM_PORT_A | 1u << TC_TMEM_PORT_D)) != 0;
     in->tm_a_ready = (to.ready >> TC_TMEM_PORT_A) & 1u;
     in->tm_d_ready = (to.ready >> TC_TMEM_PORT_D) & 1u;
     bw_shim_set(d->shim, in); /* ready is combinational in the memory: same cycle */

@@ -66,8 +66,8 @@ tc_status bw_dut_mma(bw_dut *d, tc_tmem *t, const tc_bw_mma_desc *desc, uint64_t
 uint64_t bw_dut_cycles(const bw_dut *d);
 /* seed != 0: from now on, about one cycle in four (a stream drawn from seed) the memory
  * is taken by another requester: the unit's A-read or D-write request starting in that
- * cycle is not seen (a two-cycle request already started goes on), so its ready comes
- * later. The unit must hold the request until ready. 0 (the default): never. */
+ * cycle is not seen (a two-cycle request in its second cycle is never stalled), so its
+ * ready comes later. The unit must hold the request until ready. 0 (the default): never. */
 void bw_dut_stalls(bw_dut *d, uint64_t seed);
 /* Instruction desc as bw_dut_mma starts it, clocked for `run` cycles (fewer if it is
  * done sooner), then rst_ni held low for `hold` >= 1 cycles, t serving the ports
