@@ -144,18 +144,24 @@ tc_status tc_warp_engine_run(tc_warp_engine *e, const tc_hmma_cfg *cfg, tc_warp_
                            (i + 1 < total ? ev[i + 1].dispatch : *done) - ev[0].dispatch;
     *n = total;
 
+    tc_warp_read_frags(e->dut, f16, nab, w);
+    return TC_OK;
+}
+
+void tc_warp_read_frags(tcw *d, int f16, unsigned nab, tc_warp_frags *w)
+{
+    uint32_t data[TCW_LANES];
     for (unsigned r = 0; r < TCW_REGS; r++) {
-        tcw_read(e->dut, TCW_OP_C, r, data);
+        tcw_read(d, TCW_OP_C, r, data);
         if (f16) {
             unpack16(data, 8, r, w->c);
         } else {
             for (unsigned l = 0; l < TCW_LANES; l++)
                 w->c[l][r] = data[l];
         }
-        tcw_read(e->dut, TCW_OP_A, r, data);
+        tcw_read(d, TCW_OP_A, r, data);
         unpack16(data, nab, r, w->a);
-        tcw_read(e->dut, TCW_OP_B, r, data);
+        tcw_read(d, TCW_OP_B, r, data);
         unpack16(data, nab, r, w->b);
     }
-    return TC_OK;
 }

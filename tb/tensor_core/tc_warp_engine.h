@@ -45,6 +45,12 @@ unsigned tc_warp_engine_fedp_latency(void);
 
 void tc_warp_engine_close(tc_warp_engine *e);
 
+/* The warp's registers read into fragments as tc_warp_engine_run reads them back (two
+ * fp16 per register; FP16 mode: C/D in registers 0..3; nab A and B elements per lane),
+ * for a testbench that drives a Verilated top of its own (tc_warp_dut.h). */
+struct tcw;
+void tc_warp_read_frags(struct tcw *d, int f16, unsigned nab, tc_warp_frags *w);
+
 #ifdef __cplusplus
 }
 #endif

@@ -350,27 +350,9 @@ static void check_start_after_reset(void)
         static tc_warp_frags model;
         uint32_t data[TCW_LANES], high[TCW_REGS][TCW_LANES];
         memset(&model, 0, sizeof model);
-        for (unsigned r = 0; r < TCW_REGS; r++) {
-            tcw_read(d, TCW_OP_A, r, data); /* combinational: no clock */
-            for (unsigned l = 0; l < TCW_LANES; l++) {
-                model.a[l][2 * r] = data[l] & 0xffffu;
-                model.a[l][2 * r + 1] = data[l] >> 16;
-            }
-            tcw_read(d, TCW_OP_B, r, data);
-            for (unsigned l = 0; l < TCW_LANES; l++) {
-                model.b[l][2 * r] = data[l] & 0xffffu;
-                model.b[l][2 * r + 1] = data[l] >> 16;
-            }
+        tc_warp_read_frags(d, f16, 16, &model); /* reads are combinational: no clock */
+        for (unsigned r = 0; r < TCW_REGS; r++)
             tcw_read(d, TCW_OP_C, r, high[r]);
-            for (unsigned l = 0; l < TCW_LANES; l++) {
-                if (!f16)
-                    model.c[l][r] = high[r][l];
-                else if (r < 4) {
-                    model.c[l][2 * r] = high[r][l] & 0xffffu;
-                    model.c[l][2 * r + 1] = high[r][l] >> 16;
-                }
-            }
-        }
         tc_hmma_event em[16];
         size_t nm = 0;
         uint64_t dm = 0;
