@@ -27,8 +27,8 @@ extern "C" {
 
 #define TCSIM_VERSION_MAJOR 0
 #define TCSIM_VERSION_MINOR 2
-#define TCSIM_VERSION_PATCH 2
-#define TCSIM_VERSION "0.2.2"
+#define TCSIM_VERSION_PATCH 3
+#define TCSIM_VERSION "0.2.3"
 
 /* ---------------------------------------------------------------- status */
 

@@ -106,6 +106,36 @@ typedef struct tc_mma_op {
 /* Parses "m16n8k16" into m, n, k. */
 tc_status tc_mma_shape_parse(const char *s, unsigned *m, unsigned *n, unsigned *k);
 
+/* The PTX instructions a GPU runs (added in 0.2.3). The structure times any shape its
+ * formats allow; these say which of them a target has as an instruction, so that a
+ * caller can tell a GPU's instructions from the structure's what-ifs (docs/timing.md).
+ * Rows: the PTX ISA's mma, mma.sp and wmma forms over tc_fmt (one format for a and b),
+ * each with the first target that has it; sim/ptx_targets_check holds every row
+ * against ptxas. */
+typedef enum tc_ptx_form {
+    TC_PTX_MMA = 0,              /* mma.sync */
+    TC_PTX_MMA_SP,               /* mma.sp.sync: 2:4 sparse a, k the dense k */
+    TC_PTX_WMMA,                 /* wmma.mma.sync */
+    TC_PTX_FORM_COUNT
+} tc_ptx_form;
+typedef struct tc_ptx_instr {
+    tc_ptx_form form;
+    unsigned m, n, k;
+    tc_fmt in, acc;
+    unsigned sm;                 /* first target: 80 for sm_80; every later one has it */
+} tc_ptx_instr;
+/* The i-th row (0, 1, ...); TC_EUNSUPPORTED past the end, TC_EINVAL for a NULL out. */
+tc_status tc_ptx_instr_get(size_t i, tc_ptx_instr *out);
+/* The row of op as wmma (wmma nonzero) or as mma / mma.sp (op->sparse); TC_EUNSUPPORTED
+ * if PTX has no such instruction, TC_EINVAL for a NULL pointer or a sparse wmma. */
+tc_status tc_ptx_find(const tc_mma_op *op, int wmma, tc_ptx_instr *out);
+/* The PTX target of an arch, as tc_ptx_instr.sm counts it (volta 70, turing 75, ampere
+ * 80, ada 89, hopper 90, blackwell 100); 0 for a value that is no tc_arch. An
+ * instruction is one of the arch's when its row's sm is at most this. */
+unsigned tc_arch_ptx_sm(tc_arch a);
+/* "mma", "mma.sp", "wmma"; "?" for a value that is no tc_ptx_form. */
+const char *tc_ptx_form_name(tc_ptx_form f);
+
 /* What one instruction costs on one sub-core. */
 typedef struct tc_op_timing {
     unsigned steps;              /* k-steps */

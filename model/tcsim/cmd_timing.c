@@ -9,7 +9,7 @@ static void usage(FILE *f)
     fprintf(f,
         "usage: tcsim timing --arch ARCH|GPU --op OP --in FMT --acc FMT\n"
         "                    [--warps W] [--ilp I] [--iters N] [--progress]\n"
-        "       tcsim timing --list\n\n"
+        "       tcsim timing --list | --list-ptx\n\n"
         "Predicts one instruction's timing from the GPU's parameters (tcsim timing --list\n"
         "prints them; docs/timing.md explains them).\n"
         "  --arch    a GPU (v100, a100, rtx3070ti, rtx2080ti) or an arch (its first GPU)\n"
@@ -24,7 +24,10 @@ static void usage(FILE *f)
         "mma prints the instruction's steps, issue interval and latency, then seed 004's\n"
         "microbenchmark: 'latency' = cycles per iteration, throughput = FMA/clk/SM.\n"
         "wmma prints seed 001's cumulative cycles after each HMMA (Figure 9, Table I);\n"
-        "--warps, --ilp and --iters are the mma benchmark's, refused with a wmma.\n");
+        "--warps, --ilp and --iters are the mma benchmark's, refused with a wmma.\n"
+        "An instruction the GPU's PTX target lacks is timed too, as the structure's\n"
+        "what-if: a 'what-if:' line says so. --list-ptx prints the PTX instructions and\n"
+        "the first target of each.\n");
 }
 
 static void print_x10(const char *what, uint64_t v, const char *unit)
@@ -53,6 +56,37 @@ static int list_gpus(void)
     return CLI_OK;
 }
 
+static int list_ptx(void)
+{
+    tc_ptx_instr p;
+    printf("%-7s %-12s %-5s %-5s %s\n", "form", "shape", "in", "acc", "first target");
+    for (size_t i = 0; tc_ptx_instr_get(i, &p) == TC_OK; i++) {
+        char shape[48];
+        snprintf(shape, sizeof shape, "m%un%uk%u", p.m, p.n, p.k);
+        printf("%-7s %-12s %-5s %-5s sm_%u\n", tc_ptx_form_name(p.form), shape,
+               tc_fmt_get(p.in)->name, tc_fmt_get(p.acc)->name, p.sm);
+    }
+    return CLI_OK;
+}
+
+/* The what-if line of an instruction the GPU's PTX target does not have; none for one
+ * it has. */
+static void print_what_if(const tc_gpu_timing *g, const tc_mma_op *op, int wmma,
+                          const char *ops)
+{
+    unsigned sm = tc_arch_ptx_sm(g->arch);
+    tc_ptx_instr p;
+    int found = tc_ptx_find(op, wmma, &p) == TC_OK;
+    if (found && p.sm <= sm)
+        return;
+    printf("what-if: PTX for %s (%s, sm_%u) has no %s with %s inputs and %s accumulator",
+           g->name, tc_arch_name(g->arch), sm, ops, tc_fmt_get(op->in)->name,
+           tc_fmt_get(op->acc)->name);
+    if (found)
+        printf(" (from sm_%u on)", p.sm);
+    printf(": the structure's figures, checked against no measurement\n");
+}
+
 static int timing_run(int argc, char **argv)
 {
     const char *cmd = "timing", *gpu = NULL, *ops = NULL;
@@ -66,13 +100,13 @@ static int timing_run(int argc, char **argv)
             usage(stdout);
             return CLI_OK;
         }
-        if (!strcmp(a, "--list")) {
+        if (!strcmp(a, "--list") || !strcmp(a, "--list-ptx")) {
             if (argc > 2) {
-                fprintf(stderr, "tcsim timing: --list takes no other argument ('%s')\n",
+                fprintf(stderr, "tcsim timing: %s takes no other argument ('%s')\n", a,
                         argv[i == 1 ? 2 : 1]);
                 return CLI_USAGE;
             }
-            return list_gpus();
+            return strcmp(a, "--list") ? list_ptx() : list_gpus();
         }
         if (!strcmp(a, "--progress")) {
             force_progress = 1;
@@ -158,6 +192,7 @@ static int timing_run(int argc, char **argv)
     }
     printf("gpu %s (%s): %s %s -> %s\n", g.name, tc_arch_name(g.arch), ops,
            tc_fmt_get(op.in)->name, tc_fmt_get(op.acc)->name);
+    print_what_if(&g, &op, wmma, ops);
     if (wmma) {
         printf("cumulative cycles after each HMMA:");
         for (size_t i = 0; i < n; i++)

@@ -6,7 +6,10 @@
  * disagree (throughput = warps * ILP * m*n*k / latency, as seed 004 defines it) by more
  * than 3%, one of the two is a misprint and neither is held against the model. Rows
  * marked t1-x in tables.txt (seed 001 Table I rows the structure does not explain) are
- * printed with their errors and not counted; docs/timing.md lists them and why. */
+ * printed with their errors and not counted; docs/timing.md lists them and why.
+ *
+ * Every row was measured on its GPU, so its instruction must be one of that GPU's PTX
+ * instructions (tc_ptx_find, tc_arch_ptx_sm): a row the table calls a what-if fails. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,6 +69,19 @@ static int fmt_of(const char *s, tc_fmt *f)
     return 0;
 }
 
+/* Counts a failure if the GPU's PTX target lacks the measured instruction. */
+static void measured_on(const tc_gpu_timing *g, const tc_mma_op *op, int wmma)
+{
+    tc_ptx_instr p;
+    tc_status st = tc_ptx_find(op, wmma, &p);
+    if (st != TC_OK || p.sm > tc_arch_ptx_sm(g->arch)) {
+        printf(" FAIL: measured on %s, but not a PTX instruction of %s (sm_%u): %s", g->name,
+               tc_arch_name(g->arch), tc_arch_ptx_sm(g->arch),
+               st != TC_OK ? tc_strerror(st) : "a later target's");
+        failures++;
+    }
+}
+
 static void row_fig9(char **w, int n)
 {
     tc_gpu_timing g;
@@ -76,6 +92,7 @@ static void row_fig9(char **w, int n)
     size_t cnt;
     tc_status st = tc_wmma_cumulative(&g, &op, cum, 64, &cnt);
     printf("fig9 %s acc %s (exact):", w[1], w[2]);
+    measured_on(&g, &op, 1);
     if (st != TC_OK || cnt != (size_t)(n - 3)) {
         printf(" FAIL: %s, %zu HMMAs for %d published\n", tc_strerror(st), cnt, n - 3);
         failures++;
@@ -107,6 +124,7 @@ static void row_t1(char **w, int n)
     size_t cnt;
     tc_status st = tc_wmma_cumulative(&g, &op, cum, 64, &cnt);
     printf("%s %s %s->%s %s:", w[0], w[1], w[2], w[3], w[4]);
+    measured_on(&g, &op, 1);
     if (st != TC_OK) {
         printf(" FAIL: %s\n", tc_strerror(st));
         failures++;
@@ -144,6 +162,7 @@ static void row_t004(char **w, int n)
         return;
     }
     printf("t004 table %s %s %s %s->%s:", w[1], w[2], w[3], w[4], w[5]);
+    measured_on(&g, &op, 0);
     tc_bench_result r;
     char where[128];
     tc_status st = tc_bench_mma(&g, &op, 1, 1, 200, &r);

@@ -35,6 +35,25 @@ expect 2 "bad value for --warps '\+4'" --arch a100 --op mma.m16n8k16 --in fp16 -
 expect 0 "^benchmark: 10 warp\(s\)" --arch a100 --op mma.m16n8k16 --in fp16 --acc fp32 --warps 010
 expect 0 "^benchmark: 16 warp\(s\)" --arch a100 --op mma.m16n8k16 --in fp16 --acc fp32 --warps 0x10
 expect 2 "takes no other argument \('--bogus'\)" --list --bogus
+# An instruction the GPU's PTX target lacks is timed as a what-if, and says so (it was
+# printed like a measured one); one it has prints no such line.
+expect 0 "^what-if: PTX for rtx2080ti \(turing, sm_75\) has no mma.m16n8k16 with fp16 inputs and fp32 accumulator \(from sm_80 on\)" \
+    --arch rtx2080ti --op mma.m16n8k16 --in fp16 --acc fp32
+expect 0 "^what-if: PTX for a100 \(ampere, sm_80\) has no mma.m16n8k32 with fp16 inputs and fp32 accumulator: " \
+    --arch a100 --op mma.m16n8k32 --in fp16 --acc fp32
+expect 0 "^what-if: .* has no wmma.m16n8k16 with fp16 inputs and fp16 accumulator: " \
+    --arch rtx2080ti --op wmma.m16n8k16 --in fp16 --acc fp16
+for args in "--arch a100 --op mma.m16n8k16 --in fp16 --acc fp32" \
+            "--arch rtx2080ti --op mma.m16n8k8 --in fp16 --acc fp16" \
+            "--arch rtx2080ti --op wmma.m32n8k16 --in int8 --acc s32" \
+            "--arch rtx3070ti --op mma.sp.m16n8k32 --in fp16 --acc fp32"; do
+    if "$tcsim" timing $args 2>&1 | grep -q what-if; then
+        echo "FAIL: tcsim timing $args calls the GPU's own instruction a what-if"; fail=1
+    fi
+done
+expect 0 "^mma +m16n8k16 +fp16 +fp32 +sm_80$" --list-ptx
+expect 0 "^wmma +m32n8k16 +int8 +s32 +sm_72$" --list-ptx
+expect 2 "--list-ptx takes no other argument \('--arch'\)" --list-ptx --arch a100
 # The benchmark's options mean nothing to a wmma (one warp's HMMA sequence): refused, not
 # ignored (they were, silently).
 expect 2 "tcsim timing: --warps is for mma" --arch v100 --op wmma.m16n16k16 --in fp16 --acc fp32 --warps 4
@@ -98,6 +117,7 @@ benchmark: 1 warp(s) x ILP 1, 200 iterations, 5200 cycles
 latency 26.0 cycles per iteration
 throughput 78.8 FMA/clk/SM" --arch a100 $m16
 expect_report "gpu rtx2080ti (turing): mma.m16n8k16 fp16 -> fp32
+what-if: PTX for rtx2080ti (turing, sm_75) has no mma.m16n8k16 with fp16 inputs and fp32 accumulator (from sm_80 on): the structure's figures, checked against no measurement
 instruction: 2 step(s) of 16 beat(s), issue interval 32 cycles, completion latency 34 cycles
 front end: 16 cycles, ahead of the accumulator by up to 16
 benchmark: 1 warp(s) x ILP 1, 200 iterations, 6800 cycles
