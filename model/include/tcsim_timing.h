@@ -110,8 +110,8 @@ tc_status tc_mma_shape_parse(const char *s, unsigned *m, unsigned *n, unsigned *
  * formats allow; these say which of them a target has as an instruction, so that a
  * caller can tell a GPU's instructions from the structure's what-ifs (docs/timing.md).
  * Rows: the PTX ISA's mma, mma.sp and wmma forms over tc_fmt (one format for a and b),
- * each with the first target that has it; sim/ptx_targets_check holds every row
- * against ptxas. */
+ * each with the first target that has it; model/test/timing/ptx_targets_check.py holds
+ * every row against ptxas. */
 typedef enum tc_ptx_form {
     TC_PTX_MMA = 0,              /* mma.sync */
     TC_PTX_MMA_SP,               /* mma.sp.sync: 2:4 sparse a, k the dense k */

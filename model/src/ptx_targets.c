@@ -3,11 +3,11 @@
  * The timing structure times any shape its formats allow, also shapes a GPU's PTX
  * target lacks (docs/timing.md); this table lets a caller tell those what-ifs from the
  * instructions the GPU runs. Rows are the PTX ISA's (9.0) mma, mma.sp and wmma forms
- * over this library's formats, with the first target its target notes give. Each row's
- * target is checked against ptxas by sim/ptx_targets_check: the instruction assembles
- * for .target sm_NN and fails for the target before it. Block-scaled, fp6/fp4
- * (.kind::f8f6f4, sm_120a) and mixed-format forms are left out: no arch here has them
- * as mma.
+ * over this library's formats, with the first target its target notes give.
+ * model/test/timing/ptx_targets_check.py holds each row's target against ptxas: the
+ * instruction assembles for .target sm_NN and fails for the target before it.
+ * Block-scaled, fp6/fp4 (.kind::f8f6f4, sm_120a) and mixed-format forms are left out:
+ * no arch here has them as mma.
  */
 #include <stddef.h>
 #include "internal.h"
