@@ -34,8 +34,8 @@ module tc_warp #(
   input  logic                clk_i,
   input  logic                rst_ni,
   // Register-file port of the testbench (the warp's loads and stores), used while idle:
-  // register wr_reg_i of operand wr_op_i (0 A, 1 B, 2 C/D) of every lane, lane l at
-  // [l*32 +: 32]; the read port is combinational.
+  // register wr_reg_i of operand wr_op_i (0 A, 1 B, 2 C/D; 3 writes nothing) of every
+  // lane, lane l at [l*32 +: 32]; the read port is combinational (rd_op_i 3 reads C/D).
   input  logic                wr_en_i,
   input  logic [1:0]          wr_op_i,
   input  logic [2:0]          wr_reg_i,
