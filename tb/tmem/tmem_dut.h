@@ -1,6 +1,11 @@
-/* tmem_dut.h - C API over the two Verilated builds of rtl/tmem.sv (Vtmem8: 8 banks x 64
- * rows, Vtmem4: 4 banks x 128 rows). tmem_shim.cpp is the only C++; the testbench, the
- * benchmark and `tcsim tmem-demo --engine rtl` are C.
+/* tmem_dut.h - C API over the Verilated builds of rtl/tmem.sv (Vtmem8: 8 banks x 64
+ * rows, Vtmem4: 4 banks x 128 rows; Vtmem8w4: 8 banks of 4-bit words, WordW = 4).
+ * tmem_shim.cpp is the only C++; the testbench, the benchmark and `tcsim tmem-demo
+ * --engine rtl` are C.
+ *
+ * Data is one uint32_t per word whatever the build's word width: a narrow build takes
+ * the low WordW bits of each word it is given (the caller keeps the rest zero if it
+ * compares with the 32-bit model) and reads back words zero-extended.
  *
  * The ports are driven with the model's own tc_tmem_inputs and read back as
  * tc_tmem_outputs, so one cycle of the RTL and one tc_tmem_clock() are compared field
@@ -30,6 +35,11 @@ int tmem_dut_has_trace(void);
 /* A new instance of the `banks` (8 or 4) organization, already reset (rst_ni low for one
  * edge). fst_path: write an FST waveform there (NULL: none). NULL on failure. */
 tmem_dut *tmem_dut_new(unsigned banks, const char *fst_path);
+/* The same with words of word_w bits: 32 (tmem_dut_new) or 4 (8 banks only; no waveform:
+ * fst_path must be NULL). NULL for a combination there is no build of. */
+tmem_dut *tmem_dut_new_word(unsigned banks, unsigned word_w, const char *fst_path);
+/* 1 when there is a build of that organization and word width. */
+int tmem_dut_has_word(unsigned banks, unsigned word_w);
 void tmem_dut_free(tmem_dut *d);        /* closes the waveform; NULL is fine */
 unsigned tmem_dut_banks(const tmem_dut *d);
 
@@ -53,7 +63,8 @@ void tmem_dut_sample_ready(tmem_dut *d, tc_tmem_outputs *out);
 void tmem_dut_sample_read(tmem_dut *d, tc_tmem_outputs *out);
 
 /* The storage, read through Verilator's scope API (mem_q is public_flat_rd): word
- * (lane, col) and a whole bank row (32 words), through the RTL's own bank layout. */
+ * (lane, col) and a whole bank row (32 words, one per uint32_t), through the RTL's own
+ * bank layout. */
 int tmem_dut_peek(const tmem_dut *d, unsigned lane, unsigned col, uint32_t *out);
 int tmem_dut_bank_row(const tmem_dut *d, unsigned group, unsigned bank, unsigned row,
                       uint32_t out[TC_TMEM_GROUP_LANES]);

@@ -1,10 +1,13 @@
 // tmem_shim.cpp - the only C++ of the tmem testbench: owns the VerilatedContext and one
-// Verilated tmem (Vtmem8 or Vtmem4) and exports the C API of tmem_dut.h.
+// Verilated tmem (Vtmem8, Vtmem4 or the narrow-word Vtmem8w4) and exports the C API of
+// tmem_dut.h.
+#include <array>
 #include <cstring>
 #include <memory>
 
 #include "Vtmem4.h"
 #include "Vtmem8.h"
+#include "Vtmem8w4.h"
 #include "verilated.h"
 #include "verilated_syms.h"
 #if VM_TRACE
@@ -18,6 +21,38 @@ namespace {
 
 constexpr unsigned kWide = TC_TMEM_WIDE_WORDS;
 constexpr unsigned kQuarter = TC_TMEM_QUARTER_WORDS;
+constexpr unsigned kGL = TC_TMEM_GROUP_LANES;
+
+// The RTL packs word i of a data vector (and lane i of a bank row) at [i*W +: W]; the C
+// side has one uint32_t per word. With W = 32 that is the same memory layout. Narrower
+// words are packed 32/W to a uint32_t (a Verilated vector of up to 64 bits is a QData,
+// which on a little-endian host has the same layout as two of them).
+template <unsigned W>
+void pack(uint32_t *dst, const uint32_t *src, unsigned n) {
+    static_assert(W >= 1 && 32 % W == 0, "the word width must divide 32");
+    if constexpr (W == 32) {
+        std::memcpy(dst, src, n * 4);
+    } else {
+        constexpr unsigned per = 32 / W;
+        constexpr uint32_t mask = (1u << W) - 1;
+        for (unsigned j = 0; j < n / per; j++) {
+            uint32_t x = 0;
+            for (unsigned k = 0; k < per; k++) x |= (src[j * per + k] & mask) << (k * W);
+            dst[j] = x;
+        }
+    }
+}
+
+template <unsigned W>
+void unpack(uint32_t *dst, const uint32_t *src, unsigned n) {
+    if constexpr (W == 32) {
+        std::memcpy(dst, src, n * 4);
+    } else {
+        constexpr unsigned per = 32 / W;
+        constexpr uint32_t mask = (1u << W) - 1;
+        for (unsigned i = 0; i < n; i++) dst[i] = (src[i / per] >> (i % per * W)) & mask;
+    }
+}
 
 // What the C side needs from either Verilated class.
 struct Dut {
@@ -28,12 +63,14 @@ struct Dut {
     virtual void step() = 0;
     virtual void sample_ready(tc_tmem_outputs *out) = 0;
     virtual void sample_read(tc_tmem_outputs *out) = 0;
-    virtual const uint32_t *bank_row(unsigned g, unsigned b, unsigned row) const = 0;
+    virtual void bank_row(unsigned g, unsigned b, unsigned row, uint32_t out[kGL]) const = 0;
     unsigned banks = 0;
     uint64_t cycles = 0;
 };
 
-template <class V>
+// W: the model's WordW. Traced: Verilated with --trace-fst (the narrow model is not:
+// its class has no trace()).
+template <class V, unsigned W, bool Traced>
 class DutImpl final : public Dut {
   public:
     DutImpl(unsigned nbanks, const char *fst_path) {
@@ -41,19 +78,23 @@ class DutImpl final : public Dut {
         // The context outlives the model and is configured before it is built.
         ctx_ = std::make_unique<VerilatedContext>();
 #if VM_TRACE
-        if (fst_path) ctx_->traceEverOn(true);
+        if constexpr (Traced)
+            if (fst_path) ctx_->traceEverOn(true);
 #endif
         top_ = std::make_unique<V>(ctx_.get(), "TOP");
 #if VM_TRACE
-        if (fst_path) {
-            tfp_ = std::make_unique<VerilatedFstC>();
-            top_->trace(tfp_.get(), 99);
-            tfp_->open(fst_path);
-            trace_ok_ = tfp_->isOpen();
+        if constexpr (Traced) {
+            if (fst_path) {
+                tfp_ = std::make_unique<VerilatedFstC>();
+                top_->trace(tfp_.get(), 99);
+                tfp_->open(fst_path);
+                trace_ok_ = tfp_->isOpen();
+            }
         }
 #else
         (void)fst_path;
 #endif
+        if constexpr (!Traced) trace_ok_ = !fst_path;  // a waveform it cannot write: refused
         // Storage and grant are read through the scope API: stable names, no internals.
         for (unsigned g = 0; g < TC_TMEM_GROUPS; g++)
             for (unsigned b = 0; b < banks; b++) {
@@ -120,11 +161,11 @@ class DutImpl final : public Dut {
         // The half-done request's port is read in its second cycle whatever its valid says.
         unsigned held = *grant_;
         if ((in->d_valid || (held & 1u << TC_TMEM_PORT_D)) && in->d_data)
-            std::memcpy(t.d_data_i.data(), in->d_data, kWide * 4);
+            pack<W>(t.d_data_i.data(), in->d_data, kWide);
         if ((in->cp_valid || (held & 1u << TC_TMEM_PORT_CP)) && in->cp_data)
-            std::memcpy(t.cp_data_i.data(), in->cp_data, kWide * 4);
+            pack<W>(t.cp_data_i.data(), in->cp_data, kWide);
         if ((in->ls_valid || (held & 1u << TC_TMEM_PORT_LS)) && in->ls_store && in->ls_data)
-            std::memcpy(t.ls_wdata_i.data(), in->ls_data, kQuarter * 4);
+            pack<W>(t.ls_wdata_i.data(), in->ls_data, kQuarter);
         t.eval();
         dump();
     }
@@ -150,13 +191,21 @@ class DutImpl final : public Dut {
     void sample_read(tc_tmem_outputs *out) override {
         V &t = *top_;
         out->a_rvalid = t.a_rvalid_o;
-        out->a_rdata = t.a_rdata_o.data();
         out->ls_rvalid = t.ls_rvalid_o;
-        out->ls_rdata = t.ls_rdata_o.data();
+        if constexpr (W == 32) {
+            out->a_rdata = t.a_rdata_o.data();
+            out->ls_rdata = t.ls_rdata_o.data();
+        } else {  // one word per uint32_t, as the C side reads them
+            unpack<W>(a_rdata_.data(), t.a_rdata_o.data(), kWide);
+            unpack<W>(ls_rdata_.data(), t.ls_rdata_o.data(), kQuarter);
+            out->a_rdata = a_rdata_.data();
+            out->ls_rdata = ls_rdata_.data();
+        }
     }
 
-    const uint32_t *bank_row(unsigned g, unsigned b, unsigned row) const override {
-        return static_cast<const uint32_t *>(mem_[g][b]) + (size_t)row * TC_TMEM_GROUP_LANES;
+    void bank_row(unsigned g, unsigned b, unsigned row, uint32_t out[kGL]) const override {
+        constexpr unsigned row_words = kGL * W / 32;  // mem_q rows are contiguous
+        unpack<W>(out, static_cast<const uint32_t *>(mem_[g][b]) + (size_t)row * row_words, kGL);
     }
 
   private:
@@ -182,11 +231,14 @@ class DutImpl final : public Dut {
     void *mem_[TC_TMEM_GROUPS][8] = {};
     const uint8_t *grant_ = nullptr;
     bool trace_ok_ = true;  // false when the FST asked for cannot be written
+    // The narrow model's read data, unpacked (unused with W = 32: the model's own).
+    std::array<uint32_t, W == 32 ? 0 : kWide> a_rdata_{};
+    std::array<uint32_t, W == 32 ? 0 : kQuarter> ls_rdata_{};
 };
 
-template <class V>
+template <class V, unsigned W = 32, bool Traced = true>
 Dut *make(unsigned banks, const char *fst_path) {
-    auto *d = new DutImpl<V>(banks, fst_path);
+    auto *d = new DutImpl<V, W, Traced>(banks, fst_path);
     if (!d->ok()) {
         delete d;
         return nullptr;
@@ -205,11 +257,20 @@ extern "C" {
 int tmem_dut_has_trace(void) { return VM_TRACE ? 1 : 0; }
 
 tmem_dut *tmem_dut_new(unsigned banks, const char *fst_path) {
-    Dut *impl = banks == 8   ? make<Vtmem8>(8, fst_path)
-                : banks == 4 ? make<Vtmem4>(4, fst_path)
-                             : nullptr;
+    return tmem_dut_new_word(banks, 32, fst_path);
+}
+
+tmem_dut *tmem_dut_new_word(unsigned banks, unsigned word_w, const char *fst_path) {
+    Dut *impl = word_w == 32 && banks == 8  ? make<Vtmem8>(8, fst_path)
+                : word_w == 32 && banks == 4 ? make<Vtmem4>(4, fst_path)
+                : word_w == 4 && banks == 8  ? make<Vtmem8w4, 4, false>(8, fst_path)
+                                             : nullptr;
     if (!impl) return nullptr;
     return new tmem_dut{impl};
+}
+
+int tmem_dut_has_word(unsigned banks, unsigned word_w) {
+    return word_w == 32 ? banks == 8 || banks == 4 : word_w == 4 && banks == 8;
 }
 
 void tmem_dut_free(tmem_dut *d) {
@@ -237,7 +298,9 @@ void tmem_dut_sample_ready(tmem_dut *d, tc_tmem_outputs *out) { d->impl->sample_
 int tmem_dut_peek(const tmem_dut *d, unsigned lane, unsigned col, uint32_t *out) {
     tc_tmem_loc l;
     if (!out || tc_tmem_map(d->impl->banks, lane, col, &l) != TC_OK) return -1;
-    *out = d->impl->bank_row(l.group, l.bank, l.row)[l.group_lane];
+    uint32_t row[kGL];
+    d->impl->bank_row(l.group, l.bank, l.row, row);
+    *out = row[l.group_lane];
     return 0;
 }
 
@@ -246,7 +309,7 @@ int tmem_dut_bank_row(const tmem_dut *d, unsigned group, unsigned bank, unsigned
     if (group >= TC_TMEM_GROUPS || bank >= d->impl->banks ||
         row >= TC_TMEM_COLS / d->impl->banks)
         return -1;
-    std::memcpy(out, d->impl->bank_row(group, bank, row), TC_TMEM_GROUP_LANES * 4);
+    d->impl->bank_row(group, bank, row, out);
     return 0;
 }
 

@@ -7,13 +7,19 @@
  * check both engines against expectations written here from seed 003 (mapping formula,
  * shift semantics, cycle counts), not taken from the model.
  *
- *   tmem_tb [--banks 8|4|both] [--seed S] [--commands N] [--only NAME] [--trace DIR]
+ *   tmem_tb [--banks 8|4|both] [--word-width 32|4] [--seed S] [--commands N] [--only NAME]
+ *           [--trace DIR]
  *   tmem_tb --hold-violation
  *
- * --commands is per organization (default 100000). --trace DIR writes DIR/tmem8.fst
- * and DIR/tmem4.fst: a shift scenario for sim/waves/tmem.gtkw. Prints PASSED or FAILED;
- * exit status 0, 1 on a mismatch, 2 on bad arguments. --hold-violation breaks the
- * handshake on purpose (hold_violation()): the RTL's assertion must stop the run. */
+ * --commands is per organization (default 100000). --word-width 4 runs the same tests on
+ * the RTL built with WordW = 4 (8 banks only): every data word the testbench makes is
+ * cut to 4 bits before it goes to the RTL and to the (32-bit) model, so the comparison
+ * stays exact. With 32-bit words alone an index written with tmem_pkg::WORD_W where the
+ * local width belongs is the same index, and passed (mutation testing). --trace DIR
+ * writes DIR/tmem8.fst and DIR/tmem4.fst: a shift scenario for sim/waves/tmem.gtkw.
+ * Prints PASSED or FAILED; exit status 0, 1 on a mismatch, 2 on bad arguments.
+ * --hold-violation breaks the handshake on purpose (hold_violation()): the RTL's
+ * assertion must stop the run. */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -35,13 +41,15 @@ static uint64_t g_seed = 1;
 static unsigned long g_fail;
 static const char *g_test = "";
 static unsigned g_banks;
+static unsigned g_word_w = 32; /* the RTL's WordW: 32 or 4 */
 
 static void fail(const char *fmt, ...)
 {
     if (++g_fail <= MAX_REPORTS) {
         va_list ap;
         va_start(ap, fmt);
-        fprintf(stderr, "FAIL [%s, %u banks, seed %llu] ", g_test, g_banks, (unsigned long long)g_seed);
+        fprintf(stderr, "FAIL [%s, %u banks, %u-bit words, seed %llu] ", g_test, g_banks,
+                g_word_w, (unsigned long long)g_seed);
         vfprintf(stderr, fmt, ap);
         fputc('\n', stderr);
         va_end(ap);
@@ -60,16 +68,31 @@ static uint64_t rnd(rng *r)
     return z ^ (z >> 31);
 }
 static unsigned below(rng *r, unsigned n) { return (unsigned)(rnd(r) % n); }
+
+/* A data word as the RTL holds it: g_word_w bits. The 32 bits are folded (xor of the
+ * g_word_w-bit pieces) rather than cut: cut to 4 bits, a tag would be its column's low
+ * bits alone, the same in every lane, and a word moved to the wrong lane would go
+ * unseen. */
+static uint32_t word(uint32_t x)
+{
+    if (g_word_w >= 32)
+        return x;
+    uint32_t r = 0;
+    for (unsigned i = 0; i < 32; i += g_word_w)
+        r ^= x >> i;
+    return r & ((1u << g_word_w) - 1);
+}
+
 static void fill(rng *r, uint32_t *w, size_t n)
 {
     for (size_t i = 0; i < n; i++)
-        w[i] = (uint32_t)rnd(r);
+        w[i] = word((uint32_t)rnd(r));
 }
 
 /* A word that names its place, so a misplaced word says where it came from. */
 static uint32_t tag(unsigned lane, unsigned col, unsigned salt)
 {
-    return (salt << 24) ^ (lane << 12) ^ col ^ 0x00800000u;
+    return word((salt << 24) ^ (lane << 12) ^ col ^ 0x00800000u);
 }
 
 /* ------------------------------------------------------------- the pair under test */
@@ -90,9 +113,10 @@ static int pair_open(pair *p, unsigned banks, const char *fst)
     p->banks = banks;
     p->cycle = 0;
     p->last_a_rvalid = p->last_ls_rvalid = 0;
-    p->rtl = tmem_dut_new(banks, fst);
+    p->rtl = tmem_dut_new_word(banks, g_word_w, fst);
     if (!p->rtl || tc_tmem_new(banks, &p->model) != TC_OK) {
-        fprintf(stderr, "tmem_tb: cannot build the %u-bank RTL or model\n", banks);
+        fprintf(stderr, "tmem_tb: cannot build the %u-bank RTL (%u-bit words) or model\n",
+                banks, g_word_w);
         tmem_dut_free(p->rtl);
         return -1;
     }
@@ -1004,8 +1028,11 @@ static int run_org(unsigned banks, unsigned long n_commands, const char *only)
 
 static int usage(FILE *f)
 {
-    fprintf(f, "usage: tmem_tb [--banks 8|4|both] [--seed S] [--commands N] [--only TEST] "
-               "[--trace DIR]\n       tmem_tb --hold-violation\n  TEST: map shift wrap masked cycles conflicts reset random\n");
+    fprintf(f, "usage: tmem_tb [--banks 8|4|both] [--word-width 32|4] [--seed S] [--commands N] "
+               "[--only TEST] [--trace DIR]\n       tmem_tb --hold-violation\n"
+               "  TEST: map shift wrap masked cycles conflicts reset random\n"
+               "  --word-width 4: the RTL built with WordW = 4 (8 banks only; no --trace), its\n"
+               "  data cut to 4 bits for the RTL and the model alike (default 32)\n");
     return f == stdout ? 0 : 2;
 }
 
@@ -1020,7 +1047,7 @@ int main(int argc, char **argv)
         if (!strcmp(a, "--hold-violation"))
             return hold_violation();
         static const char *const opts[] = {"--banks", "--seed", "--commands", "--only",
-                                           "--trace", NULL};
+                                           "--trace", "--word-width", NULL};
         const char *v = test_option("tmem_tb", argc, argv, &i, opts);
         if (!v)
             return usage(stderr);
@@ -1030,6 +1057,12 @@ int main(int argc, char **argv)
                 return 2;
             }
             banks = v;
+        } else if (!strcmp(a, "--word-width")) {
+            if (strcmp(v, "32") && strcmp(v, "4")) {
+                fprintf(stderr, "tmem_tb: bad value for --word-width '%s' (32 or 4)\n", v);
+                return 2;
+            }
+            g_word_w = (unsigned)atoi(v);
         } else if (!strcmp(a, "--seed")) {
             if (test_parse_u64("tmem_tb", a, v, UINT64_MAX, &g_seed))
                 return 2;
@@ -1042,11 +1075,21 @@ int main(int argc, char **argv)
             trace = v;
         }
     }
-    printf("tmem_tb: seed %llu, %llu random requests per organization\n",
-           (unsigned long long)g_seed, (unsigned long long)commands);
+    if (g_word_w != 32 && !strcmp(banks, "4")) {
+        fprintf(stderr, "tmem_tb: --word-width %u has 8 banks only (no --banks 4)\n", g_word_w);
+        return 2;
+    }
+    if (g_word_w != 32 && trace) {
+        fprintf(stderr, "tmem_tb: --word-width %u has no waveform build (no --trace)\n",
+                g_word_w);
+        return 2;
+    }
+    printf("tmem_tb: seed %llu, %llu random requests per organization, %u-bit words\n",
+           (unsigned long long)g_seed, (unsigned long long)commands, g_word_w);
     int rc = 0;
     for (unsigned b = 8; b >= 4; b -= 4) {
-        if (strcmp(banks, "both") && (unsigned)atoi(banks) != b)
+        if ((strcmp(banks, "both") && (unsigned)atoi(banks) != b) ||
+            !tmem_dut_has_word(b, g_word_w))
             continue;
         if (trace) {
             if (!tmem_dut_has_trace()) {
