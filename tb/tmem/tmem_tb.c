@@ -13,9 +13,10 @@
  *
  * --commands is per organization (default 100000). --word-width 4 runs the same tests on
  * the RTL built with WordW = 4 (8 banks only): every data word the testbench makes is
- * cut to 4 bits before it goes to the RTL and to the (32-bit) model, so the comparison
- * stays exact. With 32-bit words alone an index written with tmem_pkg::WORD_W where the
- * local width belongs is the same index, and passed (mutation testing). --trace DIR
+ * folded to 4 bits (the xor of its 4-bit pieces) before it goes to the RTL and to the
+ * (32-bit) model, so the comparison stays exact. With 32-bit words alone an index
+ * written with tmem_pkg::WORD_W where the local width belongs is the same index, and
+ * passed (mutation testing). --trace DIR
  * writes DIR/tmem8.fst and DIR/tmem4.fst: a shift scenario for sim/waves/tmem.gtkw.
  * Prints PASSED or FAILED; exit status 0, 1 on a mismatch, 2 on bad arguments.
  * --hold-violation breaks the handshake on purpose (hold_violation()): the RTL's
@@ -1032,7 +1033,7 @@ static int usage(FILE *f)
                "[--only TEST] [--trace DIR]\n       tmem_tb --hold-violation\n"
                "  TEST: map shift wrap masked cycles conflicts reset random\n"
                "  --word-width 4: the RTL built with WordW = 4 (8 banks only; no --trace), its\n"
-               "  data cut to 4 bits for the RTL and the model alike (default 32)\n");
+               "  data folded to 4 bits for the RTL and the model alike (default 32)\n");
     return f == stdout ? 0 : 2;
 }
 
