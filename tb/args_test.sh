@@ -43,10 +43,9 @@ for tb in "$@"; do
     if [ "$(basename "$tb")" = tmem_tb ]; then
         check 0 out "tmem_tb: seed 10, 0 random" "$tb" --seed 010 --commands 0 --only map
         check 0 out "tmem_tb: seed 16, 0 random" "$tb" --seed 0x10 --commands 0 --only map
-        # the word width: two builds, 4 bits only with 8 banks and without waveforms
+        # the word width: 32 or 4 bits, 4 without waveforms
         check 0 out "--word-width 32|4" "$tb" --help
         check 2 err "tmem_tb: bad value for --word-width '8' (32 or 4)" "$tb" --word-width 8
-        check 2 err "tmem_tb: --word-width 4 has 8 banks only" "$tb" --word-width 4 --banks 4
         check 2 err "tmem_tb: --word-width 4 has no waveform build" "$tb" --word-width 4 --trace .
         check 0 out "0 random requests per organization, 4-bit words" \
             "$tb" --word-width 4 --commands 0 --only map

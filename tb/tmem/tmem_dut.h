@@ -1,5 +1,6 @@
 /* tmem_dut.h - C API over the Verilated builds of rtl/tmem.sv (Vtmem8: 8 banks x 64
- * rows, Vtmem4: 4 banks x 128 rows; Vtmem8w4: 8 banks of 4-bit words, WordW = 4).
+ * rows, Vtmem4: 4 banks x 128 rows; Vtmem8w4, Vtmem4w4: the same with 4-bit words,
+ * WordW = 4).
  * tmem_shim.cpp is the only C++; the testbench, the benchmark and `tcsim tmem-demo
  * --engine rtl` are C.
  *
@@ -35,11 +36,9 @@ int tmem_dut_has_trace(void);
 /* A new instance of the `banks` (8 or 4) organization, already reset (rst_ni low for one
  * edge). fst_path: write an FST waveform there (NULL: none). NULL on failure. */
 tmem_dut *tmem_dut_new(unsigned banks, const char *fst_path);
-/* The same with words of word_w bits: 32 (tmem_dut_new) or 4 (8 banks only; no waveform:
+/* The same with words of word_w bits: 32 (tmem_dut_new) or 4 (no waveform:
  * fst_path must be NULL). NULL for a combination there is no build of. */
 tmem_dut *tmem_dut_new_word(unsigned banks, unsigned word_w, const char *fst_path);
-/* 1 when there is a build of that organization and word width. */
-int tmem_dut_has_word(unsigned banks, unsigned word_w);
 void tmem_dut_free(tmem_dut *d);        /* closes the waveform; NULL is fine */
 unsigned tmem_dut_banks(const tmem_dut *d);
 

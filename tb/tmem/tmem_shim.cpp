@@ -1,11 +1,12 @@
 // tmem_shim.cpp - the only C++ of the tmem testbench: owns the VerilatedContext and one
-// Verilated tmem (Vtmem8, Vtmem4 or the narrow-word Vtmem8w4) and exports the C API of
-// tmem_dut.h.
+// Verilated tmem (Vtmem8, Vtmem4 or the narrow-word Vtmem8w4, Vtmem4w4) and exports the
+// C API of tmem_dut.h.
 #include <array>
 #include <cstring>
 #include <memory>
 
 #include "Vtmem4.h"
+#include "Vtmem4w4.h"
 #include "Vtmem8.h"
 #include "Vtmem8w4.h"
 #include "verilated.h"
@@ -264,13 +265,10 @@ tmem_dut *tmem_dut_new_word(unsigned banks, unsigned word_w, const char *fst_pat
     Dut *impl = word_w == 32 && banks == 8  ? make<Vtmem8>(8, fst_path)
                 : word_w == 32 && banks == 4 ? make<Vtmem4>(4, fst_path)
                 : word_w == 4 && banks == 8  ? make<Vtmem8w4, 4, false>(8, fst_path)
+                : word_w == 4 && banks == 4  ? make<Vtmem4w4, 4, false>(4, fst_path)
                                              : nullptr;
     if (!impl) return nullptr;
     return new tmem_dut{impl};
-}
-
-int tmem_dut_has_word(unsigned banks, unsigned word_w) {
-    return word_w == 32 ? banks == 8 || banks == 4 : word_w == 4 && banks == 8;
 }
 
 void tmem_dut_free(tmem_dut *d) {

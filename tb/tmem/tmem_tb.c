@@ -12,7 +12,7 @@
  *   tmem_tb --hold-violation
  *
  * --commands is per organization (default 100000). --word-width 4 runs the same tests on
- * the RTL built with WordW = 4 (8 banks only): every data word the testbench makes is
+ * the RTL built with WordW = 4: every data word the testbench makes is
  * folded to 4 bits (the xor of its 4-bit pieces) before it goes to the RTL and to the
  * (32-bit) model, so the comparison stays exact. With 32-bit words alone an index
  * written with tmem_pkg::WORD_W where the local width belongs is the same index, and
@@ -1032,7 +1032,7 @@ static int usage(FILE *f)
     fprintf(f, "usage: tmem_tb [--banks 8|4|both] [--word-width 32|4] [--seed S] [--commands N] "
                "[--only TEST] [--trace DIR]\n       tmem_tb --hold-violation\n"
                "  TEST: map shift wrap masked cycles conflicts reset random\n"
-               "  --word-width 4: the RTL built with WordW = 4 (8 banks only; no --trace), its\n"
+               "  --word-width 4: the RTL built with WordW = 4 (no --trace), its\n"
                "  data folded to 4 bits for the RTL and the model alike (default 32)\n");
     return f == stdout ? 0 : 2;
 }
@@ -1076,10 +1076,6 @@ int main(int argc, char **argv)
             trace = v;
         }
     }
-    if (g_word_w != 32 && !strcmp(banks, "4")) {
-        fprintf(stderr, "tmem_tb: --word-width %u has 8 banks only (no --banks 4)\n", g_word_w);
-        return 2;
-    }
     if (g_word_w != 32 && trace) {
         fprintf(stderr, "tmem_tb: --word-width %u has no waveform build (no --trace)\n",
                 g_word_w);
@@ -1089,8 +1085,7 @@ int main(int argc, char **argv)
            (unsigned long long)g_seed, (unsigned long long)commands, g_word_w);
     int rc = 0;
     for (unsigned b = 8; b >= 4; b -= 4) {
-        if ((strcmp(banks, "both") && (unsigned)atoi(banks) != b) ||
-            !tmem_dut_has_word(b, g_word_w))
+        if (strcmp(banks, "both") && (unsigned)atoi(banks) != b)
             continue;
         if (trace) {
             if (!tmem_dut_has_trace()) {
