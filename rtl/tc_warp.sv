@@ -32,7 +32,7 @@ module tc_warp #(
   localparam int PW = 2 * RW
 ) (
   input  logic                clk_i,
-  input  logic                rst_ni,
+  input  logic                rst_ni,      // synchronous: low for one rising edge is enough
   // Register-file port of the testbench (the warp's loads and stores), used while idle:
   // register wr_reg_i of operand wr_op_i (0 A, 1 B, 2 C/D; 3 writes nothing) of every
   // lane, lane l at [l*32 +: 32]; the read port is combinational (rd_op_i 3 reads C/D).

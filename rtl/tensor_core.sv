@@ -33,7 +33,7 @@ module tensor_core #(
   localparam int PW = 64    // a register pair: four fp16, two fp32
 ) (
   input  logic             clk_i,
-  input  logic             rst_ni,
+  input  logic             rst_ni,     // synchronous: low for one rising edge is enough
   // The instruction's mode and layouts; stable while it runs.
   input  logic             f16_i,      // FP16 mode (fp16 C and D), else mixed precision
   input  logic             a_col_i,    // A column-major

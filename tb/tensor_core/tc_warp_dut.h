@@ -23,6 +23,8 @@ enum { TCW_OP_A = 0, TCW_OP_B = 1, TCW_OP_C = 2, TCW_LANES = 32, TCW_REGS = 8 };
 /* A model in reset state for a few cycles, then idle. fst_path: an FST waveform of
  * everything that follows, or NULL. NULL on failure (no memory, no trace support). */
 tcw *tcw_new(const char *fst_path);
+/* The same with rst_ni low for `reset_edges` rising edges (at least 1; tcw_new: 3). */
+tcw *tcw_new_reset(const char *fst_path, unsigned reset_edges);
 void tcw_free(tcw *d);
 
 /* Register `reg` of operand `op` of every lane (data[lane]); takes one clock. */

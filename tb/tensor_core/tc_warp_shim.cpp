@@ -57,8 +57,12 @@ struct tcw {
 
 extern "C" {
 
-tcw *tcw_new(const char *fst_path)
+tcw *tcw_new(const char *fst_path) { return tcw_new_reset(fst_path, 3); }
+
+tcw *tcw_new_reset(const char *fst_path, unsigned reset_edges)
 {
+    if (reset_edges == 0)
+        return nullptr;
     std::unique_ptr<tcw> d(new (std::nothrow) tcw);
     if (!d)
         return nullptr;
@@ -76,7 +80,7 @@ tcw *tcw_new(const char *fst_path)
     d->top->rst_ni = 0;
     d->top->start_i = 0;
     d->top->wr_en_i = 0;
-    for (int i = 0; i < 3; i++)
+    for (unsigned i = 0; i < reset_edges; i++)
         d->edge();
     d->top->rst_ni = 1;
     return d.release();
