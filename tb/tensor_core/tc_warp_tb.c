@@ -217,8 +217,8 @@ static void run_config(tc_warp_engine *e, const tc_hmma_cfg *cfg, unsigned count
  * the first `junk_clocks` clocks after the start cycle it writes `junk` to a register
  * instead (a write is a clock; operand and register rotate), or with `restart` raises
  * start_i again in them. With junk_clocks and no restart it also writes `junk` to every
- * register of operand 3 before the start. Returns the clocks after the start cycle up to and including
- * the one with done, 0 if done never came. */
+ * register of operand 3 before the start. Returns the clocks after the start cycle up
+ * to and including the one with done, 0 if done never came. */
 static unsigned load_and_run(tcw *d, const tc_warp_frags *m, const uint32_t *junk,
                              unsigned junk_clocks, int restart)
 {
@@ -237,7 +237,7 @@ static unsigned load_and_run(tcw *d, const tc_warp_frags *m, const uint32_t *jun
     /* Operand 3 names no register file (tc_warp.sv: it writes nothing): junk written to
      * it while idle must not reach A, B or C, which the caller compares afterwards. */
     for (unsigned r = 0; junk_clocks && !restart && r < TCW_REGS; r++)
-        tcw_write(d, 3, r, junk);
+        tcw_write(d, TCW_OP_NONE, r, junk);
     tcw_start(d, 0, 0, 1, 0);
     tcw_out o;
     tcw_clock(d, &o);
