@@ -16,8 +16,10 @@
     {TC_PTX_##form, m, n, k, TC_FMT_##in, TC_FMT_##acc, sm}
 /* The 16-bit forms come with an fp32 and an fp16 accumulator; the integer ones with s32
  * for signed and unsigned inputs. */
-#define HALF(form, m, n, k, sm) ROW(form, m, n, k, FP16, FP32, sm), ROW(form, m, n, k, FP16, FP16, sm)
-#define INTS(form, m, n, k, s, sm) ROW(form, m, n, k, INT##s, S32, sm), ROW(form, m, n, k, UINT##s, S32, sm)
+#define HALF(form, m, n, k, sm) \
+    ROW(form, m, n, k, FP16, FP32, sm), ROW(form, m, n, k, FP16, FP16, sm)
+#define INTS(form, m, n, k, s, sm) \
+    ROW(form, m, n, k, INT##s, S32, sm), ROW(form, m, n, k, UINT##s, S32, sm)
 #define FP8(form, m, n, k, sm)                                              \
     ROW(form, m, n, k, E4M3, FP32, sm), ROW(form, m, n, k, E4M3, FP16, sm), \
     ROW(form, m, n, k, E5M2, FP32, sm), ROW(form, m, n, k, E5M2, FP16, sm)

@@ -19,7 +19,8 @@ typedef struct tcw_out {
 } tcw_out;
 
 /* TCW_OP_NONE: the fourth value of wr_op_i, which writes nothing (tc_warp.sv). */
-enum { TCW_OP_A = 0, TCW_OP_B = 1, TCW_OP_C = 2, TCW_OP_NONE = 3, TCW_LANES = 32, TCW_REGS = 8 };
+enum { TCW_OP_A = 0, TCW_OP_B = 1, TCW_OP_C = 2, TCW_OP_NONE = 3 };
+enum { TCW_LANES = 32, TCW_REGS = 8 };
 
 /* A model in reset state for a few cycles, then idle. fst_path: an FST waveform of
  * everything that follows, or NULL. NULL on failure (no memory, no trace support). */
