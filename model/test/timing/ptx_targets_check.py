@@ -7,7 +7,7 @@ with `.target sm_NN` it must assemble, with the target before it it must fail wi
 ptxas's "requires .target" message (a malformed kernel fails with another one, and
 fails the check). ptxas is $PTXAS, else `ptxas` on PATH, else
 /usr/local/cuda/bin/ptxas; without one the check is skipped (exit 77): Debian has no
-package for it, so CI skips it and a machine with the CUDA toolkit runs it.
+package for it, so a machine without the CUDA toolkit skips it.
 """
 import os
 import shutil
