@@ -373,6 +373,11 @@ static void test_errors(void)
     CHECK_COND(tc_sim_poll(s, NULL, 1, &n) == TC_EINVAL);
     CHECK_COND(tc_sim_poll(s, &c, 1, NULL) == TC_EINVAL);
     CHECK_COND(tc_sim_stats_get(NULL, &st) == TC_EINVAL && tc_sim_stats_get(s, NULL) == TC_EINVAL);
+    /* out->size must be set (tcsim_sim.h): a zeroed struct, size 0, is refused, not
+     * answered TC_OK with nothing filled in. */
+    tc_sim_stats unset;
+    memset(&unset, 0, sizeof unset);
+    CHECK_COND(tc_sim_stats_get(s, &unset) == TC_EINVAL);
 
     /* Bad ops: unit, code, shape, formats, half the data pointers, op size. */
     tc_sim_op bad = op;
