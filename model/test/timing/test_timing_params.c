@@ -586,6 +586,24 @@ int main(void)
               "%llu/10 FMA/clk; expected 188, 209, 1961", (unsigned long long)r.cycles,
               (unsigned long long)r.latency_x10, (unsigned long long)r.fma_per_clk_x10);
     }
+    /* A wake that only the warp's loop gives: A100 int8 m8n8k16 (interval 4, latency 16
+     * as above) with a 16-cycle loop, one warp, ILP 1. Each mma's result is readable 16
+     * cycles after it issues, one cycle before the loop lets the warp go again (issue + 1
+     * + 16): nothing else happens at that cycle, yet the warp issues then. Issues at 0,
+     * 17, 34; the last readable at 50: 50 cycles, 50 / 3 = 16.67 -> 16.7 an iteration,
+     * 3 x 1024 FMA / 50 = 61.44 -> 61.4 FMA/clk. */
+    {
+        tc_gpu_timing w;
+        CHECK_COND(tc_gpu_timing_find("a100", &w) == TC_OK);
+        w.warp_overhead = 16;
+        op = (tc_mma_op){8, 8, 16, TC_FMT_INT8, TC_FMT_S32, 0};
+        tc_status bst = tc_bench_mma(&w, &op, 1, 1, 3, &r);
+        CHECK(bst == TC_OK && r.cycles == 50 && r.latency_x10 == 167 &&
+                  r.fma_per_clk_x10 == 614,
+              "loop of 16 after a 16-cycle latency: %s, %llu cycles, %llu/10, %llu/10 FMA/clk;"
+              " expected 50, 167, 614", tc_strerror(bst), (unsigned long long)r.cycles,
+              (unsigned long long)r.latency_x10, (unsigned long long)r.fma_per_clk_x10);
+    }
     /* Warp w runs on sub-core w mod subcores (docs/timing.md). A100 as 2 sub-cores with
      * a 30-cycle loop, 4 warps x ILP 1 x 10 iterations of m16n8k16 fp16 -> fp32 (8
      * cycles a take, latency 14 + 16/4 + 1*max(8, 4) = 26): warps 0 and 2 share sub-core
