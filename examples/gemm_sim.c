@@ -51,7 +51,9 @@ static void usage(FILE *f)
         "handle of --gpu (`tcsim timing --list`); prints cycles, IPC, FMA/clk/SM and mma\n"
         "simulated per second. --check sends data too and compares D with the host's\n"
         "integer GEMM; --json writes the figures. Sizes and counts are whole numbers\n"
-        "1..65536 (--sms at most 4096).\n");
+        "1..65536 (--sms at most 4096). On a GPU whose PTX target has no mma.m16n8k16\n"
+        "(rtx2080ti, v100) the run is the timing structure's what-if, and a 'what-if:'\n"
+        "line says so.\n");
 }
 
 /* Returns 0 to run, 1 after --help, -1 on a bad option. */
@@ -340,6 +342,13 @@ int main(int argc, char **argv)
         peak_fma /= g->acc32_rate_div;
     printf("gemm %ux%ux%u on %u SM(s) of %s, %u warps/SM, warp tile %ux%u, %s\n", a.m, a.n,
            a.k, a.sms, g->name, a.warps, a.wm, a.wn, a.policy);
+    /* The handle times mma.m16n8k16 on any GPU; on one whose PTX target lacks it (Turing,
+     * Volta) the figures are no kernel's that could run there. */
+    tc_ptx_instr native;
+    if (tc_ptx_find(&op.mma, 0, &native) == TC_OK && native.sm > tc_arch_ptx_sm(g->arch))
+        printf("what-if: PTX for %s (sm_%u) has no mma.m16n8k16 (from sm_%u on): the "
+               "timing structure's figures, not a kernel the GPU runs\n", g->name,
+               tc_arch_ptx_sm(g->arch), native.sm);
     printf("cycles %llu\n", (unsigned long long)now);
     printf("mma instructions %llu\n", (unsigned long long)issued);
     printf("IPC %.3f mma/cycle (%.3f per SM)\n", (double)issued / now,

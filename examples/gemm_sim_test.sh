@@ -158,6 +158,15 @@ run_with 2 "" "$gemm_sim" --m 256 --n 64 --k 16 --wm 256 --wn 64 --warps 1
 expect_err "(wm/16)*(wn/8) <= 64"
 run_with 2 "" "$gemm_sim" --policy fifo
 expect_err "gemm_sim: --policy is lrr or gto"
+# mma.m16n8k16 is PTX's from sm_80 on: on Turing the run is a what-if and says so; on
+# the Ampere parts it is the GPU's own instruction and no such line is printed.
+run_with 0 "" "$gemm_sim" --gpu rtx2080ti --m 64 --n 64 --k 64 --quiet
+expect_line "what-if: PTX for rtx2080ti (sm_75) has no mma.m16n8k16 (from sm_80 on): the timing structure's figures, not a kernel the GPU runs" \
+    "gemm_sim --gpu rtx2080ti"
+for gpu in a100 rtx3070ti; do
+    run_with 0 "" "$gemm_sim" --gpu $gpu --m 64 --n 64 --k 64 --quiet
+    ! grep -q "what-if" out.txt || fail "gemm_sim --gpu $gpu: a what-if line for its own mma"
+done
 ;;
 fault)
 # gemm_sim_fault flips bit B of element E of the N-th mma's D after the model computed
