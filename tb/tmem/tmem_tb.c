@@ -12,12 +12,12 @@
  *   tmem_tb --hold-violation
  *
  * --commands is per organization (default 100000). --word-width 4 runs the same tests on
- * the RTL built with WordW = 4: every data word the testbench makes is
- * folded to 4 bits (the xor of its 4-bit pieces) before it goes to the RTL and to the
- * (32-bit) model, so the comparison stays exact. With 32-bit words alone an index
- * written with tmem_pkg::WORD_W where the local width belongs is the same index, and
- * passed (mutation testing). --trace DIR
- * writes DIR/tmem8.fst and DIR/tmem4.fst: a shift scenario for sim/waves/tmem.gtkw.
+ * the RTL built with WordW = 4: every data word the testbench makes is folded to 4 bits
+ * (the xor of its 4-bit pieces) before it goes to the RTL and to the (32-bit) model, so
+ * the comparison stays exact. With 32-bit words alone an index written with
+ * tmem_pkg::WORD_W where the local width belongs is the same index, and passed
+ * (mutation testing). --trace DIR writes DIR/tmem8.fst and DIR/tmem4.fst: a shift
+ * scenario for sim/waves/tmem.gtkw.
  * Prints PASSED or FAILED; exit status 0, 1 on a mismatch, 2 on bad arguments.
  * --hold-violation breaks the handshake on purpose (hold_violation()): the RTL's
  * assertion must stop the run. */
@@ -714,6 +714,14 @@ static void test_conflicts(pair *p)
     }
 }
 
+/* An A-port read (ld 0) or an 8-column ld of group `group` (ld 1) at column col. */
+static tc_tmem_inputs read_at(unsigned ld, unsigned group, unsigned col)
+{
+    return ld ? (tc_tmem_inputs){ .ls_valid = 1, .ls_group = group, .ls_col = col,
+                                  .ls_ncols = 8 }
+              : (tc_tmem_inputs){ .a_valid = 1, .a_col = col };
+}
+
 /* rst_ni in the middle of a two-cycle request: its first half stays written. */
 static void test_reset(pair *p)
 {
@@ -744,9 +752,7 @@ static void test_reset(pair *p)
      * every other test on seeds 1-4 (mutation testing). */
     g_test = "reset after a read";
     for (unsigned ld = 0; ld < 2; ld++) {
-        tc_tmem_inputs rd = ld ? (tc_tmem_inputs){ .ls_valid = 1, .ls_group = 1, .ls_col = 130,
-                                                   .ls_ncols = 8 }
-                               : (tc_tmem_inputs){ .a_valid = 1, .a_col = 130 };
+        tc_tmem_inputs rd = read_at(ld, 1, 130);
         pair_request(p, &rd, ld ? TC_TMEM_PORT_LS : TC_TMEM_PORT_A, &o);
         if (!(ld ? o.ls_rvalid : o.a_rvalid))
             fail("%s read: no rvalid to reset", ld ? "ld" : "A");
@@ -764,9 +770,7 @@ static void test_reset(pair *p)
      * time between edges). */
     g_test = "asynchronous reset";
     for (unsigned ld = 0; ld < 2; ld++) {
-        tc_tmem_inputs rd = ld ? (tc_tmem_inputs){ .ls_valid = 1, .ls_group = 2, .ls_col = 300,
-                                                   .ls_ncols = 8 }
-                               : (tc_tmem_inputs){ .a_valid = 1, .a_col = 300 };
+        tc_tmem_inputs rd = read_at(ld, 2, 300);
         pair_request(p, &rd, ld ? TC_TMEM_PORT_LS : TC_TMEM_PORT_A, &o);
         tmem_dut_set_reset(p->rtl, 1);
         tmem_dut_sample_read(p->rtl, &o);
