@@ -16,7 +16,7 @@
 # w mod 4; each mma is 16*8*16 = 2048 FMAs.
 set -u
 gemm_sim=$1; work=$2
-source "$(dirname "$0")/../model/test/cli_harness.sh"
+source "$(dirname "$0")/../cli/test/cli_harness.sh"
 mkdir -p "$work"; cd "$work" || exit 1
 
 # expect_line LINE WHAT : stdout (out.txt) has the line LINE

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """cli_fuzz.py - random command lines and inputs for tcsim and gemm_sim, held to the
-rules every command states in its --help and model/tcsim/cli.h:
+rules every command states in its --help and cli/cli.h:
 
   - it ends on its own (no hang: each run has a time limit) and never by a signal;
   - exit status 0, or 2 for bad input or usage (1 only where a command documents it:
