@@ -5,6 +5,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 #include "tcsim.h"
 
 /* Exit statuses: 0 success, 2 bad input or usage, 1 internal failure. */
@@ -34,11 +35,37 @@ int cli_parse_uint(const char *cmd, const char *opt, const char *s, unsigned lon
 const char *cli_optarg(const char *cmd, int argc, char **argv, int *i);
 int cli_is_help(const char *s);
 
-/* The next line of a text input into *line (getline's buffer and capacity): its length
- * (newline included), 0 at the end of the input, or -1 with errno: EILSEQ for a NUL byte
- * in the line (not text: its rest would be read past unseen), else the reason it cannot
- * be read (ENOMEM included, which getline does not flag on the stream). */
+/* User input as a message quotes it (cli_quote.c): into buf (CLI_QUOTE_SIZE(max) bytes),
+ * s's n bytes as at most max characters, printable ASCII as it is, \0 \t \n \r \\ and
+ * \xNN for every other byte (no escape sequence reaches the terminal); a longer s is cut,
+ * then "... (N bytes)". Every message that echoes input goes through it: CLI_WORD for a
+ * word or value (a few dozen characters), CLI_PATH for a file or folder name (longer:
+ * its end names the file). The buffers are compound literals: they live to the end of
+ * the block, long enough for the fprintf that prints them. */
+enum { CLI_WORD_MAX = 40, CLI_PATH_MAX = 200 };
+#define CLI_QUOTE_SIZE(max) ((max) + 40)
+const char *cli_quote(char *buf, const char *s, size_t n, size_t max);
+#define CLI_WORDN(s, n) \
+    cli_quote((char[CLI_QUOTE_SIZE(CLI_WORD_MAX)]){0}, (s), (n), CLI_WORD_MAX)
+#define CLI_WORD(s) CLI_WORDN((s), strlen(s))
+#define CLI_PATH(s) \
+    cli_quote((char[CLI_QUOTE_SIZE(CLI_PATH_MAX)]){0}, (s), strlen(s), CLI_PATH_MAX)
+
+/* The longest line of text input, its newline included: far above any real case (a
+ * dot product of millions of terms), and a bound on the memory a line takes, so that an
+ * endless line (/dev/zero, a binary file) is refused, not read until memory runs out. */
+enum { CLI_LINE_MAX = 64 << 20 };
+#define CLI_LINE_MAX_TEXT "64 MiB"
+
+/* The next line of a text input into *line (a buffer of *cap bytes that grows, as
+ * getline's): its length (newline included), 0 at the end of the input, or -1 with
+ * errno: EILSEQ for a NUL byte in the line (not text: its rest would be read past
+ * unseen), EOVERFLOW for a line longer than CLI_LINE_MAX (read no further than that),
+ * else the reason it cannot be read (ENOMEM included). */
 long cli_getline(FILE *f, char **line, size_t *cap);
+/* What cli_getline's -1 with error err says of its line, for a message "line N: <it>";
+ * NULL when the input cannot be read at all (strerror(err) says why). */
+const char *cli_line_fault(int err);
 
 /* In a line of text: a line ends at LF, at a CR just before LF or at the end of the
  * text; a word ends at a space, a tab or the line's end. */

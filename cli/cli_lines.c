@@ -1,29 +1,57 @@
 /* cli_lines.c - the one way tcsim's commands read their text input: lines, and the hex
  * words in them. */
-#define _POSIX_C_SOURCE 200809L /* getline */
+#define _POSIX_C_SOURCE 200809L /* getc_unlocked */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include "cli.h"
 
+/* Not getline: it has no bound, and an endless line (/dev/zero) takes all the memory
+ * before it fails. A character at a time, through the stream's buffer, without its lock
+ * (the commands read one stream from one thread). */
 long cli_getline(FILE *f, char **line, size_t *cap)
 {
+    size_t len = 0;
+    int c = 0;
     errno = 0;
-    ssize_t len = getline(line, cap, f);
-    if (len < 0) {
-        /* getline's -1 is the end of the input only when the stream says so: a read error
-         * sets the error flag, and out of memory sets neither flag. */
-        if (ferror(f) || !feof(f)) {
-            if (!errno)
-                errno = EIO;
+    while (c != '\n' && (c = getc_unlocked(f)) != EOF) {
+        if (c == 0) { /* the rest would be read past unseen: stop here */
+            errno = EILSEQ;
             return -1;
         }
-        return 0;
+        if (len == CLI_LINE_MAX) {
+            errno = EOVERFLOW;
+            return -1;
+        }
+        if (len + 1 >= *cap) { /* room for c and the terminating NUL */
+            size_t want = *cap < 64 ? 128 : 2 * *cap;
+            if (want > CLI_LINE_MAX + 1)
+                want = CLI_LINE_MAX + 1;
+            char *p = realloc(*line, want);
+            if (!p) {
+                errno = ENOMEM;
+                return -1;
+            }
+            *line = p;
+            *cap = want;
+        }
+        (*line)[len++] = (char)c;
     }
-    if (strlen(*line) != (size_t)len) { /* the rest would be read past unseen */
-        errno = EILSEQ;
+    if (ferror(f)) {
+        if (!errno)
+            errno = EIO;
         return -1;
     }
+    if (len)
+        (*line)[len] = 0;
     return (long)len;
+}
+
+const char *cli_line_fault(int err)
+{
+    return err == EILSEQ      ? "a NUL byte: not a text line"
+           : err == EOVERFLOW ? "longer than " CLI_LINE_MAX_TEXT " (the limit of a line)"
+                              : NULL;
 }
 
 /* 1 + the value of each hex digit character, 0 for every other character. */
@@ -85,9 +113,9 @@ void cli_print_bad_hex_word(FILE *f, const char *start, int why)
     while (!cli_is_word_end(e) && (unsigned char)*e >= 0x20)
         e++;
     if (!cli_is_word_end(e)) /* a control character: named, not printed */
-        fprintf(f, ": a stray control character 0x%02x after '%.*s'\n", (unsigned char)*e,
-                (int)(e - start), start);
+        fprintf(f, ": a stray control character 0x%02x after '%s'\n", (unsigned char)*e,
+                CLI_WORDN(start, (size_t)(e - start)));
     else
-        fprintf(f, " '%.*s' %s\n", (int)(e - start), start,
+        fprintf(f, " '%s' %s\n", CLI_WORDN(start, (size_t)(e - start)),
                 why == -2 ? "is wider than 64 bits" : "is not a hex number");
 }

@@ -25,7 +25,8 @@ static void help(void)
            "tcgen05.shift. All three give the same output bits. --in defaults to fp16 (the kind\n"
            "follows it: fp16/bf16 f16, tf32 tf32, e4m3..e2m1 f8f6f4, int8/uint8 i8), --out to\n"
            "fp32 (s32 for i8). Inputs are tame random values from --seed, or hex bit patterns\n"
-           "(N*H*W*C and K*R*S*C words, '#' starts a comment) from --act and --wgt.\n"
+           "(N*H*W*C and K*R*S*C words, '#' starts a comment, lines of at most " CLI_LINE_MAX_TEXT ")\n"
+           "from --act and --wgt.\n"
            "Prints, one per line: checksum (FNV-1a 64 of the output words, NPQK order),\n"
            "smem_row_loads (activation rows copied from shared to tensor memory), shifts, mmas,\n"
            "cycles (of the modelled SM; 0 for algo 1, which uses no tensor core); with\n"
@@ -111,11 +112,12 @@ static int read_words(const char *opt, const char *path, tc_fmt f, size_t n, uin
         }
     }
     if (!err && len < 0) {
-        if (errno == EILSEQ)
-            fprintf(stderr, "tcsim %s: %s '%s' line %lu: a NUL byte: not a text line\n", CMD,
-                    opt, path, lineno + 1);
+        const char *fault = cli_line_fault(errno);
+        if (fault)
+            fprintf(stderr, "tcsim %s: %s '%s' line %lu: %s\n", CMD, opt, CLI_PATH(path),
+                    lineno + 1, fault);
         else
-            fprintf(stderr, "tcsim %s: %s '%s': cannot read it: %s\n", CMD, opt, path,
+            fprintf(stderr, "tcsim %s: %s '%s': cannot read it: %s\n", CMD, opt, CLI_PATH(path),
                     strerror(errno));
         err = 1;
     }

@@ -26,7 +26,8 @@ static void dot_help(FILE *f)
         "take k/B scale words for a, then k/B for b, between b and c. Empty lines and lines\n"
         "starting with # are skipped. Prints d per case as lowercase hex.\n\n"
         "A bad line prints 'line N: <reason>' on stderr and exits 2 after the results of\n"
-        "the lines before it. `tcsim list` shows the supported combinations.\n"
+        "the lines before it; so does a line longer than " CLI_LINE_MAX_TEXT " (read no further).\n"
+        "`tcsim list` shows the supported combinations.\n"
         "--engine rtl runs each FEDP step through the Verilated RTL profile.\n");
 }
 
@@ -225,8 +226,9 @@ int dot_stream_run(dot_stream *ds, FILE *in, FILE *out)
         }
     }
     if (rc == 0 && len < 0) {
-        if (errno == EILSEQ)
-            fprintf(stderr, "line %lu: a NUL byte: not a text line of hex words\n", lineno + 1);
+        const char *fault = cli_line_fault(errno);
+        if (fault)
+            fprintf(stderr, "line %lu: %s\n", lineno + 1, fault);
         else
             fprintf(stderr, "line %lu: cannot read the input: %s\n", lineno + 1, strerror(errno));
         rc = -1;

@@ -225,8 +225,8 @@ static void mma_help(FILE *f)
         "empty lines and lines starting with # are skipped. A is MxK fp16, B KxN fp16, C MxN\n"
         "in the --acc format. m8n8k4: the warp computes four 8x8x4 tiles (one per octet);\n"
         "give each file one tile (every octet gets it) or four stacked (4M or 4K rows).\n"
-        "Prints D the same way. Layouts default to row. A bad file or line exits 2 with a\n"
-        "message naming it.\n");
+        "Prints D the same way. Layouts default to row. A bad file or line (one longer than\n"
+        CLI_LINE_MAX_TEXT " included) exits 2 with a message naming it.\n");
 }
 
 /* Reads a matrix of `rows` x `cols` (or tiles times as many rows) of `fmt` patterns.
@@ -292,11 +292,13 @@ static long read_matrix(const char *opt, const char *path, unsigned rows, unsign
         got++;
     }
     if (!bad && len < 0) {
-        if (errno == EILSEQ)
-            fprintf(stderr, "tcsim mma: %s %s: line %lu: a NUL byte: not a text line\n", opt,
-                    path, lineno + 1);
+        const char *fault = cli_line_fault(errno);
+        if (fault)
+            fprintf(stderr, "tcsim mma: %s %s: line %lu: %s\n", opt, CLI_PATH(path), lineno + 1,
+                    fault);
         else
-            fprintf(stderr, "tcsim mma: %s %s: cannot read: %s\n", opt, path, strerror(errno));
+            fprintf(stderr, "tcsim mma: %s %s: cannot read: %s\n", opt, CLI_PATH(path),
+                    strerror(errno));
         bad = 1;
     }
     free(line);

@@ -306,10 +306,11 @@ static uint32_t *read_rows(const char *dir, const char *file, const word_conv *c
         nrows++;
     }
     if (!bad && got < 0) { /* a folder opened as a file reads as EISDIR */
-        if (errno == EILSEQ)
-            fprintf(stderr, "%s:%zu: a NUL byte: not a text line\n", path, line_no + 1);
+        const char *fault = cli_line_fault(errno);
+        if (fault)
+            fprintf(stderr, "%s:%zu: %s\n", CLI_PATH(path), line_no + 1, fault);
         else
-            fprintf(stderr, "%s: cannot read: %s\n", path, strerror(errno));
+            fprintf(stderr, "%s: cannot read: %s\n", CLI_PATH(path), strerror(errno));
         bad = 1;
     }
     free(line);
