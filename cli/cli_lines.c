@@ -8,42 +8,44 @@
 
 /* Not getline: it has no bound, and an endless line (/dev/zero) takes all the memory
  * before it fails. A character at a time, through the stream's buffer, without its lock
- * (the commands read one stream from one thread). */
+ * (the commands read one stream from one thread); the common character costs one test
+ * for the end of the buffer and one for a byte that needs a look (NUL, LF and below). */
 long cli_getline(FILE *f, char **line, size_t *cap)
 {
-    size_t len = 0;
-    int c = 0;
-    errno = 0;
-    while (c != '\n' && (c = getc_unlocked(f)) != EOF) {
-        if (c == 0) { /* the rest would be read past unseen: stop here */
-            errno = EILSEQ;
-            return -1;
-        }
-        if (len == CLI_LINE_MAX) {
-            errno = EOVERFLOW;
-            return -1;
-        }
-        if (len + 1 >= *cap) { /* room for c and the terminating NUL */
-            size_t want = *cap < 64 ? 128 : 2 * *cap;
-            if (want > CLI_LINE_MAX + 1)
-                want = CLI_LINE_MAX + 1;
-            char *p = realloc(*line, want);
-            if (!p) {
-                errno = ENOMEM;
-                return -1;
+    char *buf = *line;
+    size_t len = 0, size = *cap;
+    int c, err = 0;
+    errno = 0; /* a read error's reason, if one comes */
+    while ((c = getc_unlocked(f)) != EOF) {
+        if (len + 1 >= size) { /* room for c and the terminating NUL */
+            if (size > CLI_LINE_MAX) {
+                err = EOVERFLOW; /* len is CLI_LINE_MAX: read no further */
+                break;
             }
-            *line = p;
-            *cap = want;
+            size = size < 64 ? 128 : 2 * size > CLI_LINE_MAX + 1 ? CLI_LINE_MAX + 1 : 2 * size;
+            char *p = realloc(buf, size);
+            if (!p) {
+                err = ENOMEM;
+                break;
+            }
+            *line = buf = p;
+            *cap = size;
         }
-        (*line)[len++] = (char)c;
+        buf[len++] = (char)c;
+        if ((unsigned)c <= '\n' && (c == '\n' || c == 0)) {
+            if (c == 0) /* the rest would be read past unseen: stop here */
+                err = EILSEQ;
+            break;
+        }
     }
-    if (ferror(f)) {
-        if (!errno)
-            errno = EIO;
+    if (!err && ferror(f))
+        err = errno ? errno : EIO;
+    if (err) {
+        errno = err;
         return -1;
     }
     if (len)
-        (*line)[len] = 0;
+        buf[len] = 0;
     return (long)len;
 }
 
