@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "a100_vectors.h"
+#include "cli.h"
 
 const a100_set a100_sets[4] = {
     {"fp16_fp32", "fp16", TC_FMT_FP16, TC_FMT_FP32, 8},
@@ -16,7 +17,7 @@ int a100_load(const char *root, const a100_set *s, a100_cases *out)
     memset(&g, 0, sizeof g);
     int len = snprintf(g.dir, sizeof g.dir, "%s/%s", root, s->dir);
     if (len < 0 || (size_t)len >= sizeof g.dir) {
-        fprintf(stderr, "%s/%s: path too long\n", root, s->dir);
+        fprintf(stderr, "%s/%s: path too long\n", CLI_PATH(root), s->dir);
         return -1;
     }
     snprintf(g.gpu, sizeof g.gpu, "A100");
@@ -27,7 +28,7 @@ int a100_load(const char *root, const a100_set *s, a100_cases *out)
     if (gv_load(&g, out))
         return -1;
     if (out->k != s->k) {
-        fprintf(stderr, "%s: k = %zu, expected %zu\n", g.dir, out->k, s->k);
+        fprintf(stderr, "%s: k = %zu, expected %zu\n", CLI_PATH(g.dir), out->k, s->k);
         gv_free(out);
         return -1;
     }

@@ -13,7 +13,7 @@ int cli_is_help(const char *s)
 const char *cli_optarg(const char *cmd, int argc, char **argv, int *i)
 {
     if (*i + 1 >= argc) {
-        fprintf(stderr, "tcsim %s: option '%s' needs a value\n", cmd, argv[*i]);
+        fprintf(stderr, "tcsim %s: option '%s' needs a value\n", cmd, CLI_WORD(argv[*i]));
         return NULL;
     }
     return argv[++*i];
@@ -23,7 +23,7 @@ int cli_parse_arch(const char *cmd, const char *s, tc_arch *out)
 {
     if (tc_arch_parse(s, out) == TC_OK)
         return 0;
-    fprintf(stderr, "tcsim %s: unknown --arch '%s' (one of:", cmd, s);
+    fprintf(stderr, "tcsim %s: unknown --arch '%s' (one of:", cmd, CLI_WORD(s));
     for (int a = 0; a < TC_ARCH_COUNT; a++)
         fprintf(stderr, " %s", tc_arch_name((tc_arch)a));
     fprintf(stderr, ")\n");
@@ -34,7 +34,7 @@ int cli_parse_instr(const char *cmd, const char *s, tc_instr *out)
 {
     if (tc_instr_parse(s, out) == TC_OK)
         return 0;
-    fprintf(stderr, "tcsim %s: unknown --instr '%s' (one of:", cmd, s);
+    fprintf(stderr, "tcsim %s: unknown --instr '%s' (one of:", cmd, CLI_WORD(s));
     for (int i = 0; i < TC_INSTR_COUNT; i++)
         fprintf(stderr, " %s", tc_instr_name((tc_instr)i));
     fprintf(stderr, ")\n");
@@ -45,7 +45,7 @@ int cli_parse_fmt(const char *cmd, const char *opt, const char *s, tc_fmt *out)
 {
     if (tc_fmt_parse(s, out) == TC_OK)
         return 0;
-    fprintf(stderr, "tcsim %s: unknown format for %s '%s' (one of:", cmd, opt, s);
+    fprintf(stderr, "tcsim %s: unknown format for %s '%s' (one of:", cmd, opt, CLI_WORD(s));
     for (int f = 0; f < TC_FMT_COUNT; f++)
         fprintf(stderr, " %s", tc_fmt_get((tc_fmt)f)->name);
     fprintf(stderr, ")\n");
@@ -65,7 +65,7 @@ int cli_parse_uint(const char *cmd, const char *opt, const char *s, unsigned lon
     unsigned long long v = ok ? strtoull(digits, &end, hex ? 16 : 10) : 0;
     if (!ok || *end || errno || v < min || v > max) {
         fprintf(stderr, "tcsim %s: bad value for %s '%s' (an integer from %llu to %llu)\n",
-                cmd, opt, s, min, max);
+                cmd, opt, CLI_WORD(s), min, max);
         return -1;
     }
     *out = v;

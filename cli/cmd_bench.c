@@ -175,7 +175,7 @@ static int bench_run(int argc, char **argv)
             if (!(json = cli_optarg("bench", argc, argv, &i)))
                 return CLI_USAGE;
         } else {
-            fprintf(stderr, "tcsim bench: unknown option '%s'\n", argv[i]);
+            fprintf(stderr, "tcsim bench: unknown option '%s'\n", CLI_WORD(argv[i]));
             return CLI_USAGE;
         }
     }
@@ -186,20 +186,20 @@ static int bench_run(int argc, char **argv)
         while (r < nrows && strcmp(only, rows[r].name))
             r++;
         if (r == nrows) {
-            fprintf(stderr, "tcsim bench: unknown --profile '%s' (a name is "
-                            "arch_instr_in_out from tcsim list: ampere_mma_fp16_fp32)\n", only);
+            fprintf(stderr, "tcsim bench: unknown --profile '%s' (a name is arch_instr_in_out "
+                            "from tcsim list: ampere_mma_fp16_fp32)\n", CLI_WORD(only));
             return CLI_USAGE;
         }
         if (rows[r].kind != TC_KIND_FEDP) {
             fprintf(stderr, "tcsim bench: --profile '%s' is not an FEDP profile; bench measures "
-                            "FEDP profiles only\n", only);
+                            "FEDP profiles only\n", CLI_WORD(only));
             return CLI_USAGE;
         }
     }
     /* Opened before the run, so that a bad path is an error now, not seconds later. */
     FILE *f = fopen(json, "w");
     if (!f) {
-        fprintf(stderr, "tcsim bench: cannot write '%s': %s\n", json, strerror(errno));
+        fprintf(stderr, "tcsim bench: cannot write '%s': %s\n", CLI_PATH(json), strerror(errno));
         return CLI_FAIL;
     }
     bench_row *res = calloc(nrows, sizeof *res);
@@ -256,9 +256,10 @@ static int bench_run(int argc, char **argv)
         ok = !ferror(f);
         ok &= fclose(f) == 0;
         if (ok)
-            printf("wrote %s\n", json);
+            printf("wrote %s\n", CLI_PATH(json));
         else
-            fprintf(stderr, "tcsim bench: cannot write '%s': %s\n", json, strerror(errno));
+            fprintf(stderr, "tcsim bench: cannot write '%s': %s\n", CLI_PATH(json),
+                    strerror(errno));
     } else { /* no JSON with a figure missing: the file opened empty goes */
         fclose(f);
         remove(json);

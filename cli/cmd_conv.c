@@ -71,7 +71,7 @@ static int read_words(const char *opt, const char *path, tc_fmt f, size_t n, uin
 {
     FILE *fp = fopen(path, "r");
     if (!fp) {
-        fprintf(stderr, "tcsim %s: cannot open %s '%s'\n", CMD, opt, path);
+        fprintf(stderr, "tcsim %s: cannot open %s '%s'\n", CMD, opt, CLI_PATH(path));
         return -1;
     }
     const tc_fmt_info *fi = tc_fmt_get(f);
@@ -93,15 +93,16 @@ static int read_words(const char *opt, const char *path, tc_fmt f, size_t n, uin
             if (!r)
                 break;
             if (r < 0) {
-                fprintf(stderr, "tcsim %s: %s '%s' line %lu: word %u", CMD, opt, path, lineno,
+                fprintf(stderr, "tcsim %s: %s '%s' line %lu: word %u", CMD, opt, CLI_PATH(path),
+                        lineno,
                         word);
                 cli_print_bad_hex_word(stderr, tok, r);
                 err = 1;
             } else if (got >= n || v >> (fi->width < 32 ? fi->width : 32)) {
-                fprintf(stderr, "tcsim %s: %s '%s' line %lu: %s '%.*s'", CMD, opt, path, lineno,
-                        got >= n ? "more words than the shape needs at"
-                                 : "a word wider than the input format at",
-                        (int)(s - tok), tok);
+                fprintf(stderr, "tcsim %s: %s '%s' line %lu: %s '%s'", CMD, opt, CLI_PATH(path),
+                        lineno, got >= n ? "more words than the shape needs at"
+                                         : "a word wider than the input format at",
+                        CLI_WORDN(tok, (size_t)(s - tok)));
                 if (got < n)
                     fprintf(stderr, " (%s: %u bits)", fi->name, fi->width);
                 fputc('\n', stderr);
@@ -124,7 +125,8 @@ static int read_words(const char *opt, const char *path, tc_fmt f, size_t n, uin
     free(line);
     fclose(fp);
     if (!err && got != n) {
-        fprintf(stderr, "tcsim %s: %s '%s' has %zu words, the shape needs %zu\n", CMD, opt, path,
+        fprintf(stderr, "tcsim %s: %s '%s' has %zu words, the shape needs %zu\n", CMD, opt,
+                CLI_PATH(path),
                 got, n);
         err = 1;
     }
@@ -168,7 +170,8 @@ static int run(int argc, char **argv)
             ;
         if (d == ND && strcmp(opt, "--act") && strcmp(opt, "--wgt") && strcmp(opt, "--engine") &&
             strcmp(opt, "--kind") && strcmp(opt, "--in") && strcmp(opt, "--out")) {
-            fprintf(stderr, "tcsim %s: unknown option '%s' (tcsim %s --help)\n", CMD, opt, CMD);
+            fprintf(stderr, "tcsim %s: unknown option '%s' (tcsim %s --help)\n", CMD,
+                    CLI_WORD(opt), CMD);
             return CLI_USAGE;
         }
         if (!(a = cli_optarg(CMD, argc, argv, &i)))
@@ -180,7 +183,8 @@ static int run(int argc, char **argv)
             if (cli_parse_uint(CMD, opt, a, min, max, &v[d]))
                 return CLI_USAGE;
             if (d == D_BANKS && v[d] != 8 && v[d] != 4) {
-                fprintf(stderr, "tcsim %s: bad value for %s '%s' (8 or 4)\n", CMD, opt, a);
+                fprintf(stderr, "tcsim %s: bad value for %s '%s' (8 or 4)\n", CMD, opt,
+                        CLI_WORD(a));
                 return CLI_USAGE;
             }
             have[d] = 1;
@@ -190,14 +194,15 @@ static int run(int argc, char **argv)
             wgt_path = a;
         } else if (!strcmp(opt, "--engine")) {
             if (strcmp(a, "model") && strcmp(a, "rtl")) {
-                fprintf(stderr, "tcsim %s: bad value for --engine '%s' (model or rtl)\n", CMD, a);
+                fprintf(stderr, "tcsim %s: bad value for --engine '%s' (model or rtl)\n", CMD,
+                        CLI_WORD(a));
                 return CLI_USAGE;
             }
             engine = a;
         } else if (!strcmp(opt, "--kind")) {
             if (tc_bw_kind_parse(a, &kind) != TC_OK || kind > TC_BW_I8) {
                 fprintf(stderr, "tcsim %s: bad value for --kind '%s' (f16, tf32, f8f6f4, i8)\n",
-                        CMD, a);
+                        CMD, CLI_WORD(a));
                 return CLI_USAGE;
             }
             have_kind = 1;

@@ -92,7 +92,8 @@ static int load_vectors(const char *root, int named, a100_cases cs[N_SETS])
     if (!exists || !S_ISDIR(st.st_mode)) {
         if (!exists && !named && errno == ENOENT)
             return 0;
-        fprintf(stderr, "tcsim demo: cannot read%s '%s': %s\n", named ? " --vectors" : "", root,
+        fprintf(stderr, "tcsim demo: cannot read%s '%s': %s\n", named ? " --vectors" : "",
+                CLI_PATH(root),
                 exists ? "not a folder" : strerror(errno));
         return -1;
     }
@@ -109,7 +110,7 @@ static int load_vectors(const char *root, int named, a100_cases cs[N_SETS])
 static long check_vectors(const char *root, const a100_cases cs[N_SETS])
 {
     long bad_total = 0;
-    printf("\nA100 hardware vectors (%s):\n", root);
+    printf("\nA100 hardware vectors (%s):\n", CLI_PATH(root));
     for (size_t s = 0; s < N_SETS; s++) {
         const a100_set *set = &a100_sets[s];
         const tc_profile *p = NULL;
@@ -144,7 +145,7 @@ static int demo_run(int argc, char **argv)
                 return CLI_USAGE;
             named = 1;
         } else {
-            fprintf(stderr, "tcsim demo: unknown option '%s'\n", argv[i]);
+            fprintf(stderr, "tcsim demo: unknown option '%s'\n", CLI_WORD(argv[i]));
             return CLI_USAGE;
         }
     }

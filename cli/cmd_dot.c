@@ -255,7 +255,8 @@ static int dot_run(int argc, char **argv)
             o_i++;
         if (o_i == sizeof takes_value / sizeof *takes_value) {
             fprintf(stderr, "tcsim dot: %s '%s' (tcsim dot --help; input comes on stdin)\n",
-                    opt[0] == '-' && opt[1] ? "unknown option" : "unexpected argument", opt);
+                    opt[0] == '-' && opt[1] ? "unknown option" : "unexpected argument",
+                    CLI_WORD(opt));
             return CLI_USAGE;
         }
         if (!(v = cli_optarg("dot", argc, argv, &i))) {
@@ -277,7 +278,8 @@ static int dot_run(int argc, char **argv)
                 return CLI_USAGE;
         } else if (!strcmp(opt, "--kind")) {
             if (strcmp(v, "mxf8f6f4") && strcmp(v, "mxf4") && strcmp(v, "mxf4nvf4")) {
-                fprintf(stderr, "tcsim dot: unknown --kind '%s' (mxf8f6f4, mxf4, mxf4nvf4)\n", v);
+                fprintf(stderr, "tcsim dot: unknown --kind '%s' (mxf8f6f4, mxf4, mxf4nvf4)\n",
+                        CLI_WORD(v));
                 return CLI_USAGE;
             }
             o.kind = v;
@@ -287,12 +289,13 @@ static int dot_run(int argc, char **argv)
             o.block = (unsigned)u;
         } else if (!strcmp(opt, "--engine")) {
             if (strcmp(v, "model") && strcmp(v, "rtl")) {
-                fprintf(stderr, "tcsim dot: unknown --engine '%s' (model or rtl)\n", v);
+                fprintf(stderr, "tcsim dot: unknown --engine '%s' (model or rtl)\n",
+                        CLI_WORD(v));
                 return CLI_USAGE;
             }
             o.rtl = !strcmp(v, "rtl");
         } else {
-            fprintf(stderr, "tcsim dot: unknown option '%s' (tcsim dot --help)\n", opt);
+            fprintf(stderr, "tcsim dot: unknown option '%s' (tcsim dot --help)\n", CLI_WORD(opt));
             return CLI_USAGE;
         }
     }

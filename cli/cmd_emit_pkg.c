@@ -185,7 +185,8 @@ static int check(const char *path, const text *t)
 {
     FILE *f = fopen(path, "rb");
     if (!f) {
-        fprintf(stderr, "tcsim emit-pkg: cannot read '%s': %s\n", path, strerror(errno));
+        fprintf(stderr, "tcsim emit-pkg: cannot read '%s': %s\n", CLI_PATH(path),
+                strerror(errno));
         return CLI_USAGE;
     }
     size_t i = 0, line = 1;
@@ -198,13 +199,14 @@ static int check(const char *path, const text *t)
     int same = ch == EOF && i == t->len;
     fclose(f);
     if (err) {
-        fprintf(stderr, "tcsim emit-pkg: cannot read '%s': %s\n", path, strerror(err));
+        fprintf(stderr, "tcsim emit-pkg: cannot read '%s': %s\n", CLI_PATH(path), strerror(err));
         return CLI_USAGE;
     }
     if (same)
         return CLI_OK;
     fprintf(stderr, "tcsim emit-pkg: '%s' differs from the model's format table at line %zu;\n"
-                    "  regenerate it with: tcsim emit-pkg -o %s\n", path, line, path);
+                    "  regenerate it with: tcsim emit-pkg -o %s\n", CLI_PATH(path), line,
+            CLI_PATH(path));
     return CLI_FAIL;
 }
 
@@ -225,7 +227,7 @@ static int emit_pkg_run(int argc, char **argv)
         const char **dst = !strcmp(argv[i], "-o") ? &out
                            : !strcmp(argv[i], "--check") ? &against : NULL;
         if (!dst) {
-            fprintf(stderr, "tcsim emit-pkg: unknown argument '%s'\n", argv[i]);
+            fprintf(stderr, "tcsim emit-pkg: unknown argument '%s'\n", CLI_WORD(argv[i]));
             return CLI_USAGE;
         }
         if (!(*dst = cli_optarg("emit-pkg", argc, argv, &i)))
@@ -251,7 +253,8 @@ static int emit_pkg_run(int argc, char **argv)
         if (f && fclose(f))
             ok = 0;
         if (!ok) {
-            fprintf(stderr, "tcsim emit-pkg: cannot write '%s': %s\n", out, strerror(errno));
+            fprintf(stderr, "tcsim emit-pkg: cannot write '%s': %s\n", CLI_PATH(out),
+                    strerror(errno));
             rc = CLI_FAIL;
         }
     }

@@ -28,7 +28,7 @@ static int parse_acc(const char *cmd, const char *s, tc_fmt *out)
         *out = TC_FMT_FP16;
     else {
         fprintf(stderr, "tcsim %s: unknown --acc '%s' (f32: mixed precision, f16: FP16 mode)\n",
-                cmd, s);
+                cmd, CLI_WORD(s));
         return -1;
     }
     return 0;
@@ -38,7 +38,7 @@ static int parse_layout(const char *cmd, const char *opt, const char *s, tc_layo
 {
     if (tc_layout_parse(s, out) == TC_OK)
         return 0;
-    fprintf(stderr, "tcsim %s: unknown %s '%s' (row or col)\n", cmd, opt, s);
+    fprintf(stderr, "tcsim %s: unknown %s '%s' (row or col)\n", cmd, opt, CLI_WORD(s));
     return -1;
 }
 
@@ -52,7 +52,8 @@ static int parse_layouts(const char *cmd, const char *s, tc_hmma_cfg *cfg)
     char first[16];
     size_t n = (size_t)(comma - s);
     if (n >= sizeof first) {
-        fprintf(stderr, "tcsim %s: unknown --layout '%s' (row, col, or A,B as row,col)\n", cmd, s);
+        fprintf(stderr, "tcsim %s: unknown --layout '%s' (row, col, or A,B as row,col)\n", cmd,
+                CLI_WORD(s));
         return -1;
     }
     memcpy(first, s, n);
@@ -77,7 +78,7 @@ static int parse_opts(const char *cmd, int argc, char **argv, int files, hmma_op
                 return -1;
             if (a != TC_ARCH_VOLTA) {
                 fprintf(stderr, "tcsim %s: --arch '%s' has no HMMA.884 model (only volta)\n",
-                        cmd, v);
+                        cmd, CLI_WORD(v));
                 return -1;
             }
             o->have_arch = 1;
@@ -89,14 +90,16 @@ static int parse_opts(const char *cmd, int argc, char **argv, int files, hmma_op
             if (!(v = cli_optarg(cmd, argc, argv, &i)))
                 return -1;
             if (tc_shape_parse(v, &o->cfg.shape) != TC_OK) {
-                fprintf(stderr, "tcsim %s: unknown --shape '%s' (m16n16k16 or m8n8k4)\n", cmd, v);
+                fprintf(stderr, "tcsim %s: unknown --shape '%s' (m16n16k16 or m8n8k4)\n", cmd,
+                        CLI_WORD(v));
                 return -1;
             }
         } else if (!strcmp(opt, "--engine")) {
             if (!(v = cli_optarg(cmd, argc, argv, &i)))
                 return -1;
             if (strcmp(v, "model") && strcmp(v, "rtl")) {
-                fprintf(stderr, "tcsim %s: unknown --engine '%s' (model or rtl)\n", cmd, v);
+                fprintf(stderr, "tcsim %s: unknown --engine '%s' (model or rtl)\n", cmd,
+                        CLI_WORD(v));
                 return -1;
             }
             o->rtl = !strcmp(v, "rtl");
@@ -116,7 +119,8 @@ static int parse_opts(const char *cmd, int argc, char **argv, int files, hmma_op
                 return -1;
             *(opt[2] == 'a' ? &o->a : opt[2] == 'b' ? &o->b : &o->c) = v;
         } else {
-            fprintf(stderr, "tcsim %s: unknown option '%s' (tcsim %s --help)\n", cmd, opt, cmd);
+            fprintf(stderr, "tcsim %s: unknown option '%s' (tcsim %s --help)\n", cmd,
+                    CLI_WORD(opt), cmd);
             return -1;
         }
     }
@@ -236,7 +240,7 @@ static long read_matrix(const char *opt, const char *path, unsigned rows, unsign
 {
     FILE *f = fopen(path, "r");
     if (!f) {
-        fprintf(stderr, "tcsim mma: %s %s: cannot open\n", opt, path);
+        fprintf(stderr, "tcsim mma: %s %s: cannot open\n", opt, CLI_PATH(path));
         return -1;
     }
     const tc_fmt_info *fi = tc_fmt_get(fmt);
@@ -255,7 +259,7 @@ static long read_matrix(const char *opt, const char *path, unsigned rows, unsign
         if (*s == '#' || cli_is_line_end(s))
             continue;
         if (got == max) {
-            fprintf(stderr, "tcsim mma: %s %s: line %lu: more than %ld rows\n", opt, path,
+            fprintf(stderr, "tcsim mma: %s %s: line %lu: more than %ld rows\n", opt, CLI_PATH(path),
                     lineno, max);
             bad = 1;
             break;
@@ -268,14 +272,16 @@ static long read_matrix(const char *opt, const char *path, unsigned rows, unsign
             if (!why)
                 break;
             if (why < 0) {
-                fprintf(stderr, "tcsim mma: %s %s: line %lu: word %u", opt, path, lineno, n + 1);
+                fprintf(stderr, "tcsim mma: %s %s: line %lu: word %u", opt, CLI_PATH(path), lineno,
+                        n + 1);
                 cli_print_bad_hex_word(stderr, tok, why);
                 bad = 1;
                 break;
             }
             if (v > lim) {
                 fprintf(stderr, "tcsim mma: %s %s: line %lu: word %u = 0x%llx is wider than %s "
-                                "(%u bits)\n", opt, path, lineno, n + 1, (unsigned long long)v,
+                                "(%u bits)\n", opt, CLI_PATH(path), lineno, n + 1,
+                        (unsigned long long)v,
                         fi->name, fi->width);
                 bad = 1;
                 break;
@@ -285,7 +291,8 @@ static long read_matrix(const char *opt, const char *path, unsigned rows, unsign
             n++;
         }
         if (!bad && n != cols) {
-            fprintf(stderr, "tcsim mma: %s %s: line %lu: %u values; expected %u\n", opt, path,
+            fprintf(stderr, "tcsim mma: %s %s: line %lu: %u values; expected %u\n", opt,
+                    CLI_PATH(path),
                     lineno, n, cols);
             bad = 1;
         }
@@ -308,9 +315,10 @@ static long read_matrix(const char *opt, const char *path, unsigned rows, unsign
     if (got != rows && got != max) {
         if (tiles > 1)
             fprintf(stderr, "tcsim mma: %s %s: %ld rows; expected %u (one tile) or %ld (%u)\n",
-                    opt, path, got, rows, max, tiles);
+                    opt, CLI_PATH(path), got, rows, max, tiles);
         else
-            fprintf(stderr, "tcsim mma: %s %s: %ld rows; expected %u\n", opt, path, got, rows);
+            fprintf(stderr, "tcsim mma: %s %s: %ld rows; expected %u\n", opt, CLI_PATH(path),
+                    got, rows);
         return -1;
     }
     /* One tile given: every octet's computation gets it. */

@@ -24,7 +24,7 @@ static int list_run(int argc, char **argv)
                    "result fraction bits, and source.\n");
             return CLI_OK;
         }
-        fprintf(stderr, "tcsim list: unexpected argument '%s'\n", argv[1]);
+        fprintf(stderr, "tcsim list: unexpected argument '%s'\n", CLI_WORD(argv[1]));
         return CLI_USAGE;
     }
     printf("archs:");

@@ -103,7 +103,7 @@ static int timing_run(int argc, char **argv)
         if (!strcmp(a, "--list") || !strcmp(a, "--list-ptx")) {
             if (argc > 2) {
                 fprintf(stderr, "tcsim timing: %s takes no other argument ('%s')\n", a,
-                        argv[i == 1 ? 2 : 1]);
+                        CLI_WORD(argv[i == 1 ? 2 : 1]));
                 return CLI_USAGE;
             }
             return strcmp(a, "--list") ? list_ptx() : list_gpus();
@@ -115,7 +115,8 @@ static int timing_run(int argc, char **argv)
         if (strcmp(a, "--arch") && strcmp(a, "--op") && strcmp(a, "--in") &&
             strcmp(a, "--acc") && strcmp(a, "--warps") && strcmp(a, "--ilp") &&
             strcmp(a, "--iters")) {
-            fprintf(stderr, "tcsim timing: unknown option '%s' (tcsim timing --help)\n", a);
+            fprintf(stderr, "tcsim timing: unknown option '%s' (tcsim timing --help)\n",
+                    CLI_WORD(a));
             return CLI_USAGE;
         }
         if (!(v = cli_optarg(cmd, argc, argv, &i)))
@@ -150,7 +151,8 @@ static int timing_run(int argc, char **argv)
     }
     tc_gpu_timing g;
     if (tc_gpu_timing_find(gpu, &g) != TC_OK) {
-        fprintf(stderr, "tcsim timing: unknown --arch '%s' (tcsim timing --list)\n", gpu);
+        fprintf(stderr, "tcsim timing: unknown --arch '%s' (tcsim timing --list)\n",
+                CLI_WORD(gpu));
         return CLI_USAGE;
     }
     int wmma = !strncmp(ops, "wmma.", 5);
@@ -159,7 +161,7 @@ static int timing_run(int argc, char **argv)
     op.sparse = !strncmp(ops, "mma.sp.", 7);
     if (!shape || tc_mma_shape_parse(shape, &op.m, &op.n, &op.k) != TC_OK) {
         fprintf(stderr, "tcsim timing: bad --op '%s' (mma.m16n8k16, mma.sp.m16n8k32, "
-                        "wmma.m16n16k16)\n", ops);
+                        "wmma.m16n16k16)\n", CLI_WORD(ops));
         return CLI_USAGE;
     }
     if (wmma && bench_opt) {

@@ -18,7 +18,7 @@ static int parse_banks(const char *cmd, const char *s, unsigned *out)
         *out = (unsigned)(s[0] - '0');
         return 0;
     }
-    fprintf(stderr, "tcsim %s: bad value for --banks '%s' (8 or 4)\n", cmd, s);
+    fprintf(stderr, "tcsim %s: bad value for --banks '%s' (8 or 4)\n", cmd, CLI_WORD(s));
     return -1;
 }
 
@@ -56,7 +56,8 @@ static int map_run(int argc, char **argv)
                 return CLI_USAGE;
             }
         } else {
-            fprintf(stderr, "tcsim %s: unknown option '%s' (tcsim %s --help)\n", cmd, opt, cmd);
+            fprintf(stderr, "tcsim %s: unknown option '%s' (tcsim %s --help)\n", cmd,
+                    CLI_WORD(opt), cmd);
             return CLI_USAGE;
         }
     }
@@ -238,7 +239,8 @@ static int demo_run(int argc, char **argv)
             if (!(v = cli_optarg(cmd, argc, argv, &i)))
                 return CLI_USAGE;
             if (strcmp(v, "model") && strcmp(v, "rtl")) {
-                fprintf(stderr, "tcsim %s: unknown --engine '%s' (model or rtl)\n", cmd, v);
+                fprintf(stderr, "tcsim %s: unknown --engine '%s' (model or rtl)\n", cmd,
+                        CLI_WORD(v));
                 return CLI_USAGE;
             }
             rtl = !strcmp(v, "rtl");
@@ -246,7 +248,8 @@ static int demo_run(int argc, char **argv)
             if (!(v = cli_optarg(cmd, argc, argv, &i)) || parse_banks(cmd, v, &only))
                 return CLI_USAGE;
         } else {
-            fprintf(stderr, "tcsim %s: unknown option '%s' (tcsim %s --help)\n", cmd, opt, cmd);
+            fprintf(stderr, "tcsim %s: unknown option '%s' (tcsim %s --help)\n", cmd,
+                    CLI_WORD(opt), cmd);
             return CLI_USAGE;
         }
     }

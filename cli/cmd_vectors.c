@@ -96,8 +96,8 @@ static long check_set(const gv_set *s, const dot_options *base, size_t show)
         tc_status st = ds.step ? tc_dot_engine(p, cs.k, a, b, cs.c[i], &d[i], ds.step, ds.engine)
                                : tc_dot(p, cs.k, a, b, cs.c[i], &d[i]);
         if (st != TC_OK) {
-            fprintf(stderr, "tcsim vectors: %s, set %s, case %zu: %s\n", s->dir, s->name, i + 1,
-                    tc_strerror(st));
+            fprintf(stderr, "tcsim vectors: %s, set %s, case %zu: %s\n", CLI_PATH(s->dir),
+                    s->name, i + 1, tc_strerror(st));
             bad = -1;
         }
         bad += bad >= 0 && d[i] != cs.d[i];
@@ -109,7 +109,7 @@ static long check_set(const gv_set *s, const dot_options *base, size_t show)
         if (d[i] == cs.d[i])
             continue;
         printf("    case %zu: model %0*x, %s %0*x; input of `tcsim dot --arch %s --instr %s "
-               "--in %s --out %s`:\n", i + 1, (int)wo, d[i], s->gpu, (int)wo, cs.d[i],
+               "--in %s --out %s`:\n", i + 1, (int)wo, d[i], CLI_WORD(s->gpu), (int)wo, cs.d[i],
                tc_arch_name(p->arch), tc_instr_name(p->instr), tc_fmt_get(p->in)->name,
                tc_fmt_get(p->out)->name);
         print_case(p, &cs, i);
@@ -152,13 +152,14 @@ static int vectors_run(int argc, char **argv)
             if (!(v = cli_optarg("vectors", argc, argv, &i)))
                 return CLI_USAGE;
             if (strcmp(v, "model") && strcmp(v, "rtl")) {
-                fprintf(stderr, "tcsim vectors: unknown --engine '%s' (model or rtl)\n", v);
+                fprintf(stderr, "tcsim vectors: unknown --engine '%s' (model or rtl)\n",
+                        CLI_WORD(v));
                 return CLI_USAGE;
             }
             o.rtl = !strcmp(v, "rtl");
         } else if (argv[i][0] == '-' || have_dir) {
             fprintf(stderr, "tcsim vectors: unexpected argument '%s' (tcsim vectors --help)\n",
-                    argv[i]);
+                    CLI_WORD(argv[i]));
             return CLI_USAGE;
         } else {
             dir = argv[i];
@@ -175,7 +176,8 @@ static int vectors_run(int argc, char **argv)
         for (size_t i = 1; i < n; i++)
             if (strcmp(sets[i].gpu, sets[0].gpu)) {
                 fprintf(stderr, "tcsim vectors: %s holds results of %s and %s: choose one "
-                                "with --gpu\n", dir, sets[0].gpu, sets[i].gpu);
+                                "with --gpu\n", CLI_PATH(dir), CLI_WORD(sets[0].gpu),
+                        CLI_WORD(sets[i].gpu));
                 return CLI_USAGE;
             }
         gpu = sets[0].gpu;
@@ -185,17 +187,18 @@ static int vectors_run(int argc, char **argv)
         if (!strcmp(sets[i].gpu, gpu))
             sets[m++] = sets[i];
     if (m == 0) {
-        fprintf(stderr, "tcsim vectors: no results of --gpu '%s' in %s\n", gpu, dir);
+        fprintf(stderr, "tcsim vectors: no results of --gpu '%s' in %s\n", CLI_WORD(gpu),
+                CLI_PATH(dir));
         return CLI_USAGE;
     }
     if (!arch_s && arch_of_gpu(gpu, &o.arch)) {
         fprintf(stderr, "tcsim vectors: which architecture is the GPU '%s'? give --arch "
-                        "(tcsim vectors --help lists the names it knows)\n", gpu);
+                        "(tcsim vectors --help lists the names it knows)\n", CLI_WORD(gpu));
         return CLI_USAGE;
     }
 
-    printf("%s results in %s, through %s %s (%s)\n", gpu, dir, tc_arch_name(o.arch),
-           tc_instr_name(o.instr), o.rtl ? "Verilated RTL" : "model");
+    printf("%s results in %s, through %s %s (%s)\n", CLI_WORD(gpu), CLI_PATH(dir),
+           tc_arch_name(o.arch), tc_instr_name(o.instr), o.rtl ? "Verilated RTL" : "model");
     printf("%-12s %-28s %3s %7s %10s %7s\n", "set", "profile", "k", "cases", "bit-exact",
            "differ");
     long differ = 0;
@@ -213,7 +216,7 @@ static int vectors_run(int argc, char **argv)
     }
     if (differ)
         printf("%ld result%s differ%s from %s's\n", differ, differ == 1 ? "" : "s",
-               differ == 1 ? "s" : "", gpu);
+               differ == 1 ? "s" : "", CLI_WORD(gpu));
     else
         printf("every result bit-exact\n");
     return differ ? CLI_FAIL : CLI_OK;

@@ -73,7 +73,7 @@ static char **list_dir_or_say(const char *dir, size_t *n)
 {
     char **names = list_dir(dir, n);
     if (!names)
-        fprintf(stderr, "%s: cannot read the folder: %s\n", dir, strerror(errno));
+        fprintf(stderr, "%s: cannot read the folder: %s\n", CLI_PATH(dir), strerror(errno));
     return names;
 }
 
@@ -82,7 +82,7 @@ static int path_join(char path[GV_PATH], const char *dir, const char *name)
 {
     int len = snprintf(path, GV_PATH, "%s/%s", dir, name);
     if (len < 0 || len >= GV_PATH) {
-        fprintf(stderr, "%s/%s: path too long\n", dir, name);
+        fprintf(stderr, "%s/%s: path too long\n", CLI_PATH(dir), CLI_PATH(name));
         return -1;
     }
     return 0;
@@ -132,13 +132,14 @@ static int scan_folder(const char *dir, gv_set *sets, size_t cap, size_t *n)
             continue;
         if (parse_name(files[i], 'a', gpu, &in)) {
             fprintf(stderr, "%s/%s: expected a_<GPU>_<format>.txt with a format tcsim knows "
-                            "(tcsim list)\n", dir, files[i]);
+                            "(tcsim list)\n", CLI_PATH(dir), CLI_PATH(files[i]));
             rc = -1;
             break;
         }
         snprintf(name, sizeof name, "b_%s_%s.txt", gpu, tc_fmt_get(in)->name);
         if (!is_file(dir, name)) {
-            fprintf(stderr, "%s/%s: no %s beside it\n", dir, files[i], name);
+            fprintf(stderr, "%s/%s: no %s beside it\n", CLI_PATH(dir), CLI_PATH(files[i]),
+                    CLI_PATH(name));
             rc = -1;
             break;
         }
@@ -149,12 +150,13 @@ static int scan_folder(const char *dir, gv_set *sets, size_t cap, size_t *n)
             if (parse_name(files[j], 'd', dgpu, &out) || strcmp(dgpu, gpu))
                 continue;
             if (!is_file(dir, files[j])) { /* a folder read as a file reads as empty */
-                fprintf(stderr, "%s/%s: cannot read: not a regular file\n", dir, files[j]);
+                fprintf(stderr, "%s/%s: cannot read: not a regular file\n", CLI_PATH(dir),
+                        CLI_PATH(files[j]));
                 rc = -1;
                 break;
             }
             if (*n == cap) {
-                fprintf(stderr, "%s: more than %zu sets\n", dir, cap);
+                fprintf(stderr, "%s: more than %zu sets\n", CLI_PATH(dir), cap);
                 rc = -1;
                 break;
             }
@@ -172,17 +174,19 @@ static int scan_folder(const char *dir, gv_set *sets, size_t cap, size_t *n)
             snprintf(name, sizeof name, "c_%s_fp32.txt", gpu);
             if (s->c_fmt == TC_FMT_FP32 && !is_file(dir, name)) {
                 if (out == TC_FMT_FP32)
-                    fprintf(stderr, "%s/%s: no %s beside it\n", dir, files[j], name);
+                    fprintf(stderr, "%s/%s: no %s beside it\n", CLI_PATH(dir),
+                            CLI_PATH(files[j]), CLI_PATH(name));
                 else
-                    fprintf(stderr, "%s/%s: no c_%s_%s.txt or %s beside it\n", dir, files[j],
-                            gpu, tc_fmt_get(out)->name, name);
+                    fprintf(stderr, "%s/%s: no c_%s_%s.txt or %s beside it\n", CLI_PATH(dir),
+                            CLI_PATH(files[j]), CLI_WORD(gpu), tc_fmt_get(out)->name,
+                            CLI_PATH(name));
                 rc = -1;
             }
             found++;
         }
         if (rc == 0 && !found) {
-            fprintf(stderr, "%s/%s: no d_%s_<format>.txt (the GPU's results) beside it\n", dir,
-                    files[i], gpu);
+            fprintf(stderr, "%s/%s: no d_%s_<format>.txt (the GPU's results) beside it\n",
+                    CLI_PATH(dir), CLI_PATH(files[i]), CLI_WORD(gpu));
             rc = -1;
         }
     }
@@ -208,7 +212,7 @@ int gv_find(const char *root, gv_set *sets, size_t cap, size_t *n)
     }
     free_list(entries, ne);
     if (rc == 0 && *n == 0) {
-        fprintf(stderr, "%s: no a_<GPU>_<format>.txt in it or its sub-folders\n", root);
+        fprintf(stderr, "%s: no a_<GPU>_<format>.txt in it or its sub-folders\n", CLI_PATH(root));
         rc = -1;
     }
     return rc;
@@ -251,7 +255,7 @@ static uint32_t *read_rows(const char *dir, const char *file, const word_conv *c
         return NULL;
     FILE *f = fopen(path, "r");
     if (!f) {
-        fprintf(stderr, "%s: cannot open: %s\n", path, strerror(errno));
+        fprintf(stderr, "%s: cannot open: %s\n", CLI_PATH(path), strerror(errno));
         return NULL;
     }
     size_t cap = 4096, len = 0, line_no = 0, nrows = 0;
@@ -260,7 +264,7 @@ static uint32_t *read_rows(const char *dir, const char *file, const word_conv *c
     size_t line_cap = 0;
     int bad = !w;
     if (bad)
-        fprintf(stderr, "%s: out of memory\n", path);
+        fprintf(stderr, "%s: out of memory\n", CLI_PATH(path));
     long got = 0;
     while (!bad && (got = cli_getline(f, &line, &line_cap)) > 0) {
         line_no++;
@@ -269,23 +273,23 @@ static uint32_t *read_rows(const char *dir, const char *file, const word_conv *c
             uint32_t v, c;
             if (parse_word(tok, &v)) {
                 fprintf(stderr, "%s:%zu: word '%s' is neither hex (at most 8 digits) nor 32 "
-                                "binary digits\n", path, line_no, tok);
+                                "binary digits\n", CLI_PATH(path), line_no, CLI_WORD(tok));
                 bad = 1;
                 break;
             }
             tc_status st = cv->round ? tc_convert_rne(TC_FMT_FP32, v, cv->to, &c)
                                      : tc_convert_exact(TC_FMT_FP32, v, cv->to, &c);
             if (st != TC_OK) {
-                fprintf(stderr, "%s:%zu: word '%s' (fp32 bits) is not %s %s value\n", path,
-                        line_no, tok, cv->round ? "rounded to an" : "exactly an",
-                        tc_fmt_get(cv->to)->name);
+                fprintf(stderr, "%s:%zu: word '%s' (fp32 bits) is not %s %s value\n",
+                        CLI_PATH(path), line_no, CLI_WORD(tok),
+                        cv->round ? "rounded to an" : "exactly an", tc_fmt_get(cv->to)->name);
                 bad = 1;
                 break;
             }
             if (len == cap) {
                 uint32_t *nw = realloc(w, (cap *= 2) * sizeof *w);
                 if (!nw) {
-                    fprintf(stderr, "%s:%zu: out of memory\n", path, line_no);
+                    fprintf(stderr, "%s:%zu: out of memory\n", CLI_PATH(path), line_no);
                     bad = 1;
                     break;
                 }
@@ -299,8 +303,8 @@ static uint32_t *read_rows(const char *dir, const char *file, const word_conv *c
         if (*k == 0)
             *k = words;
         if (words != *k) {
-            fprintf(stderr, "%s:%zu: %zu words; expected %zu (%s)\n", path, line_no, words, *k,
-                    nrows ? "as the lines before" : "one a line");
+            fprintf(stderr, "%s:%zu: %zu words; expected %zu (%s)\n", CLI_PATH(path), line_no,
+                    words, *k, nrows ? "as the lines before" : "one a line");
             bad = 1;
         }
         nrows++;
@@ -316,7 +320,7 @@ static uint32_t *read_rows(const char *dir, const char *file, const word_conv *c
     free(line);
     fclose(f);
     if (!bad && nrows == 0) {
-        fprintf(stderr, "%s: no cases\n", path);
+        fprintf(stderr, "%s: no cases\n", CLI_PATH(path));
         bad = 1;
     }
     if (bad) {
@@ -349,8 +353,8 @@ int gv_load(const gv_set *s, gv_cases *out)
     }
     if (ka != kb || na != nb || na != nc || na != nd) {
         fprintf(stderr, "%s: %s has %zu x %zu words, %s %zu x %zu, %s %zu, %s %zu: the files "
-                        "must hold the same cases\n", s->dir, fa, na, ka, fb, nb, kb, fc, nc,
-                fd, nd);
+                        "must hold the same cases\n", CLI_PATH(s->dir), CLI_PATH(fa), na, ka,
+                CLI_PATH(fb), nb, kb, CLI_PATH(fc), nc, CLI_PATH(fd), nd);
         gv_free(out);
         return -1;
     }

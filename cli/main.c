@@ -36,7 +36,8 @@ static int dispatch(int argc, char **argv)
     }
     if (cli_is_help(argv[1]) || !strcmp(argv[1], "--version")) {
         if (argc > 2) {
-            fprintf(stderr, "tcsim: unexpected argument '%s' after %s\n", argv[2], argv[1]);
+            fprintf(stderr, "tcsim: unexpected argument '%s' after %s\n", CLI_WORD(argv[2]),
+                    argv[1]);
             return CLI_USAGE;
         }
         if (cli_is_help(argv[1]))
@@ -48,7 +49,7 @@ static int dispatch(int argc, char **argv)
     for (size_t i = 0; i < N_COMMANDS; i++)
         if (!strcmp(argv[1], commands[i]->name))
             return commands[i]->run(argc - 1, argv + 1);
-    fprintf(stderr, "tcsim: unknown command '%s' (tcsim --help lists them)\n", argv[1]);
+    fprintf(stderr, "tcsim: unknown command '%s' (tcsim --help lists them)\n", CLI_WORD(argv[1]));
     return CLI_USAGE;
 }
 

@@ -8,6 +8,8 @@ rules every command states in its --help and cli/cli.h:
   - a failing run says why on stderr, in a first line that starts with the program's
     name, "line N:" (`tcsim dot`'s input) or a file or folder the command line named;
   - nothing from a sanitizer on stderr (the CI runs this under ASan+UBSan too);
+  - what a message echoes is quoted (cli/cli_quote.c): no stderr line longer than
+    MAX_LINE bytes (a bad word of 3000 bytes is cut), no raw control character;
   - the same command line and input give the same stdout and status (a sample rerun).
 
 Each run starts from a valid command line with random values (the combinations of
@@ -29,6 +31,9 @@ import subprocess
 import sys
 import time
 
+# The longest message line: a file name quoted (200 characters and its length), a word
+# (40 and its length) and the message's own text fit with room to spare.
+MAX_LINE = 500
 SANITIZER_MARKS = ("AddressSanitizer", "LeakSanitizer", "UndefinedBehaviorSanitizer",
                    "runtime error:")
 
@@ -323,13 +328,39 @@ def allowed_status(cmd, args, err):
     return (0, 2)
 
 
+def quote(word, most=200):
+    """A word as cli_quote (cli/cli_quote.c) shows it in a message, file names at most
+    200 characters: printable ASCII as it is, other bytes named, a longer word cut."""
+    raw, out = word.encode("utf-8", "surrogateescape"), ""
+    names = {0: "\\0", 9: "\\t", 10: "\\n", 13: "\\r", 92: "\\\\"}
+    for c in raw:
+        e = names.get(c, chr(c) if 0x20 <= c < 0x7f else "\\x%02x" % c)
+        if len(out) + len(e) > most:
+            return out + "... (%d bytes)" % len(raw)
+        out += e
+    return out
+
+
 def names_culprit(first, argv):
     """A failure's first line names the program, an input line, or a file or folder
     given on the command line (a path's messages start with it: "dir/file:3: ...")."""
     if first.startswith((os.path.basename(argv[0]), "line ", "usage:")):
         return True
-    return any(w and first.startswith(w.rstrip("/") + s)
-               for w in argv[1:] for s in (":", "/"))
+    return any(w and first.startswith(q + s)
+               for w in argv[1:] for q in (quote(w.rstrip("/")), quote(w)) for s in (":", "/"))
+
+
+def unquoted(err):
+    """The rule of cli_quote broken on stderr: a line too long, or a raw control byte."""
+    found = []
+    longest = max(len(line) for line in err.split(b"\n"))
+    if longest > MAX_LINE:
+        found.append("a message line of %d bytes (at most %d: is a word not quoted?)" %
+                     (longest, MAX_LINE))
+    raw = [c for c in err if (c < 0x20 and c != 10) or c == 0x7f]
+    if raw:
+        found.append("a raw control character 0x%02x on stderr" % raw[0])
+    return found
 
 
 def run(argv, stdin, cwd, limit, env):
@@ -357,10 +388,11 @@ def problems(cmd, argv, status, out, err):
         if not names_culprit(first, argv):
             found.append("a failure whose stderr names neither the program nor what is "
                          "wrong: %r" % first[:200])
-    for mark in SANITIZER_MARKS:
-        if mark in text:
-            found.append("sanitizer report (%s)" % mark)
-            break
+    sanitizer = [m for m in SANITIZER_MARKS if m in text]
+    if sanitizer:
+        found.append("sanitizer report (%s)" % sanitizer[0])
+    else:  # a sanitizer's report has long lines of its own
+        found += unquoted(err)
     return found
 
 

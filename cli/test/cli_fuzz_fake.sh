@@ -13,5 +13,7 @@ case "${CLI_FUZZ_FAKE:-}" in
     hang)      exec sleep 30 ;;
     sanitizer) echo "==1==ERROR: AddressSanitizer: heap-buffer-overflow" >&2 ;;
     random)    echo "$RANDOM$RANDOM" ;;
+    long)      printf 'tcsim: bad word %0600d\n' 0 >&2; exit 2 ;;
+    control)   printf 'tcsim: bad word \033[2J\n' >&2; exit 2 ;;
 esac
 exit 0

@@ -214,4 +214,44 @@ else
     echo "SKIP: tcsim cannot start under ulimit -v (a sanitizer build): no line-limit check"
 fi
 
+# 8. a message quotes what it echoes (cli_quote.c): a 100 kB bad word or value in a line
+#    shorter than 200 bytes, cut at 40 characters with its length said; an escape
+#    sequence (in an input file, a file name or an argument) named \x1b, never raw
+long_word=$(head -c 100000 /dev/zero | tr '\0' g)
+esc=$(printf '\033[2J')
+short_err() { awk 'length > 200 { exit 1 }' err.txt || fail "a message line over 200 bytes: $(head -c 300 err.txt)"; }
+no_raw_ctl() {
+    ! tr -d '\n' <err.txt | LC_ALL=C grep -q '[[:cntrl:]]' ||
+        fail "a raw control character in the message: $(od -c err.txt | head -5)"
+}
+quoted() { expect_err "$1"; short_err; no_raw_ctl; }
+cut_word="'gggggggggggggggggggggggggggggggggggggggg... (100000 bytes)'"
+run_with 2 "3c00 $long_word 0\n" "$tcsim" dot --arch ampere --in fp16 --out fp32
+quoted "line 1: word 2 $cut_word is not a hex number"
+run 2 "$tcsim" dot --arch "$long_word" --in fp16 --out fp32
+quoted "tcsim dot: unknown --arch $cut_word (one of:"
+run 2 "$tcsim" timing --arch "$esc$long_word" --op mma.m16n8k16 --in fp16 --acc fp32
+quoted "tcsim timing: unknown --arch '\x1b[2J$(printf %33s | tr ' ' g)... (100004 bytes)'"
+echo "$long_word" >long_word.txt
+run 2 "$tcsim" mma --arch volta --acc f32 --a long_word.txt --b long_word.txt --c long_word.txt
+quoted "tcsim mma: --a long_word.txt: line 1: word 1 $cut_word is not a hex number"
+{ echo "3c00 4000 4200"; head -c 100000 /dev/zero | tr '\0' 0; echo 1; } >conv_more.txt
+run 2 "$tcsim" conv ${conv_args% --act *} --act conv_more.txt
+quoted "more words than the shape needs at '0000000000000000000000000000000000000000... (100001 bytes)'"
+rm -rf vec_q && mkdir vec_q && cp vec_dir/[bc]_X9_* vec_q/ && cp a100_ok/fp16/d_A100_fp32.txt vec_q/d_X9_fp32.txt
+printf '3f800000 %s[31mred\n' "$(printf '\033')" >vec_q/a_X9_fp16.txt
+run 2 "$tcsim" vectors vec_q --arch ampere
+quoted "vec_q/a_X9_fp16.txt:1: word '\x1b[31mred' is neither hex"
+echo "3f800000 $long_word" >vec_q/a_X9_fp16.txt
+run 2 "$tcsim" vectors vec_q --arch ampere
+quoted "vec_q/a_X9_fp16.txt:1: word $cut_word is neither hex"
+rm vec_q/a_X9_fp16.txt && touch "vec_q/a_X9${esc}_fp16.txt"
+run 2 "$tcsim" vectors vec_q --arch ampere
+quoted "vec_q/a_X9\x1b[2J_fp16.txt: no b_X9\x1b[2J_fp16.txt beside it"
+run_with 2 "3c00 3c00\t3c00\033[31m 0\n" "$tcsim" dot --arch ampere --in fp16 --out fp32
+quoted "line 1: word 3: a stray control character 0x1b after '3c00'"
+run 2 "$tcsim" "$esc"
+quoted "tcsim: unknown command '\x1b[2J'"
+rm -rf vec_q long_word.txt conv_more.txt
+
 finish
