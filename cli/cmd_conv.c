@@ -7,9 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
-#ifdef TCSIM_HAVE_RTL_BW
-#include "bw_engine.h"
-#endif
+#include "engine_registry.h"
 
 static const char *const CMD = "conv";
 
@@ -267,23 +265,23 @@ static int run(int argc, char **argv)
                 CMD, ca.shape.k, (unsigned)ca.algo, (unsigned)TC_CONV_MMA_MAX_K);
         return CLI_USAGE;
     }
-#ifdef TCSIM_HAVE_RTL_BW
-    bw_engine *eng = NULL;
+    const engine_bw_ops *bw = NULL;  /* --engine rtl: the registry's "bw" engine */
+    void *eng = NULL;
     if (!strcmp(engine, "rtl")) {
-        if (bw_engine_new(&eng) != TC_OK) {
+        const engine_entry *e = engine_find("bw", ENGINE_BW_MMA);
+        if (!e) {
+            fprintf(stderr, "tcsim %s: --engine rtl: this tcsim was built without the "
+                            "Blackwell RTL\n", CMD);
+            return CLI_USAGE;
+        }
+        bw = e->ops.bw;
+        if (bw->open(&eng) != TC_OK) {
             fprintf(stderr, "tcsim %s: cannot start the Verilated tc_blackwell\n", CMD);
             return CLI_FAIL;
         }
-        ca.mma = bw_engine_mma;
+        ca.mma = bw->mma;
         ca.mma_ctx = eng;
     }
-#else
-    if (!strcmp(engine, "rtl")) {
-        fprintf(stderr, "tcsim %s: --engine rtl: this tcsim was built without the Blackwell "
-                        "RTL\n", CMD);
-        return CLI_USAGE;
-    }
-#endif
     counted_mma cm = {ca.mma, ca.mma_ctx, 0, 0, {0}};
     unsigned K_el = 0, W_el = 0;
     if (ca.algo != TC_CONV_DIRECT && tc_bw_kind_dims(kind, &K_el, &W_el) == TC_OK) {
@@ -320,15 +318,12 @@ static int run(int argc, char **argv)
         printf("shifts: %llu\n", (unsigned long long)st.shifts);
         printf("mmas: %llu\n", (unsigned long long)st.mmas);
         printf("cycles: %llu\n", (unsigned long long)st.cycles);
-#ifdef TCSIM_HAVE_RTL_BW
         /* the Verilated unit's own clock (one FEDP per kind), not the array model's */
-        if (eng)
-            printf("rtl_unit_cycles: %llu\n", (unsigned long long)bw_engine_rtl_cycles(eng));
-#endif
+        if (bw)
+            printf("rtl_unit_cycles: %llu\n", (unsigned long long)bw->rtl_cycles(eng));
     }
-#ifdef TCSIM_HAVE_RTL_BW
-    bw_engine_free(eng);
-#endif
+    if (bw)
+        bw->close(eng);
     free(act);
     free(wgt);
     free(o);

@@ -10,9 +10,7 @@
 #include <string.h>
 #include "cli.h"
 #include "dot_stream.h"
-#ifdef TCSIM_HAVE_RTL
-#include "fedp_engine.h"
-#endif
+#include "engine_registry.h"
 
 static void dot_help(FILE *f)
 {
@@ -65,34 +63,34 @@ int dot_open(const char *cmd, const dot_options *o, dot_stream *ds)
     ds->scaled = o->kind != NULL;
     if (!o->rtl)
         return 0;
-#ifdef TCSIM_HAVE_RTL
+    const engine_entry *e = engine_find("fedp", ENGINE_STEP);
+    if (!e) {
+        fprintf(stderr, "tcsim %s: --engine rtl: this tcsim was built without the RTL "
+                        "(configure with -DTCSIM_RTL=ON)\n", cmd);
+        return -1;
+    }
     const tc_profile *sp;
     if (tc_profile_step_of(ds->p, &sp) != TC_OK ||
-        fedp_engine_open(sp, (fedp_engine **)&ds->engine) != TC_OK) {
+        e->ops.step->open(sp, &ds->engine) != TC_OK) {
         fprintf(stderr, "tcsim %s: --engine rtl: no Verilated FEDP implements %s\n", cmd,
                 ds->p->name);
         return -1;
     }
-    ds->step = fedp_engine_step;
+    ds->rtl = e->ops.step;
+    ds->step = e->ops.step->step;
     return 0;
-#else
-    fprintf(stderr, "tcsim %s: --engine rtl: this tcsim was built without the RTL "
-                    "(configure with -DTCSIM_RTL=ON)\n", cmd);
-    return -1;
-#endif
 }
 
 void dot_close(dot_stream *ds)
 {
-#ifdef TCSIM_HAVE_RTL
-    if (ds->engine)
-        fedp_engine_close((fedp_engine *)ds->engine);
-#endif
+    if (ds->rtl)
+        ds->rtl->close(ds->engine);
     free(ds->words);
     free(ds->w32);
     ds->words = NULL;
     ds->w32 = NULL;
     ds->engine = NULL;
+    ds->rtl = NULL;
 }
 
 /* Names word i of a case of k products (for messages). */

@@ -8,14 +8,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
-#ifdef TCSIM_HAVE_RTL_TC
-#include "tc_warp_engine.h"
-#endif
+#include "engine_registry.h"
 
 /* Options both commands take. */
 typedef struct hmma_opts {
     tc_hmma_cfg cfg;
     int rtl;
+    const engine_warp_ops *warp;  /* --engine rtl: the registry's "tc_warp" engine */
     int have_arch, have_acc;
     const char *a, *b, *c;
 } hmma_opts;
@@ -133,13 +132,15 @@ static int parse_opts(const char *cmd, int argc, char **argv, int files, hmma_op
         fprintf(stderr, "tcsim %s: --%s FILE is required\n", cmd, !o->a ? "a" : !o->b ? "b" : "c");
         return -1;
     }
-#ifndef TCSIM_HAVE_RTL_TC
     if (o->rtl) {
-        fprintf(stderr, "tcsim %s: --engine rtl: this tcsim was built without the tensor-core "
-                        "RTL (configure with -DTCSIM_RTL=ON)\n", cmd);
-        return -1;
+        const engine_entry *e = engine_find("tc_warp", ENGINE_WARP);
+        if (!e) {
+            fprintf(stderr, "tcsim %s: --engine rtl: this tcsim was built without the "
+                            "tensor-core RTL (configure with -DTCSIM_RTL=ON)\n", cmd);
+            return -1;
+        }
+        o->warp = e->ops.warp;
     }
-#endif
     return 0;
 }
 
@@ -153,21 +154,17 @@ static int run_engine(const char *cmd, const hmma_opts *o, tc_warp_frags *w, tc_
         if (st == TC_OK && w)
             st = tc_hmma_run(&o->cfg, w, NULL, NULL);
     } else {
-#ifdef TCSIM_HAVE_RTL_TC
-        tc_warp_engine *e;
-        st = tc_warp_engine_open(NULL, &e);
+        void *e;
+        st = o->warp->open(&e);
         if (st == TC_OK) {
             tc_warp_frags zero;
             if (!w) { /* a trace needs no data: run zeros */
                 memset(&zero, 0, sizeof zero);
                 w = &zero;
             }
-            st = tc_warp_engine_run(e, &o->cfg, w, ev, 16, n, done);
-            tc_warp_engine_close(e);
+            st = o->warp->run(e, &o->cfg, w, ev, 16, n, done);
+            o->warp->close(e);
         }
-#else
-        st = TC_EUNSUPPORTED;
-#endif
     }
     if (st != TC_OK) {
         fprintf(stderr, "tcsim %s: %s engine failed: %s\n", cmd, o->rtl ? "rtl" : "model",

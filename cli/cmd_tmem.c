@@ -8,9 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "cli.h"
-#ifdef TCSIM_HAVE_RTL_TMEM
-#include "tmem_dut.h"
-#endif
+#include "engine_registry.h"
 
 static int parse_banks(const char *cmd, const char *s, unsigned *out)
 {
@@ -92,9 +90,8 @@ const cli_cmd cmd_tmem_map = {
 typedef struct demo {
     unsigned banks;
     tc_tmem *model;
-#ifdef TCSIM_HAVE_RTL_TMEM
-    tmem_dut *rtl;
-#endif
+    const engine_tmem_ops *ops;  /* --engine rtl: the registry's "tmem" engine */
+    void *rtl;                   /* and its instance */
     int mismatch;
 } demo;
 
@@ -114,12 +111,11 @@ static unsigned demo_request(demo *d, const tc_tmem_inputs *in, tc_tmem_port por
     } while (!(o.ready & (1u << port)) && n_model < 64);
     *out = o;
     n = n_model;
-#ifdef TCSIM_HAVE_RTL_TMEM
     if (d->rtl) {
         tc_tmem_outputs r;
         n = 0;
         do {
-            tmem_dut_cycle(d->rtl, in, &r);
+            d->ops->cycle(d->rtl, in, &r);
             n++;
         } while (!(r.ready & (1u << port)) && n < 64);
         if (n != n_model)
@@ -131,7 +127,6 @@ static unsigned demo_request(demo *d, const tc_tmem_inputs *in, tc_tmem_port por
             d->mismatch = 1;
         out->a_rdata = o.a_rdata;  /* keep the model's (stable) copies for the checks */
     }
-#endif
     return n;
 }
 
@@ -221,6 +216,7 @@ static int demo_run(int argc, char **argv)
 {
     const char *cmd = "tmem-demo";
     int rtl = 0;
+    const engine_tmem_ops *ops = NULL;
     unsigned only = 0;
     for (int i = 1; i < argc; i++) {
         const char *opt = argv[i], *v;
@@ -253,26 +249,27 @@ static int demo_run(int argc, char **argv)
             return CLI_USAGE;
         }
     }
-#ifndef TCSIM_HAVE_RTL_TMEM
     if (rtl) {
-        fprintf(stderr, "tcsim %s: --engine rtl: this tcsim was built without the tensor-memory "
-                        "RTL (configure with -DTCSIM_RTL=ON)\n", cmd);
-        return CLI_USAGE;
+        const engine_entry *e = engine_find("tmem", ENGINE_TMEM);
+        if (!e) {
+            fprintf(stderr, "tcsim %s: --engine rtl: this tcsim was built without the "
+                            "tensor-memory RTL (configure with -DTCSIM_RTL=ON)\n", cmd);
+            return CLI_USAGE;
+        }
+        ops = e->ops.tmem;
     }
-#endif
     unsigned cycles[2][N_STEPS];
     unsigned orgs[2], n_orgs = 0;
     int status = CLI_OK;
     for (unsigned banks = 8; banks >= 4; banks -= 4) {
         if (only && banks != only)
             continue;
-        demo d = { .banks = banks };
+        demo d = { .banks = banks, .ops = ops };
         if (tc_tmem_new(banks, &d.model) != TC_OK) {
             fprintf(stderr, "tcsim %s: out of memory\n", cmd);
             return CLI_FAIL;
         }
-#ifdef TCSIM_HAVE_RTL_TMEM
-        if (rtl && !(d.rtl = tmem_dut_new(banks, NULL))) {
+        if (rtl && !(d.rtl = ops->open(banks))) {
             fprintf(stderr, "tcsim %s: cannot start the Verilated %u-bank tmem\n", cmd, banks);
             tc_tmem_free(d.model);
             return CLI_FAIL;
@@ -287,24 +284,21 @@ static int demo_run(int argc, char **argv)
                 demo_request(&d, &z, TC_TMEM_PORT_CP, &o);
             }
         }
-#endif
         int ok;
         demo_script(&d, cycles[n_orgs], &ok);
-#ifdef TCSIM_HAVE_RTL_TMEM
         if (d.rtl) {
             for (unsigned l = 0; l < TC_TMEM_LANES && !d.mismatch; l++)
                 for (unsigned c = 0; c < TC_TMEM_COLS; c++) {
                     uint32_t r = 0, m = 0;
-                    tmem_dut_peek(d.rtl, l, c, &r);
+                    ops->peek(d.rtl, l, c, &r);
                     tc_tmem_peek(d.model, l, c, &m);
                     if (r != m) {
                         d.mismatch = 1;
                         break;
                     }
                 }
-            tmem_dut_free(d.rtl);
+            ops->close(d.rtl);
         }
-#endif
         tc_tmem_free(d.model);
         if (!ok) {
             fprintf(stderr, "tcsim %s: %u banks: the data checks of the demo failed\n", cmd, banks);

@@ -4,6 +4,7 @@
 #define TCSIM_DOT_STREAM_H
 
 #include <stdio.h>
+#include "engine_registry.h"
 #include "tcsim.h"
 
 typedef struct dot_options {
@@ -19,7 +20,8 @@ typedef struct dot_stream {
     const tc_profile *p;
     int scaled;
     tc_step_fn step;        /* NULL: the model's own steps */
-    void *engine;           /* the RTL engine behind step */
+    const engine_step_ops *rtl;  /* --engine rtl: the registry's "fedp" engine */
+    void *engine;           /* its instance behind step */
     uint64_t *words;        /* the parsed words of the current line */
     uint32_t *w32;          /* the same, checked and narrowed */
     size_t cap;

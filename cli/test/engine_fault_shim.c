@@ -7,8 +7,8 @@
  * element and of the first HMMA's cycle count is flipped. Without it the program is
  * tcsim. */
 #include <stdlib.h>
-#include "fedp_engine.h"
-#include "tc_warp_engine.h"
+#include "fedp_engine.h"     /* engines/fedp */
+#include "tc_warp_engine.h"  /* engines/tensor_core */
 
 tc_status __real_fedp_engine_step(void *ctx, const tc_profile *step_profile, size_t n,
                                   const uint32_t *a, const uint32_t *b, uint32_t c,

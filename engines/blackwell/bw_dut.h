@@ -5,7 +5,7 @@
  * of rtl/tmem.sv at its cycle level (tc_tmem_clock: same arbitration, handshake and
  * timing, held to the RTL cycle by cycle by tb/tmem), and its shared-memory row requests
  * are answered the next cycle from the instruction's descriptors. The Verilated model
- * is thus the MMA unit alone (the tensor memory's own Verilation is tb/tmem's). */
+ * is thus the MMA unit alone (the tensor memory's own Verilation is engines/tmem's). */
 #ifndef BW_DUT_H
 #define BW_DUT_H
 

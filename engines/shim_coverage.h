@@ -1,12 +1,12 @@
-// tb_coverage.h - the shims' one call into Verilator's coverage: write the counters of
+// shim_coverage.h - the shims' one call into Verilator's coverage: write the counters of
 // a model's context when it is freed, in a build Verilated with --coverage
 // (-DTCSIM_COVERAGE=ON; sim/coverage.py merges the files). Elsewhere it is empty.
 //
 // Where: $TCSIM_COVERAGE_DIR/<block>-<pid>-<n>.dat, one file per context, so that
 // parallel runs of sim/regress and several models in one process never share a file;
 // no file when the variable is unset (a coverage build run by hand writes nothing).
-#ifndef TB_COVERAGE_H
-#define TB_COVERAGE_H
+#ifndef SHIM_COVERAGE_H
+#define SHIM_COVERAGE_H
 
 #include "verilated.h"
 
@@ -17,7 +17,7 @@
 #include <unistd.h>
 #include "verilated_cov.h"
 
-inline void tb_coverage_write(VerilatedContext *ctx, const char *block)
+inline void shim_coverage_write(VerilatedContext *ctx, const char *block)
 {
     static std::atomic<unsigned> serial{0};
     const char *dir = std::getenv("TCSIM_COVERAGE_DIR");
@@ -29,7 +29,7 @@ inline void tb_coverage_write(VerilatedContext *ctx, const char *block)
     ctx->coveragep()->write(path);
 }
 #else
-inline void tb_coverage_write(VerilatedContext *, const char *) {}
+inline void shim_coverage_write(VerilatedContext *, const char *) {}
 #endif
 
 #endif

@@ -1,4 +1,4 @@
-// bw_shim.cpp - the only C++ of tb/blackwell: owns the VerilatedContext and the Verilated
+// bw_shim.cpp - the only C++ of engines/blackwell: owns the VerilatedContext and the Verilated
 // rtl/tc_blackwell.sv (Vtc_blackwell), and gives the C side pin access and the clock
 // (bw_dut.h), and the FST waveform when one is asked for.
 #include <memory>
@@ -8,7 +8,7 @@
 #include "verilated_fst_c.h"
 
 #include "bw_dut.h"
-#include "../tb_coverage.h"
+#include "../shim_coverage.h"
 
 struct bw_shim {
     // The context outlives the model and is configured before it is built.
@@ -49,7 +49,7 @@ void bw_shim_free(bw_shim *s)
     s->top->final();
     if (s->fst)
         s->fst->close();
-    tb_coverage_write(s->ctx.get(), "blackwell");  // a coverage build only
+    shim_coverage_write(s->ctx.get(), "blackwell");  // a coverage build only
     delete s;
 }
 

@@ -1,4 +1,4 @@
-// tmem_shim.cpp - the only C++ of the tmem testbench: owns the VerilatedContext and one
+// tmem_shim.cpp - the only C++ of engines/tmem: owns the VerilatedContext and one
 // Verilated tmem (Vtmem8, Vtmem4 or the narrow-word Vtmem8w4, Vtmem4w4) and exports the
 // C API of tmem_dut.h.
 #include <array>
@@ -16,7 +16,7 @@
 #endif
 
 #include "tmem_dut.h"
-#include "../tb_coverage.h"
+#include "../shim_coverage.h"
 
 namespace {
 
@@ -112,7 +112,7 @@ class DutImpl final : public Dut {
 
     ~DutImpl() override {
         top_->final();
-        tb_coverage_write(ctx_.get(), "tmem");
+        shim_coverage_write(ctx_.get(), "tmem");
 #if VM_TRACE
         if (tfp_) tfp_->close();
 #endif

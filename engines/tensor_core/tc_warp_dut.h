@@ -1,6 +1,6 @@
 /* tc_warp_dut.h - the Verilated rtl/tc_warp.sv (the warp's tensor-core side: fragment
  * registers, HMMA sequencer, two tensor cores), one clock at a time, from C.
- * tc_warp_shim.cpp implements it; it is the only C++ of tb/tensor_core. */
+ * tc_warp_shim.cpp implements it; it is the only C++ of engines/tensor_core. */
 #ifndef TC_WARP_DUT_H
 #define TC_WARP_DUT_H
 

@@ -1,6 +1,6 @@
 // fedp_shim.cpp - the C API of fedp_dut.h over one Verilated instance of rtl/fedp.sv.
 //
-// The only C++ of the testbench. CMake compiles it once per instance through a short
+// The only C++ of engines/fedp. CMake compiles it once per instance through a short
 // stub that defines FEDP_PREFIX (the Verilated class of fedp_tb_top, e.g.
 // Vfedp_volta_fp16), FEDP_NAME (volta_fp16) and FEDP_TRACE (1 when Verilated with
 // --trace-fst), and exports the operations as the table fedp_ops_<FEDP_NAME>.
@@ -17,7 +17,7 @@
 #include "verilated_fst_c.h"
 #endif
 #include "fedp_dut.h"
-#include "../tb_coverage.h"
+#include "../shim_coverage.h"
 
 #define FEDP_STR2(x) #x
 #define FEDP_STR(x) FEDP_STR2(x)
@@ -132,7 +132,7 @@ void destroy(void *impl)
 {
     Dut *d = static_cast<Dut *>(impl);
     d->top->final();
-    tb_coverage_write(d->ctx.get(), "fedp");
+    shim_coverage_write(d->ctx.get(), "fedp");
 #if FEDP_TRACE
     if (d->fst)
         d->fst->close();

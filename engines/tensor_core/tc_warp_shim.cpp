@@ -10,7 +10,7 @@
 #include "Vtc_warp.h"
 #include "Vtc_warp__Syms.h"  // the fedp instances' class, for its public LATENCY
 #include "tc_warp_dut.h"
-#include "../tb_coverage.h"
+#include "../shim_coverage.h"
 
 namespace {
 
@@ -91,7 +91,7 @@ void tcw_free(tcw *d)
     if (!d)
         return;
     d->top->final();
-    tb_coverage_write(d->ctx.get(), "tensor_core");
+    shim_coverage_write(d->ctx.get(), "tensor_core");
     if (d->fst)
         d->fst->close();
     delete d;
