@@ -5,7 +5,7 @@
     sim/coverage.py --report-only DAT... --reports DIR
 
 BUILD_COV is a build directory configured with -DTCSIM_COVERAGE=ON (every block
-Verilated with --coverage; tb/tb_coverage.h writes one .dat per model when
+Verilated with --coverage; engines/shim_coverage.h writes one .dat per model when
 $TCSIM_COVERAGE_DIR is set). The runs are the entries of sim/coverage.list, through
 sim/regress (seeds, -j, JUnit XML as any regression). Then:
 

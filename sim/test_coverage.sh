@@ -32,7 +32,7 @@ a=$root/rtl/fedp.sv b=$root/rtl/tmem.sv
     point "$b" 7 v_line/tmem TOP.m block 9
     point "$b" 8 v_toggle/tmem TOP.m 'y:0->1' 3
     # outside rtl/: not counted
-    point "$root/tb/fedp/fedp_tb_top.sv" 3 v_line/fedp_tb_top TOP block 0
+    point "$root/engines/fedp/fedp_tb_top.sv" 3 v_line/fedp_tb_top TOP block 0
 } > a.dat
 
 python3 "$root/sim/coverage.py" --report-only a.dat --reports out >log.txt 2>&1 \

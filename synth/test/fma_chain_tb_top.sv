@@ -1,5 +1,5 @@
 // fma_chain_tb_top.sv - what baseline_tb Verilates: rtl/baseline/fma_chain.sv behind a
-// register on every input (as tb/fedp/fedp_tb_top.sv does for fedp, and for the same
+// register on every input (as engines/fedp/fedp_tb_top.sv does for fedp, and for the same
 // reason: logic fed by top-level inputs is evaluated at both clock edges). The register
 // delays every slot by one cycle, so the chain's systolic timing is unchanged and the
 // testbench waits LATENCY + 1 rising edges.
