@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
-#include "engine_registry.h"
+#include "cli_engine.h"
 
 static const char *const CMD = "conv";
 
@@ -268,12 +268,9 @@ static int run(int argc, char **argv)
     const engine_bw_ops *bw = NULL;  /* --engine rtl: the registry's "bw" engine */
     void *eng = NULL;
     if (!strcmp(engine, "rtl")) {
-        const engine_entry *e = engine_find("bw", ENGINE_BW_MMA);
-        if (!e) {
-            fprintf(stderr, "tcsim %s: --engine rtl: this tcsim was built without the "
-                            "Blackwell RTL\n", CMD);
+        const engine_entry *e = cli_engine(CMD, "bw", ENGINE_BW_MMA, "Blackwell RTL");
+        if (!e)
             return CLI_USAGE;
-        }
         bw = e->ops.bw;
         if (bw->open(&eng) != TC_OK) {
             fprintf(stderr, "tcsim %s: cannot start the Verilated tc_blackwell\n", CMD);

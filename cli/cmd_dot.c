@@ -10,7 +10,7 @@
 #include <string.h>
 #include "cli.h"
 #include "dot_stream.h"
-#include "engine_registry.h"
+#include "cli_engine.h"
 
 static void dot_help(FILE *f)
 {
@@ -63,12 +63,10 @@ int dot_open(const char *cmd, const dot_options *o, dot_stream *ds)
     ds->scaled = o->kind != NULL;
     if (!o->rtl)
         return 0;
-    const engine_entry *e = engine_find("fedp", ENGINE_STEP);
-    if (!e) {
-        fprintf(stderr, "tcsim %s: --engine rtl: this tcsim was built without the RTL "
-                        "(configure with -DTCSIM_RTL=ON)\n", cmd);
+    const engine_entry *e =
+        cli_engine(cmd, "fedp", ENGINE_STEP, "RTL (configure with -DTCSIM_RTL=ON)");
+    if (!e)
         return -1;
-    }
     const tc_profile *sp;
     if (tc_profile_step_of(ds->p, &sp) != TC_OK ||
         e->ops.step->open(sp, &ds->engine) != TC_OK) {

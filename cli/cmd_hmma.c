@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
-#include "engine_registry.h"
+#include "cli_engine.h"
 
 /* Options both commands take. */
 typedef struct hmma_opts {
@@ -133,12 +133,10 @@ static int parse_opts(const char *cmd, int argc, char **argv, int files, hmma_op
         return -1;
     }
     if (o->rtl) {
-        const engine_entry *e = engine_find("tc_warp", ENGINE_WARP);
-        if (!e) {
-            fprintf(stderr, "tcsim %s: --engine rtl: this tcsim was built without the "
-                            "tensor-core RTL (configure with -DTCSIM_RTL=ON)\n", cmd);
+        const engine_entry *e = cli_engine(cmd, "tc_warp", ENGINE_WARP,
+                                           "tensor-core RTL (configure with -DTCSIM_RTL=ON)");
+        if (!e)
             return -1;
-        }
         o->warp = e->ops.warp;
     }
     return 0;

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "cli.h"
-#include "engine_registry.h"
+#include "cli_engine.h"
 
 static int parse_banks(const char *cmd, const char *s, unsigned *out)
 {
@@ -250,12 +250,10 @@ static int demo_run(int argc, char **argv)
         }
     }
     if (rtl) {
-        const engine_entry *e = engine_find("tmem", ENGINE_TMEM);
-        if (!e) {
-            fprintf(stderr, "tcsim %s: --engine rtl: this tcsim was built without the "
-                            "tensor-memory RTL (configure with -DTCSIM_RTL=ON)\n", cmd);
+        const engine_entry *e = cli_engine(cmd, "tmem", ENGINE_TMEM,
+                                           "tensor-memory RTL (configure with -DTCSIM_RTL=ON)");
+        if (!e)
             return CLI_USAGE;
-        }
         ops = e->ops.tmem;
     }
     unsigned cycles[2][N_STEPS];

@@ -5,7 +5,7 @@
 #           tcsim_model (given by CMake) lies in model/ (or its build folder), and every
 #           #include "..." of model/src and model/include names a file there;
 #   cli/    reaches the engines only through the registry: of engines/ it includes
-#           engine_registry.h alone, and no preprocessor condition names an engine or
+#           engine_registry.h alone (cli_engine.h does), and no preprocessor condition names an engine or
 #           the RTL (a build without the RTL links an empty registry instead).
 set -u
 src=$1; shift
@@ -44,7 +44,7 @@ while read -r file name; do
         fail "$file includes \"$name\": cli/ reaches engines/ through engine_registry.h only"
 done < <(quoted_includes "$src"/cli/*.[ch])
 
-conditions=$(grep -HnE '^[[:space:]]*#[[:space:]]*(if|ifdef|ifndef|elif).*(RTL|ENGINE|TCSIM_HAVE)' \
+conditions=$(grep -HnE '^[[:space:]]*#[[:space:]]*(if|ifdef|ifndef|elif).*(RTL|HAVE_)' \
                    "$src"/cli/*.[ch])
 [ -z "$conditions" ] || fail "cli/ chooses engines at compile time: $(head -3 <<<"$conditions")"
 
