@@ -30,7 +30,7 @@ rc=0
 for b in $blocks; do
     fst=$build/logs/$b.fst
     case $b in
-      # ampere_half is the fedp instance Verilated with --trace-fst (tb/fedp/CMakeLists.txt)
+      # ampere_half is the fedp instance Verilated with --trace-fst (engines/fedp/CMakeLists.txt)
       fedp) "$build/tb/fedp/fedp_tb" --instance ampere_half --count 300 --random-only --fst "$fst" ;;
       # one wmma.mma m16n16k16, mixed precision
       tensor_core) "$build/tb/tensor_core/tc_warp_tb" --fst "$fst" ;;
