@@ -54,8 +54,10 @@
 //   | slot 7: lane 31 .. 0 | ... | slot 0: lane 31 .. 0 |
 //
 // Writes land at the rising edge ending the cycle; a request in the next cycle sees
-// them (so back-to-back shifts compose). rst_ni (asynchronous) abandons the second
-// cycle of a two-cycle request and clears the read-valid flags; the storage is not reset.
+// them (so back-to-back shifts compose). rst_ni is synchronous, active low, as in every
+// block of rtl/ (docs/rtl_conventions.md): while it is low no port is granted (nothing
+// is written, no ready), and the rising edge it is low at abandons the second cycle of a
+// two-cycle request and clears the read-valid flags; the storage is not reset.
 //
 // How one cycle works: bank b of every group serves the one window slot whose column it
 // holds in this cycle, k = ((b - c) mod NumBanks) + step*NumBanks, at row (c + k) /
@@ -157,9 +159,13 @@ module tmem #(
 
   assign req = {ls_valid_i, cp_valid_i, shift_valid_i, a_valid_i, d_valid_i};
 
+  // In reset nothing is granted: a request waits for it to end (it would otherwise write,
+  // or take a ready whose read result the reset edge drops), and the half-done request
+  // that the reset edge abandons writes no second half.
   always_comb begin : arbitrate
-    if (busy_q) grant = busy_port_q;
-    else        grant = req & (~req + NUM_PORTS'(1));  // lowest set bit
+    if (!rst_ni)     grant = '0;
+    else if (busy_q) grant = busy_port_q;
+    else             grant = req & (~req + NUM_PORTS'(1));  // lowest set bit
   end
 
   // ------------------------------------------------------------------ Request decode
@@ -196,7 +202,7 @@ module tmem #(
   assign cp_ready_o    = grant[tmem_pkg::PORT_CP]    & last_step;
   assign ls_ready_o    = grant[tmem_pkg::PORT_LS]    & last_step;
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin : control_regs
+  always_ff @(posedge clk_i) begin : control_regs
     if (!rst_ni) begin
       busy_q      <= 1'b0;
       busy_port_q <= '0;
@@ -208,7 +214,7 @@ module tmem #(
 
 `ifndef SYNTHESIS
   // The second cycle of a request uses the port's payload again, so it must be held.
-  always_ff @(posedge clk_i or negedge rst_ni) begin : check_hold
+  always_ff @(posedge clk_i) begin : check_hold
     if (rst_ni && busy_q) begin
       assert ((req & busy_port_q) != '0)
         else $error("tmem: valid dropped before ready on port mask %b", busy_port_q);
@@ -339,7 +345,7 @@ module tmem #(
 
   logic a_rvalid_q, ls_rvalid_q;
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin : read_valid
+  always_ff @(posedge clk_i) begin : read_valid
     if (!rst_ni) begin
       a_rvalid_q  <= 1'b0;
       ls_rvalid_q <= 1'b0;

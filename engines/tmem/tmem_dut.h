@@ -44,9 +44,9 @@ unsigned tmem_dut_banks(const tmem_dut *d);
 
 /* rst_ni low for one rising edge with every valid low. */
 void tmem_dut_reset(tmem_dut *d);
-/* rst_ni low (asserted != 0) or high, evaluated without a clock edge: what the asynchronous
- * reset does between edges (tmem_dut_reset holds it over an edge, where a synchronous
- * reset would do the same). */
+/* rst_ni low (asserted != 0) or high, evaluated without a clock edge: what the reset does
+ * between edges, where a synchronous and an asynchronous reset differ (tmem_dut_reset
+ * holds it over an edge, where they do the same). */
 void tmem_dut_set_reset(tmem_dut *d, int asserted);
 
 /* The three parts of a cycle, and the whole cycle. Payloads are copied only for ports

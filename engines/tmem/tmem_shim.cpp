@@ -126,8 +126,8 @@ class DutImpl final : public Dut {
         return true;
     }
 
-    // rst_ni falls with the clock low (the asynchronous reset abandons a half-done request
-    // before any edge can finish it), stays low over one rising edge, then rises.
+    // rst_ni falls with the clock low (in reset the memory grants nothing, so a half-done
+    // request writes no second half), stays low over one rising edge, then rises.
     void reset() override {
         tc_tmem_inputs idle{};
         top_->rst_ni = 0;

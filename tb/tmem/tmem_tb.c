@@ -763,39 +763,49 @@ static void test_reset(pair *p)
                  ld ? "ld" : "A", o.a_rvalid, o.ls_rvalid);
     }
 
-    /* rst_ni is asynchronous (header): the read-valid flags drop, and a half-done request
-     * is abandoned, as soon as it falls, before any edge. tmem_dut_reset() holds rst_ni
-     * low over an edge, where a synchronous reset has the same effect, so this looks
-     * between edges; the expectations are the header's, the RTL's alone (the model has no
-     * time between edges). */
-    g_test = "asynchronous reset";
+    /* rst_ni is synchronous (header, docs/rtl_conventions.md): between edges it grants
+     * nothing, but the registers keep their state until an edge samples it low. So an
+     * rvalid stays high with rst_ni low before an edge, and rst_ni pulsed low and high
+     * again without an edge leaves a two-cycle request to finish. Both fail with an
+     * asynchronous reset; tmem_dut_reset() holds rst_ni over an edge, where either policy
+     * has the same effect. The expectations are the RTL's alone (the model has no time
+     * between edges). */
+    g_test = "synchronous reset";
     for (unsigned ld = 0; ld < 2; ld++) {
         tc_tmem_inputs rd = read_at(ld, 2, 300);
         pair_request(p, &rd, ld ? TC_TMEM_PORT_LS : TC_TMEM_PORT_A, &o);
         tmem_dut_set_reset(p->rtl, 1);
         tmem_dut_sample_read(p->rtl, &o);
-        if (o.a_rvalid || o.ls_rvalid)
-            fail("%s read: rvalid (a %d, ls %d) with rst_ni low, before an edge",
+        if (!(ld ? o.ls_rvalid : o.a_rvalid))
+            fail("%s read: rvalid (a %d, ls %d) dropped with rst_ni low, before an edge",
                  ld ? "ld" : "A", o.a_rvalid, o.ls_rvalid);
         pair_reset(p);
     }
+    /* the first cycle of a cp, then rst_ni falls and the requester goes idle: in reset
+     * no port may be granted (the cp's second half would be written at the edge) */
+    in = (tc_tmem_inputs){ .cp_valid = 1, .cp_col = 200, .cp_data = buf };
+    pair_cycle(p, &in);
+    tmem_dut_set_reset(p->rtl, 1);
+    tmem_dut_drive(p->rtl, &idle);
+    tmem_dut_sample_ready(p->rtl, &o);
+    if (o.grant || o.ready)
+        fail("a cp holds the memory with rst_ni low (grant %#x ready %#x)", o.grant,
+             o.ready);
     if (p->banks == 4) {
-        /* the first cycle of a cp, then rst_ni falls and the requester goes idle: no port
-         * may keep the memory (a busy flag that waits for the edge would grant the cp) */
-        in = (tc_tmem_inputs){ .cp_valid = 1, .cp_col = 200, .cp_data = buf };
-        pair_cycle(p, &in);
-        tmem_dut_set_reset(p->rtl, 1);
-        tmem_dut_drive(p->rtl, &idle);
+        /* rst_ni high again before any edge: the cp's second cycle goes on */
+        tmem_dut_set_reset(p->rtl, 0);
+        tmem_dut_drive(p->rtl, &in);
         tmem_dut_sample_ready(p->rtl, &o);
-        if (o.grant || o.ready)
-            fail("a cp holds the memory with rst_ni low (grant %#x ready %#x)", o.grant,
-                 o.ready);
-        pair_reset(p);
-        for (unsigned k = 0; k < p->banks; k++)
-            for (unsigned l = 0; l < LANES; l++)
-                g_img.w[l][200 + k] = buf[k * LANES + l];
-        expect_image(p, &g_img, "asynchronous reset after the first cycle of a cp");
+        if (o.grant != 1u << TC_TMEM_PORT_CP || o.ready != 1u << TC_TMEM_PORT_CP)
+            fail("a cp's second cycle lost to rst_ni low without an edge (grant %#x ready "
+                 "%#x)", o.grant, o.ready);
+        tmem_dut_set_reset(p->rtl, 1);
     }
+    pair_reset(p);
+    for (unsigned k = 0; k < p->banks; k++)
+        for (unsigned l = 0; l < LANES; l++)
+            g_img.w[l][200 + k] = buf[k * LANES + l];
+    expect_image(p, &g_img, "synchronous reset after the first cycle of a cp");
 }
 
 /* ------------------------------------------------------------- random streams */
