@@ -3,7 +3,7 @@
  * the cycle after each request. */
 #include <stdlib.h>
 #include <string.h>
-#include "bw_dut.h"
+#include "bw_pins.h"
 
 /* An instruction that has not finished after this many cycles means a hung design (the
  * longest, N = 256 from shared memory, takes about 34,000). */
@@ -107,37 +107,13 @@ static tc_status cycle(bw_dut *d, tc_tmem *t)
     return TC_OK;
 }
 
-/* Instruction m on the pins, with start_i raised for its first cycle (bw_dut_mma's
- * checks first); its traffic counters cleared. */
+/* Instruction m on the pins (bw_pins_load), its traffic counters cleared. */
 static tc_status load(bw_dut *d, const tc_bw_mma_desc *m)
 {
-    const tc_profile *p;
-    tc_status st = tc_bw_profile(m->kind, m->in, m->out, m->scale, &p);
-    if (st != TC_OK)
-        return st;
-    if ((m->M != 64 && m->M != 128) || m->N < 8 || m->N > TC_BW_MAX_N || m->N % 8)
-        return TC_ESHAPE;
-    if (m->d_col >= TC_TMEM_COLS || m->a_col >= TC_TMEM_COLS || m->sfa_col >= TC_TMEM_COLS ||
-        m->sfb_col >= TC_TMEM_COLS || !m->b_smem.words ||
-        (!m->a_tmem && !m->a_smem.words))
-        return TC_EINVAL;
-    bw_pins_in *in = &d->in;
-    in->kind = (unsigned)m->kind;
-    in->in_fmt = (unsigned)m->in;
-    in->out_fmt = (unsigned)m->out;
-    in->scale_fmt = (unsigned)m->scale;
-    in->m128 = m->M == 128;
-    in->n8_m1 = m->N / 8 - 1;
-    in->d_col = m->d_col;
-    in->a_tmem = (unsigned)m->a_tmem;
-    in->a_col = m->a_col;
-    in->sfa_col = m->sfa_col;
-    in->sfb_col = m->sfb_col;
-    in->enable_input_d = (unsigned)m->enable_input_d;
-    memcpy(in->disable, m->disable, sizeof in->disable);
-    in->start = 1;
-    memset(&d->traffic, 0, sizeof d->traffic);
-    return TC_OK;
+    tc_status st = bw_pins_load(&d->in, m);
+    if (st == TC_OK)
+        memset(&d->traffic, 0, sizeof d->traffic);
+    return st;
 }
 
 /* One cycle of instruction m: the clock edge, then the shared-memory row the unit asked
@@ -149,12 +125,8 @@ static tc_status step(bw_dut *d, tc_tmem *t, const tc_bw_mma_desc *m)
         return st;
     d->in.start = 0;
     if (d->out.smem_req) {
-        const tc_bw_smem *sm = d->out.smem_sel ? &m->b_smem : &m->a_smem;
-        unsigned rows = d->out.smem_sel ? m->N : m->M;
-        if (d->out.smem_row >= rows)
-            return TC_EIO;
-        memcpy(d->in.smem_data, sm->words + (size_t)d->out.smem_row * sm->row_stride,
-               sizeof d->in.smem_data);
+        if ((st = bw_pins_smem_row(&d->in, m, d->out.smem_sel, d->out.smem_row)) != TC_OK)
+            return st;
         d->traffic.smem_rows++;
     }
     return TC_OK;

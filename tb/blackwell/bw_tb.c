@@ -20,15 +20,20 @@
  * done_o and done_o one cycle; half the random cases run with the tensor memory taken by
  * another requester about one cycle in four (bw_dut_stalls). Five more cases abandon an
  * instruction by a reset in mid-flight before running their own (see reset_cuts).
- * Usage: bw_tb [--seed S] [--count C] [--kind K] [-v] [--fst FILE]  (C cases per mix;
- * --kind: only the mixes of kind K; -v: a line per case; --fst: instead, one short
- * mxf4nvf4 instruction (ue4m3 scales, M 128, N 8, A and C from tensor memory) checked
- * the same way and written to FILE for sim/waves/tc_blackwell.gtkw). Prints PASSED or
- * FAILED. */
+ * --design sys runs every instruction on rtl/tc_blackwell_sys.sv instead: the unit joined
+ * to rtl/tmem.sv, the memory of the case loaded through its cp port and read back through
+ * its ld port (bw_sys.h); the other requester is then a stream of ld requests on that port
+ * (bw_sys_stalls), and a case without it must also take exactly the cycles of the unit
+ * on the C model's memory (bw_design_ref_cycles).
+ * Usage: bw_tb [--seed S] [--count C] [--kind K] [--design unit|sys] [-v] [--fst FILE]
+ * (C cases per mix; --kind: only the mixes of kind K; -v: a line per case; --fst:
+ * instead, one short mxf4nvf4 instruction (ue4m3 scales, M 128, N 8, A and C from tensor
+ * memory) checked the same way and written to FILE for sim/waves/tc_blackwell.gtkw; the
+ * unit only). Prints PASSED or FAILED, with the seed and the design. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "bw_dut.h"
+#include "bw_design.h"
 #include "test_args.h"
 #include "test_random.h"   /* model/test: the stream the model's tests use */
 
@@ -104,17 +109,17 @@ static unsigned compare(const tc_tmem *rtl, const tc_tmem *model, const char *wh
  * 1 if the RTL's requests are not those the model's cost charges: as many tensor-memory
  * cycles on the A and D ports (A, C, scale-factor reads, D writes, each once) and as
  * many shared-memory rows (A's M when it is there, B's N). */
-static unsigned run_both(bw_dut *dut, tc_tmem *t, tc_tmem *rt, const tc_bw_mma_desc *d,
+static unsigned run_both(bw_design *dut, tc_tmem *t, tc_tmem *rt, const tc_bw_mma_desc *d,
                          uint64_t *cycles, const char *what)
 {
     tc_bw_cost cost;
-    tc_status sm = tc_bw_mma(t, d, &cost), sr = bw_dut_mma(dut, rt, d, cycles);
+    tc_status sm = tc_bw_mma(t, d, &cost), sr = bw_design_mma(dut, rt, d, cycles);
     if (sm != TC_OK || sr != TC_OK) {
         printf("  %s: model %s, rtl %s\n", what, tc_strerror(sm), tc_strerror(sr));
         return 1;
     }
     bw_dut_traffic tr;
-    bw_dut_traffic_get(dut, &tr);
+    bw_design_traffic_get(dut, &tr);
     unsigned bad = tr.tmem_cycles != cost.tmem_cycles || tr.smem_rows != cost.smem_rows;
     if (bad)
         printf("  %s: rtl %llu tmem cycles, %llu smem rows; model %llu, %llu\n", what,
@@ -124,6 +129,14 @@ static unsigned run_both(bw_dut *dut, tc_tmem *t, tc_tmem *rt, const tc_bw_mma_d
      * from the next cycle up to and including done_o's, idle after it, done_o one cycle.
      * Nothing else looked at busy_o except after a reset (reset_cuts): busy_o low in the
      * done cycle, or high with start_i in an idle cycle, passed (mutation audit). */
+    /* the joined design with the memory to itself against the unit on the C model's
+     * memory (bw_design.h): the same instruction, the same cycles */
+    uint64_t ref = bw_design_ref_cycles(dut);
+    if (ref && cycles && *cycles != ref) {
+        printf("  %s: %llu cycles on tc_blackwell_sys, %llu on the unit with the model's "
+               "memory\n", what, (unsigned long long)*cycles, (unsigned long long)ref);
+        bad++;
+    }
     if (tr.busy_at_start || tr.busy_gaps || tr.busy_after || tr.done_after) {
         printf("  %s: busy_o %d in the start cycle, low in %llu cycle(s) up to done_o, %d "
                "after it; done_o %d after it\n", what, tr.busy_at_start,
@@ -202,11 +215,13 @@ typedef struct reset_cut {
     const char *where;
 } reset_cut;
 
-static int one_case(bw_dut *dut, const mix *mx, int directed, const reset_cut *cut)
+static int one_case(bw_design *dut, const mix *mx, int directed, const reset_cut *cut)
 {
     /* t: the model's instruction; rt: the memory serving the RTL's ports */
     tc_tmem *t, *rt;
     unsigned banks = (rnd64() & 1) ? 8 : 4;
+    if (bw_design_banks(dut)) /* the joined design has one organization */
+        banks = bw_design_banks(dut);
     if (tc_tmem_new(banks, &t) != TC_OK || tc_tmem_new(banks, &rt) != TC_OK)
         return -1;
     fill(t, rt);
@@ -292,7 +307,7 @@ static int one_case(bw_dut *dut, const mix *mx, int directed, const reset_cut *c
      * (and a D write without its ready failed only by a hang after a reset). The
      * directed N = 256 cases are among them: 32 C reads. (Mutation audit.) */
     int stalls = !wave_case && !cut && (rnd64() & 1);
-    bw_dut_stalls(dut, stalls ? rnd64() | 1 : 0);
+    bw_design_stalls(dut, stalls ? rnd64() | 1 : 0);
     uint64_t cycles = 0;
     char what[200];
     int n = snprintf(what, sizeof what, "%s %s->%s%s%s M%u N%u a_%s enable_d %d%s",
@@ -310,7 +325,7 @@ static int one_case(bw_dut *dut, const mix *mx, int directed, const reset_cut *c
             tc_tmem_free(rt);
             return -1;
         }
-        tc_status st = bw_dut_mma_reset(dut, s, &d, cut->run, cut->hold, &busy);
+        tc_status st = bw_design_mma_reset(dut, s, &d, cut->run, cut->hold, &busy);
         tc_tmem_free(s);
         if (st != TC_OK || busy != 0) {
             printf("  %s: %s, busy %d after the reset\n", what, tc_strerror(st), busy);
@@ -371,7 +386,7 @@ typedef struct fp4_directed {
     uint32_t expect;
 } fp4_directed;
 
-static unsigned fp4_directed_run(bw_dut *dut, const fp4_directed *x, const char *what)
+static unsigned fp4_directed_run(bw_design *dut, const fp4_directed *x, const char *what)
 {
     tc_bw_mma_desc d;
     memset(&d, 0, sizeof d);
@@ -390,20 +405,22 @@ static unsigned fp4_directed_run(bw_dut *dut, const fp4_directed *x, const char 
     d.b_smem.words = x->b_rows;
     d.b_smem.row_stride = 8;
     tc_tmem *t = NULL, *rt = NULL;
-    if (tc_tmem_new(8, &t) != TC_OK || tc_tmem_new(8, &rt) != TC_OK) {
+    unsigned banks = bw_design_banks(dut) ? bw_design_banks(dut) : 8;
+    if (tc_tmem_new(banks, &t) != TC_OK || tc_tmem_new(banks, &rt) != TC_OK) {
         printf("  %s: out of memory\n", what);
         tc_tmem_free(t);
         return 1;
     }
     fill(t, rt);
-    bw_dut_stalls(dut, 0);   /* the memory to itself, as the random cases without stalls */
+    bw_design_stalls(dut, 0);   /* the memory to itself, as the random cases without stalls */
     for (unsigned l = 0; l < TC_TMEM_LANES; l++) {
         poke_both(t, rt, l, d.sfa_col, x->sfa[l]);
         poke_both(t, rt, l, d.sfb_col, x->sfb[l]);
     }
     if (x->c)
         poke_both(t, rt, tc_bw_lane_of_row(d.M, 0), d.d_col, *x->c);
-    unsigned bad = run_both(dut, t, rt, &d, NULL, what);
+    uint64_t cycles;
+    unsigned bad = run_both(dut, t, rt, &d, &cycles, what);
     for (unsigned i = 0; !bad && i < d.M; i++)   /* the RTL equals the model: both */
         for (unsigned j = 0; j < d.N; j++) {     /* against the hand-worked value */
             if (x->c && (i || j))
@@ -421,7 +438,7 @@ static unsigned fp4_directed_run(bw_dut *dut, const fp4_directed *x, const char 
     return bad != 0;
 }
 
-static void floor_cases_run(bw_dut *dut)
+static void floor_cases_run(bw_design *dut)
 {
     enum { ONE = 0x2, MINUS_ONE = 0xa };   /* e2m1 */
     static fp4_directed x;
@@ -460,7 +477,7 @@ static void floor_cases_run(bw_dut *dut)
  * zero and 448 = 1.75 x 2^8 (either way round; B's zero is 0x80, its ignored sign set),
  * and c = 2^-60. Dropped, group 0 leaves E at c's -60 and D[0][0] = c exactly; counted,
  * its E = -6 + 8 = 2 would truncate c (below 2^(2-35)) away and give +0. */
-static void zero_scale_cases_run(bw_dut *dut)
+static void zero_scale_cases_run(bw_design *dut)
 {
     static const uint32_t sa0[2] = {0x00, 0x7e}, sb0[2] = {0x7e, 0x80}; /* group 0 */
     enum { ONE = 0x2, ONE_UE4M3 = 0x38 };
@@ -505,14 +522,15 @@ static const reset_cut reset_cuts[] = {
 
 static int usage(FILE *f)
 {
-    fprintf(f, "usage: bw_tb [--seed S] [--count C] [--kind K] [-v] [--fst FILE]\n");
+    fprintf(f, "usage: bw_tb [--seed S] [--count C] [--kind K] [--design unit|sys] [-v] "
+               "[--fst FILE]\n");
     return f == stdout ? 0 : 2;
 }
 
 int main(int argc, char **argv)
 {
     uint64_t seed = 1, count = 3;
-    const char *only = NULL, *fst = NULL;
+    const char *only = NULL, *fst = NULL, *design = "unit";
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "-h") || !strcmp(a, "--help"))
@@ -521,7 +539,8 @@ int main(int argc, char **argv)
             verbose = 1;
             continue;
         }
-        static const char *const opts[] = {"--seed", "--count", "--kind", "--fst", NULL};
+        static const char *const opts[] = {"--seed", "--count", "--kind", "--fst", "--design",
+                                           NULL};
         const char *v = test_option("bw_tb", argc, argv, &i, opts);
         if (!v)
             return usage(stderr);
@@ -530,6 +549,8 @@ int main(int argc, char **argv)
                 return 2;
         } else if (!strcmp(a, "--fst")) {
             fst = v;
+        } else if (!strcmp(a, "--design")) {
+            design = v;
         } else {
             only = v;
         }
@@ -539,9 +560,18 @@ int main(int argc, char **argv)
         fprintf(stderr, "bw_tb: unknown kind '%s'\n", only);
         return 2;
     }
+    int sys = !strcmp(design, "sys");
+    if (!sys && strcmp(design, "unit")) {
+        fprintf(stderr, "bw_tb: unknown design '%s' (unit or sys)\n", design);
+        return 2;
+    }
+    if (sys && fst) {
+        fprintf(stderr, "bw_tb: --fst is the unit's waveform (--design unit)\n");
+        return 2;
+    }
     rng = seed * 0x9e3779b97f4a7c15ull + 1;
-    bw_dut *dut;
-    if (bw_dut_open(fst, &dut) != TC_OK) {
+    bw_design *dut;
+    if (bw_design_open(sys ? BW_DESIGN_SYS : BW_DESIGN_UNIT, fst, &dut) != TC_OK) {
         fprintf(stderr, "bw_tb: cannot start the model%s%s\n", fst ? " or write " : "",
                 fst ? fst : "");
         return 1;
@@ -551,8 +581,8 @@ int main(int argc, char **argv)
         wave_case = verbose = 1;
         one_case(dut, &wave, 0, NULL);
         printf("%s: the waveform case, %llu RTL cycles, in %s\n",
-               failures ? "FAILED" : "PASSED", (unsigned long long)bw_dut_cycles(dut), fst);
-        bw_dut_free(dut);
+               failures ? "FAILED" : "PASSED", (unsigned long long)bw_design_cycles(dut), fst);
+        bw_design_free(dut);
         return failures ? 1 : 0;
     }
     unsigned cases = 0;
@@ -585,14 +615,15 @@ int main(int argc, char **argv)
     d.b_smem.words = (const uint32_t[8]){0};
     d.b_smem.row_stride = 8;
     tc_tmem *t;
-    tc_tmem_new(8, &t);
-    if (bw_dut_mma(dut, t, &d, NULL) != TC_EUNSUPPORTED) {
+    tc_tmem_new(bw_design_banks(dut) ? bw_design_banks(dut) : 8, &t);
+    if (bw_design_mma(dut, t, &d, NULL) != TC_EUNSUPPORTED) {
         printf("FAIL: mxf4 with ue4m3 scales not refused\n");
         failures++;
     }
     tc_tmem_free(t);
-    printf("%s: %u case(s), %u failure(s), %llu RTL cycles\n", failures ? "FAILED" : "PASSED",
-           cases, failures, (unsigned long long)bw_dut_cycles(dut));
-    bw_dut_free(dut);
+    printf("%s: %u case(s), %u failure(s), %llu RTL cycles (seed %llu, design %s)\n",
+           failures ? "FAILED" : "PASSED", cases, failures,
+           (unsigned long long)bw_design_cycles(dut), (unsigned long long)seed, design);
+    bw_design_free(dut);
     return failures ? 1 : 0;
 }
