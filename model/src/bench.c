@@ -5,7 +5,8 @@
  * take it and when its result is readable. Cycles only. */
 #include <stdlib.h>
 #include <string.h>
-#include "internal.h"
+#include "tcsim.h"
+#include "volta_hmma.h"
 
 enum { BENCH_MAX_WARPS = 64, BENCH_MAX_ILP = 16 };
 

@@ -4,7 +4,8 @@
  * between the tensor-memory model, shared-memory rows and those calls. */
 #include <stdlib.h>
 #include <string.h>
-#include "internal.h"
+#include "tcsim.h"
+#include "tmem_ctl.h"
 
 /* ------------------------------------------------------------- kinds */
 

@@ -25,7 +25,8 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include "internal.h"
+#include "tcsim.h"
+#include "fmt_table.h"
 #include "bw_timeline.h"
 
 #define M_TILE 128

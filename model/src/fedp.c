@@ -12,7 +12,9 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "internal.h"
+#include "tcsim.h"
+#include "fmt_table.h"
+#include "round.h"
 
 /* Special values met so far in a step (NUMERICS.md "Special values"). */
 typedef struct special_acc {

@@ -1,9 +1,11 @@
 /* fmt.c - the format table (one row per tc_fmt) and the helpers over it.
  *
- * The table itself is in internal.h (the hot loops need it inlined).
+ * The table itself is in fmt_table.h (the hot loops need it inlined).
  */
 #include <string.h>
-#include "internal.h"
+#include "tcsim.h"
+#include "fmt_table.h"
+#include "round.h"
 
 
 const tc_fmt_info *tc_fmt_get(tc_fmt f)

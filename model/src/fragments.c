@@ -13,7 +13,7 @@
  * column-major A thread loads four blocks of four elements of one column, 64 elements
  * (four columns) apart, so it holds columns t, t+4, t+8, t+12). */
 #include <string.h>
-#include "internal.h"
+#include "tcsim.h"
 
 static const char *const shape_names[TC_SHAPE_COUNT] = {"m16n16k16", "m8n8k4"};
 static const char *const layout_names[TC_LAYOUT_COUNT] = {"row", "col"};

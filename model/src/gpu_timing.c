@@ -7,7 +7,9 @@
  * struct on every lookup (a few microseconds; a simulator looks up once, at creation). */
 #include <limits.h>
 #include <string.h>
-#include "internal.h"
+#include "tcsim.h"
+#include "timing_check.h"
+#include "volta_hmma.h"
 
 /* The embedded text of model/data/timing.txt. */
 extern const char tc_timing_data_text[];

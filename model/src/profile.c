@@ -7,7 +7,7 @@
  * native fp8 with fp32 output, an e8m13 value).
  */
 #include <string.h>
-#include "internal.h"
+#include "tcsim.h"
 
 /* Lowercase spellings, so that each row's name reads as tcsim spells it. */
 #define A_volta TC_ARCH_VOLTA

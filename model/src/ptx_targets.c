@@ -10,7 +10,7 @@
  * no arch here has them as mma.
  */
 #include <stddef.h>
-#include "internal.h"
+#include "tcsim.h"
 
 #define ROW(form, m, n, k, in, acc, sm) \
     {TC_PTX_##form, m, n, k, TC_FMT_##in, TC_FMT_##acc, sm}

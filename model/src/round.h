@@ -8,7 +8,23 @@
  */
 #ifndef TCSIM_ROUND_H
 #define TCSIM_ROUND_H
-/* Included by internal.h: inline, because every FEDP step ends here. */
+
+#include <stdint.h>
+#include "tcsim.h"
+#include "fmt_table.h"
+
+/* Inline, because every FEDP step ends here. */
+
+/* Value = sig * 2^(exp - fb): the common shape of every exact term in the model. */
+
+/* Where round_pack rounds to, and how it packs the result.
+ * The rounding is to `man_bits` fraction bits with `emin`..`emax`; the result is
+ * then written into `fmt` (whose own fraction may be wider: e8m13 inside fp32). */
+typedef struct round_target {
+    tc_fmt fmt;
+    unsigned man_bits;
+    tc_round mode;
+} round_target;
 
 static inline int msb_index(uint64_t x) /* x != 0 */
 {

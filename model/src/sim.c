@@ -5,7 +5,8 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "internal.h"
+#include "tcsim.h"
+#include "timing_check.h"
 
 /* A result in flight: a min-heap on (ready, ticket). */
 typedef struct flight {

@@ -1,6 +1,7 @@
 /* tile.c - an M x N x K tile D = A*B + C: every element one dot product in k order. */
 #include <stdlib.h>
-#include "internal.h"
+#include "tcsim.h"
+#include "fmt_table.h"
 
 /* A plain FEDP profile chains steps of L terms, each step's result the next one's c
  * (tc_dot_engine). The elements of a column are independent, so each step runs for the

@@ -7,7 +7,9 @@
  * set/step dependencies (step p of set s+1 reads the pair step p of set s writes).
  * This file does no arithmetic. */
 #include <string.h>
-#include "internal.h"
+#include "tcsim.h"
+#include "timing_check.h"
+#include "volta_hmma.h"
 
 void tc_volta_timing_default(tc_volta_timing *t)
 {

@@ -10,7 +10,8 @@
  * request at a time, so the costs they report are those of the same engine. */
 #include <stdlib.h>
 #include <string.h>
-#include "internal.h"
+#include "tcsim.h"
+#include "tmem_ctl.h"
 
 #define GL TC_TMEM_GROUP_LANES
 #define N_DIS (TC_TMEM_LANES / 32)

@@ -1,7 +1,10 @@
-/* internal.h - declarations shared inside the model library (not installed). */
-#ifndef TCSIM_INTERNAL_H
-#define TCSIM_INTERNAL_H
+/* fmt_table.h - the format table and the inline helpers over it (internal to the model,
+ * not installed): bit patterns of Inf and zero, width checks, unpacking. fmt.c serves
+ * tc_fmt_get() from it; round.h and the FEDP loops read it directly. */
+#ifndef TCSIM_FMT_TABLE_H
+#define TCSIM_FMT_TABLE_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include "tcsim.h"
 
@@ -41,18 +44,6 @@ __attribute__((unused)) static const tc_fmt_info fmt_table[TC_FMT_COUNT] = {
     [TC_FMT_UINT4] = {"uint4", TC_CLASS_INT, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0},
     [TC_FMT_S32]   = {"s32",   TC_CLASS_INT, 32, 0, 0, 0, 0, 0, 0, 0, 0, 1},
 };
-
-/* Value = sig * 2^(exp - fb): the common shape of every exact term in the model. */
-
-/* Where round_pack rounds to, and how it packs the result.
- * The rounding is to `man_bits` fraction bits with `emin`..`emax`; the result is
- * then written into `fmt` (whose own fraction may be wider: e8m13 inside fp32). */
-typedef struct round_target {
-    tc_fmt fmt;
-    unsigned man_bits;
-    tc_round mode;
-} round_target;
-
 
 /* Bit pattern of +-Inf and +-0 of a float format. */
 static inline unsigned fmt_sign_shift(const tc_fmt_info *fi)
@@ -137,43 +128,5 @@ static inline int32_t fmt_int_value(const tc_fmt_info *fi, uint32_t bits)
         return (int32_t)(bits | ~((1u << fi->width) - 1u));
     return (int32_t)bits;
 }
-
-/* tmem.c - the control registers of the tensor memory: what a request changes besides
- * the words. A caller that makes several requests and then fails (tc_bw_mma meets a bad
- * word after reading its operands) puts them back, so that the failed call changed
- * nothing: reads leave the words alone. */
-typedef struct tmem_ctl {
-    int busy;            /* in the second cycle of busy_port's request */
-    unsigned busy_port;
-    int a_rvalid, ls_rvalid;
-    uint32_t a_rdata[TC_TMEM_WIDE_WORDS];
-    uint32_t ls_rdata[TC_TMEM_QUARTER_WORDS];
-    uint64_t cycles;
-} tmem_ctl;
-void tc_tmem_ctl_get(const tc_tmem *m, tmem_ctl *out);
-void tc_tmem_ctl_set(tc_tmem *m, const tmem_ctl *ctl);
-
-/* timing.c - TC_OK if Volta's HMMA pipeline parameters are ones it can run (each stage
- * count within the model's 64 stages, and so is the longest pipe), else TC_EINVAL. */
-tc_status tc_volta_timing_check(const tc_volta_timing *t);
-/* Cycles one HMMA step keeps the FEDPs busy (its beats), for t's FEDPs per threadgroup
- * and an accumulator of `steps` steps (t checked): the pipeline's and the handle's. */
-unsigned tc_volta_step_beats(const tc_volta_timing *t, unsigned steps);
-
-/* gpu_timing.c - TC_OK if every field of g is within what timing.txt's parser accepts
- * (each key's maximum, no zero divisor, a known arch), else TC_EINVAL: parameters that
- * come from a caller rather than the parser (tc_sim_config.timing, tc_op_timing_of)
- * are held to the same limits, which keep every cycle count within its integer. */
-tc_status tc_gpu_timing_check(const tc_gpu_timing *g);
-
-/* gpu_timing.c - Volta's wmma (m16n16k16) or mma.m8n8k4 as the HMMA pipeline of
- * timing.c runs it: its configuration, events and completion. ESHAPE for other shapes,
- * EUNSUPPORTED for inputs other than dense fp16. Serves tc_op_timing_of and the
- * Table I / Figure 9 replay of bench.c. */
-enum { VOLTA_MAX_HMMA = 16 };
-tc_status tc_volta_events_of(const tc_gpu_timing *g, const tc_mma_op *op, tc_hmma_cfg *cfg,
-                             tc_hmma_event ev[VOLTA_MAX_HMMA], size_t *n, uint64_t *done);
-
-#include "round.h"
 
 #endif
