@@ -2,8 +2,8 @@
  *
  * Shows the same dot products on volta, turing, ampere, hopper and blackwell (ada's fp16
  * rows are ampere's): the differences are the point (alignment width, terms per step,
- * Emin_align, rounding). Then checks the model against the A100 hardware vectors when
- * ../shared is present. */
+ * Emin_align, rounding). Then checks the model against the A100 hardware vectors of the
+ * data folder (data_dir.h), or of --vectors DIR. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include "a100_vectors.h"
 #include "cli.h"
+#include "data_dir.h"
 
 /* Value of a bit pattern as a double, for display only (every format fits). */
 static double to_double(tc_fmt f, uint32_t bits)
@@ -81,19 +82,14 @@ static int show_examples(void)
 
 enum { N_SETS = sizeof a100_sets / sizeof a100_sets[0] };
 
-/* The A100 sets under root, all loaded before anything is printed, so that a bad file is
- * an error with nothing half shown. Returns 1 when loaded, 0 when root is the default and
- * does not exist (a checkout without ../shared: the demo runs without them), -1 after a
- * message. A folder named with --vectors must be there. */
-static int load_vectors(const char *root, int named, a100_cases cs[N_SETS])
+/* The A100 sets under root (--vectors DIR), all loaded before anything is printed, so
+ * that a bad file is an error with nothing half shown. Returns 0, or -1 after a message. */
+static int load_vectors(const char *root, a100_cases cs[N_SETS])
 {
     struct stat st;
     int exists = stat(root, &st) == 0;
     if (!exists || !S_ISDIR(st.st_mode)) {
-        if (!exists && !named && errno == ENOENT)
-            return 0;
-        fprintf(stderr, "tcsim demo: cannot read%s '%s': %s\n", named ? " --vectors" : "",
-                CLI_PATH(root),
+        fprintf(stderr, "tcsim demo: cannot read --vectors '%s': %s\n", CLI_PATH(root),
                 exists ? "not a folder" : strerror(errno));
         return -1;
     }
@@ -103,7 +99,7 @@ static int load_vectors(const char *root, int named, a100_cases cs[N_SETS])
                 a100_free(&cs[s]);
             return -1;
         }
-    return 1;
+    return 0;
 }
 
 /* The A100 vectors through the model: prints one line per set; returns mismatches. */
@@ -130,42 +126,40 @@ static long check_vectors(const char *root, const a100_cases cs[N_SETS])
 
 static int demo_run(int argc, char **argv)
 {
-    const char *vectors = TCSIM_SHARED_DIR "/vectors/a100";
-    int named = 0;
+    const char *vectors = NULL;
     for (int i = 1; i < argc; i++) {
         if (cli_is_help(argv[i])) {
             printf("usage: tcsim demo [--vectors DIR]\n\nRuns the golden model on built-in "
                    "examples for every architecture, then on the\nA100 hardware vectors "
-                   "(default %s;\nskipped if that folder does not exist). Exit status 1 if a "
-                   "vector differs, 2 if\na vector file cannot be read or is malformed.\n",
-                   vectors);
+                   "(default: vectors/a100 in tcsim's data folder). Exit status\n1 if a "
+                   "vector differs, 2 if the folder or a vector file cannot be read or is\n"
+                   "malformed.\n\n" DATA_DIR_HELP);
             return CLI_OK;
         } else if (!strcmp(argv[i], "--vectors")) {
             if (!(vectors = cli_optarg("demo", argc, argv, &i)))
                 return CLI_USAGE;
-            named = 1;
         } else {
             fprintf(stderr, "tcsim demo: unknown option '%s'\n", CLI_WORD(argv[i]));
             return CLI_USAGE;
         }
     }
+    static char default_dir[GV_PATH];
+    if (!vectors) {
+        if (data_dir_find("demo", "vectors/a100", default_dir, sizeof default_dir))
+            return CLI_USAGE;
+        vectors = default_dir;
+    }
     a100_cases cs[N_SETS];
-    int have = load_vectors(vectors, named, cs);
-    if (have < 0)
+    if (load_vectors(vectors, cs))
         return CLI_USAGE;
     printf("tcsim %s golden model: d = c + sum a_i*b_i, fp16 inputs through mma\n",
            TCSIM_VERSION);
     int shown = show_examples() == 0;
-    long bad = shown && have ? check_vectors(vectors, cs) : 0;
-    if (have)
-        for (size_t s = 0; s < N_SETS; s++)
-            a100_free(&cs[s]);
+    long bad = shown ? check_vectors(vectors, cs) : 0;
+    for (size_t s = 0; s < N_SETS; s++)
+        a100_free(&cs[s]);
     if (!shown)
         return CLI_FAIL;
-    if (!have) {
-        printf("\nA100 hardware vectors: no %s; not checked\n", vectors);
-        return CLI_OK;
-    }
     printf("\n%s\n", bad ? "some A100 vectors differ" : "every A100 vector matches");
     return bad ? CLI_FAIL : CLI_OK;
 }

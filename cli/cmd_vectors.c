@@ -1,11 +1,12 @@
-/* cmd_vectors.c - `tcsim vectors`: a GPU's measured results (the layout of
- * ../shared/vectors/a100, gpu_vectors.h) against the model, set by set, bit for bit.
+/* cmd_vectors.c - `tcsim vectors`: a GPU's measured results (the layout of the A100
+ * vectors in data/vectors, gpu_vectors.h) against the model, set by set, bit for bit.
  * The architecture comes from the GPU's name (NUMERICS.md's table) or --arch. */
 #define _POSIX_C_SOURCE 200809L
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "data_dir.h"
 #include "dot_stream.h"
 #include "gpu_vectors.h"
 
@@ -15,8 +16,8 @@ static void vectors_help(FILE *f)
         "usage: tcsim vectors [DIR] [--arch ARCH] [--instr mma|wgmma|tcgen05] [--gpu NAME]\n"
         "                     [--show N] [--engine model|rtl]\n\n"
         "Checks a GPU's measured results against the model, bit for bit. DIR (default\n"
-        "%s) holds, in sub-folders or\n"
-        "itself, files a_<GPU>_<in>.txt and b_<GPU>_<in>.txt (one case per line, k words\n"
+        "vectors/a100 in tcsim's data folder, below) holds, in sub-folders or itself,\n"
+        "files a_<GPU>_<in>.txt and b_<GPU>_<in>.txt (one case per line, k words\n"
         "of fp32 bits exact in <in>), c_<GPU>_fp32.txt (c; rounded RNE to fp16 for fp16\n"
         "output) and d_<GPU>_<out>.txt (the GPU's results as fp32 bits), one set per d\n"
         "file. Words are hex or 32 binary digits, lines at most " CLI_LINE_MAX_TEXT " long. k is taken\n"
@@ -30,8 +31,8 @@ static void vectors_help(FILE *f)
         "            (default 3)\n"
         "  --engine  rtl: each FEDP step through the Verilated RTL profile\n\n"
         "Prints a line per set. Exit status 0 if every result is bit-exact, 1 if some\n"
-        "differ, 2 for bad files or options (the message names the file and line).\n",
-        TCSIM_SHARED_DIR "/vectors/a100");
+        "differ, 2 for bad files or options (the message names the file and line).\n\n"
+        DATA_DIR_HELP);
 }
 
 /* NUMERICS.md's table of GPUs per architecture, as name prefixes (RTX 30xx, Ampere, is
@@ -123,7 +124,7 @@ static long check_set(const gv_set *s, const dot_options *base, size_t show)
 
 static int vectors_run(int argc, char **argv)
 {
-    const char *dir = TCSIM_SHARED_DIR "/vectors/a100", *gpu = NULL, *arch_s = NULL;
+    const char *dir = NULL, *gpu = NULL, *arch_s = NULL;
     dot_options o = {TC_ARCH_AMPERE, TC_INSTR_MMA, TC_FMT_FP16, TC_FMT_FP32, TC_FMT_COUNT,
                      NULL, 0, 0};
     unsigned long long show = 3;
@@ -167,6 +168,12 @@ static int vectors_run(int argc, char **argv)
         }
     }
 
+    static char default_dir[GV_PATH];
+    if (!have_dir) {
+        if (data_dir_find("vectors", "vectors/a100", default_dir, sizeof default_dir))
+            return CLI_USAGE;
+        dir = default_dir;
+    }
     static gv_set sets[GV_MAX_SETS];
     size_t n;
     if (gv_find(dir, sets, GV_MAX_SETS, &n))

@@ -1,5 +1,6 @@
 # `cmake --install`: the model library, its public headers, a CMake package
-# (find_package(tcsim) -> target tcsim::tcsim) and a pkg-config file (tcsim.pc).
+# (find_package(tcsim) -> target tcsim::tcsim), a pkg-config file (tcsim.pc) and the
+# data of the tcsim tool (cli/CMakeLists.txt installs the tool itself).
 # Included from model/CMakeLists.txt after tcsim_model is defined; docs/install.md.
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
@@ -35,3 +36,7 @@ install(FILES ${CMAKE_BINARY_DIR}/tcsim.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/p
 # The timing parameters, as a template for describing other GPUs (tc_gpu_timing_parse);
 # the library itself has them compiled in.
 install(FILES ${CMAKE_CURRENT_SOURCE_DIR}/data/timing.txt DESTINATION ${CMAKE_INSTALL_DATADIR}/tcsim)
+
+# The A100 hardware vectors with their licence (BSD-2, which asks that it travel with
+# them) and README: `tcsim vectors` and `tcsim demo` read them there (cli/data_dir.h).
+install(DIRECTORY ${TCSIM_DATA_DIR}/vectors DESTINATION ${CMAKE_INSTALL_DATADIR}/tcsim)

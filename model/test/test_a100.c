@@ -12,7 +12,7 @@
 
 static const char *default_dir(void)
 {
-    return TCSIM_SHARED_DIR "/vectors/a100";
+    return TCSIM_DATA_DIR "/vectors/a100";
 }
 
 static int check_set(const char *root, const a100_set *s, const tc_profile *p)

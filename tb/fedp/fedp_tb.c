@@ -1162,7 +1162,7 @@ static int usage(FILE *f)
 
 int main(int argc, char **argv)
 {
-    const char *name = NULL, *fst = NULL, *vectors = TCSIM_SHARED_DIR "/vectors/a100";
+    const char *name = NULL, *fst = NULL, *vectors = TCSIM_DATA_DIR "/vectors/a100";
     uint64_t seed = 1, count = 1000000, print_max = 10, replay_n = 0;
     int random_only = 0;
     for (int i = 1; i < argc; i++) {
