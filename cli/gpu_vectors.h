@@ -1,5 +1,5 @@
 /* gpu_vectors.h - reader of measured tensor-core results in the layout of
- * ../shared/vectors/a100 (NUMERICS.md "Reference data"), for any GPU.
+ * data/vectors/a100 (NUMERICS.md "Reference data"), for any GPU.
  *
  * A folder holds one set per input format, either in sub-folders or in the folder itself:
  *   a_<GPU>_<in>.txt, b_<GPU>_<in>.txt  one case per line, k words (k from the first

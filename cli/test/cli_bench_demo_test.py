@@ -7,7 +7,7 @@ the --profile one alone, k = the profile's L), the JSON file's keys and shape, t
 rate is a positive number, that the multiply-adds per second are the tiles per second
 times 16 * 8 * 16 (one mma.m16n8k16), and bad arguments (status 2, the argument named).
 
-demo: three of its built-in dot products worked out by hand from ../shared/NUMERICS.md
+demo: three of its built-in dot products worked out by hand from docs/contract.md
 (below), on the five architectures it shows, and its own arguments.
 """
 import json

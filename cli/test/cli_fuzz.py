@@ -401,7 +401,7 @@ def main():
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--tcsim", required=True)
     ap.add_argument("--gemm-sim")
-    ap.add_argument("--vectors", help="a vectors folder laid out as ../shared/vectors/a100")
+    ap.add_argument("--vectors", help="a vectors folder laid out as data/vectors/a100")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--runs", type=int, default=1500)
     ap.add_argument("--limit", type=float, default=60.0, help="seconds per run")

@@ -61,7 +61,7 @@ else
     echo "SKIP: gemm_sim cannot start under ulimit -v (a sanitizer build): no out-of-memory check"
 fi
 
-# 3. tcsim demo --vectors: a folder laid out as ../shared/vectors/a100, made here (two
+# 3. tcsim demo --vectors: a folder laid out as data/vectors/a100, made here (two
 #    cases a set: 1*1 summed k times, c = 0), so that it can be broken file by file
 mk_a100() {
     local dir=$1 one8 one4

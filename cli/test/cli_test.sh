@@ -155,7 +155,7 @@ grep -q "^blackwell *tcgen05 *e2m1 *fp32 *mxf4 *64 *35 *rz .* ue8m0/32 " out.txt
 run 2 "" list extra
 run 2 ""
 
-# 7. tcsim vectors: measured results laid out as ../shared/vectors/a100, for any GPU
+# 7. tcsim vectors: measured results laid out as data/vectors/a100, for any GPU
 run 0 "" vectors
 grep -q "^A100 results in .*, through ampere mma (model)" out.txt || fail "vectors: no A100 header: $(head -1 out.txt)"
 for set in bf16_fp32 fp16_fp16 fp16_fp32 tf32_fp32; do

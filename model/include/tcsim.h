@@ -2,7 +2,7 @@
  * tcsim.h - public C API of the tensor-core golden model.
  *
  * One header, C11, no dependencies but libc. Every name is prefixed tc_ / TC_.
- * The arithmetic is ../shared/NUMERICS.md (bit-exact); values travel as raw bit
+ * The arithmetic is docs/contract.md (bit-exact); values travel as raw bit
  * patterns in uint32_t (the low bits of the word, as wide as the format).
  *
  * Conventions:

@@ -1,5 +1,5 @@
-/* test_a100.c - the A100 results (four sets of 5,000: the 20,000 in ../shared/vectors/a100,
- * which NUMERICS.md counts as 25,000), bit for bit, through the library.
+/* test_a100.c - the A100 results (four sets of 5,000: the 20,000 in data/vectors/a100),
+ * bit for bit, through the library.
  *
  *   test_a100 [VECTOR_DIR]          check every set with tc_dot and tc_dot_batch
  *   test_a100 --emit SET IN EXPECT  write SET as `tcsim dot` input lines to IN and the

@@ -1,5 +1,5 @@
 /*
- * ref_exact.h - an exact, independent reference of ../shared/NUMERICS.md.
+ * ref_exact.h - an exact, independent reference of the contract (docs/contract.md).
  *
  * Written from NUMERICS.md alone, without reading model/src: the point is a second
  * reading of the spec that the golden model is compared against bit for bit.
