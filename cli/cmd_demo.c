@@ -82,8 +82,9 @@ static int show_examples(void)
 
 enum { N_SETS = sizeof a100_sets / sizeof a100_sets[0] };
 
-/* The A100 sets under root (--vectors DIR), all loaded before anything is printed, so
- * that a bad file is an error with nothing half shown. Returns 0, or -1 after a message. */
+/* The A100 sets under root, all loaded before anything is printed, so that a bad file is
+ * an error with nothing half shown. Returns 0, or -1 after a message (the folder is
+ * checked here for --vectors DIR; data_dir_find has checked the default one). */
 static int load_vectors(const char *root, a100_cases cs[N_SETS])
 {
     struct stat st;
