@@ -24,10 +24,9 @@ function(tcsim_benchmark exe)
   endif()
 
   add_executable(${exe} ${B_SOURCE})
-  target_link_libraries(${exe} PRIVATE ${B_LINK})
+  # tcsim_testkit: report_file.h and bench_clock.h
+  target_link_libraries(${exe} PRIVATE ${B_LINK} tcsim_testkit)
   target_compile_options(${exe} PRIVATE ${TCSIM_C_WARNINGS})
-  # report_file.h and bench_clock.h
-  target_include_directories(${exe} PRIVATE ${CMAKE_SOURCE_DIR}/model/test)
   add_custom_target(${B_RUN_TARGET}
     COMMAND ${exe} ${TCSIM_REPORTS_DIR}/${B_REPORT}
     DEPENDS ${exe}

@@ -28,6 +28,7 @@
 #include "tcsim.h"
 #include "fmt_table.h"
 #include "bw_timeline.h"
+#include "splitmix64.h"
 
 #define M_TILE 128
 #define A_WIN_COLS TC_TMEM_SLICE
@@ -420,14 +421,6 @@ tc_status tc_conv(const tc_conv_args *ca, const uint32_t *act, const uint32_t *w
 
 /* ------------------------------------------------------------- inputs and checksum */
 
-static uint64_t splitmix64(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
 tc_status tc_random_fill(tc_fmt f, uint64_t seed, size_t n, uint32_t *out)
 {
     const tc_fmt_info *fi = tc_fmt_get(f);
@@ -435,7 +428,7 @@ tc_status tc_random_fill(tc_fmt f, uint64_t seed, size_t n, uint32_t *out)
         return TC_EINVAL;
     uint64_t s = seed;
     for (size_t i = 0; i < n; i++) {
-        uint64_t x = splitmix64(&s);
+        uint64_t x = tc_splitmix64(&s);
         uint32_t mask = fi->width >= 32 ? 0xffffffffu : (1u << fi->width) - 1u;
         if (fi->cls == TC_CLASS_INT || fi->exp_bits <= 2) {
             out[i] = (uint32_t)x & mask; /* every pattern is finite */

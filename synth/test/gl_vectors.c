@@ -14,51 +14,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "fmt_values.h"
 #include "tcsim.h"
 
-/* splitmix64: a fixed, portable sequence for a seed. */
-static uint64_t rng_state;
-static uint64_t rnd(void)
-{
-    uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-static unsigned rnd_below(unsigned n) { return (unsigned)(rnd() % n); }
-
-static unsigned value_bits(const tc_fmt_info *f) { return f->width - f->ignore_low; }
-
-/* A value of format f, as its value bits (not yet moved up by ignore_low). */
-static uint32_t draw(const tc_fmt_info *f, int mode, int ebase)
-{
-    unsigned vb = value_bits(f);
-    uint32_t mask = vb >= 32 ? 0xffffffffu : (1u << vb) - 1u;
-    uint32_t man = (uint32_t)rnd() & ((1u << f->man_bits) - 1u);
-    uint32_t sign = (uint32_t)rnd_below(2) << (vb - 1);
-    uint32_t emax_field = (1u << f->exp_bits) - 1u;
-    switch (mode) {
-    case 0: /* anything: NaN, Inf, subnormals included */
-        return (uint32_t)rnd() & mask;
-    case 1: { /* normal values in a few binades around ebase: cancellation, carries */
-        int e = ebase + (int)rnd_below(5) - 2;
-        if (e < 1) e = 1;
-        if ((uint32_t)e >= emax_field) e = (int)emax_field - 1;
-        return sign | ((uint32_t)e << f->man_bits) | man;
-    }
-    default: { /* a special or boundary value */
-        static const int kinds = 6;
-        switch (rnd_below(kinds)) {
-        case 0: return sign;                                       /* +-0 */
-        case 1: return sign | 1u;                                  /* smallest subnormal */
-        case 2: return sign | man;                                 /* subnormal */
-        case 3: return sign | (emax_field << f->man_bits);         /* Inf, NaN or a normal */
-        case 4: return sign | (emax_field << f->man_bits) | man;   /* NaN or a normal */
-        default: return sign | ((emax_field - 1u) << f->man_bits) | ((1u << f->man_bits) - 1u);
-        }
-    }
-    }
-}
+/* The seed's stream (testkit/splitmix.h); [0, n) as the remainder of one draw. */
+static tk_rng rng_state;
+static unsigned rnd_below(unsigned n) { return tk_mod(&rng_state, n); }
 
 static void put_packed(const uint32_t *v, unsigned n, unsigned w)
 {
@@ -99,7 +60,7 @@ int main(int argc, char **argv)
             fprintf(stderr, "gl_vectors: unknown format '%s'\n", t);
             return 2;
         }
-        unsigned vb = value_bits(tc_fmt_get(ins[n_in]));
+        unsigned vb = tk_value_bits(tc_fmt_get(ins[n_in]));
         elem_w = vb > elem_w ? vb : elem_w;
         for (int o = 0; o < 2; o++) {
             const tc_profile *p;
@@ -107,7 +68,7 @@ int main(int argc, char **argv)
                 p->kind == TC_KIND_FEDP) {
                 rows[n_in][o] = p;
                 L = p->L;
-                unsigned cw = value_bits(tc_fmt_get(outs[o]));
+                unsigned cw = tk_value_bits(tc_fmt_get(outs[o]));
                 c_w = cw > c_w ? cw : c_w;
             }
         }
@@ -123,7 +84,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "gl_vectors: bad COUNT '%s'\n", argv[4]);
         return 2;
     }
-    rng_state = strtoull(argv[5], &end, 0);
+    rng_state.s = strtoull(argv[5], &end, 0);
     if (*end) {
         fprintf(stderr, "gl_vectors: bad SEED '%s'\n", argv[5]);
         return 2;
@@ -143,11 +104,11 @@ int main(int argc, char **argv)
         int ebase = 1 + (int)rnd_below((1u << fi->exp_bits) - 2u);
         for (unsigned i = 0; i < L; i++) {
             int mode = r < 4 ? 1 : r < 7 ? 0 : (rnd_below(8) ? 1 : 2);
-            a[i] = draw(fi, mode, ebase);
-            b[i] = draw(fi, mode, ebase);
+            a[i] = tk_draw(&rng_state, fi, mode, ebase);
+            b[i] = tk_draw(&rng_state, fi, mode, ebase);
             if (r == 9 && (i & 1u)) { /* a_i*b_i = -(a_{i-1}*b_{i-1}) */
                 a[i] = a[i - 1];
-                b[i] = b[i - 1] ^ (1u << (value_bits(fi) - 1));
+                b[i] = b[i - 1] ^ (1u << (tk_value_bits(fi) - 1));
             }
             aw[i] = a[i] << fi->ignore_low;
             bw[i] = b[i] << fi->ignore_low;
@@ -155,7 +116,7 @@ int main(int argc, char **argv)
         int cmode = r < 4 ? 1 : r < 7 ? 0 : (rnd_below(4) ? 1 : 2);
         /* c near the products' scale: twice the element exponent, in c's bias */
         int cbase = 2 * (ebase - fi->bias) + fo->bias;
-        uint32_t c = draw(fo, cmode, cbase);
+        uint32_t c = tk_draw(&rng_state, fo, cmode, cbase);
         uint32_t d;
         tc_status st = tc_fedp_step(p, L, aw, bw, c, &d, NULL);
         if (st != TC_OK) {

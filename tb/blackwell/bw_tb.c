@@ -35,7 +35,7 @@
 #include <string.h>
 #include "bw_design.h"
 #include "test_args.h"
-#include "test_random.h"   /* model/test: the stream the model's tests use */
+#include "test_random.h"   /* testkit: the stream the model's tests use */
 
 
 typedef struct mix {

@@ -26,7 +26,7 @@
 #include "tc_warp_dut.h"
 #include "tc_warp_engine.h"
 #include "test_args.h"
-#include "test_random.h"   /* model/test: the stream the model's tests use */
+#include "test_random.h"   /* testkit: the stream the model's tests use */
 
 static int fails;
 static unsigned long seed = 1;

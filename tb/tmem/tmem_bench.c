@@ -16,24 +16,17 @@
 #include <time.h>
 #include "bench_clock.h"
 #include "report_file.h"
+#include "splitmix.h"
 #include "tmem_dut.h"
 
 #ifndef TCSIM_REPORTS_DIR
 #define TCSIM_REPORTS_DIR "."
 #endif
 
-typedef struct rng { uint64_t s; } rng;
-static uint64_t rnd(rng *r)
-{
-    uint64_t z = (r->s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-static void fill(rng *r, uint32_t *w, size_t n)
+static void fill(tk_rng *r, uint32_t *w, size_t n)
 {
     for (size_t i = 0; i + 1 < n; i += 2) {
-        uint64_t x = rnd(r);
+        uint64_t x = tk_next(r);
         w[i] = (uint32_t)x;
         w[i + 1] = (uint32_t)(x >> 32);
     }
@@ -47,7 +40,7 @@ static int run(unsigned banks, unsigned long cycles, unsigned long long seed, re
     tmem_dut *t = tmem_dut_new(banks, NULL);
     if (!t)
         return -1;
-    rng r = { seed + banks };
+    tk_rng r = { seed + banks };
     tc_tmem_inputs in = { 0 };
     in.d_data = d;
     in.cp_data = cp;
@@ -57,7 +50,7 @@ static int run(unsigned banks, unsigned long cycles, unsigned long long seed, re
     unsigned long requests = 0;
     double w0 = bench_seconds(CLOCK_MONOTONIC), c0 = bench_cpu_seconds();
     for (unsigned long i = 0; i < cycles; i++) {
-        uint64_t x = rnd(&r);
+        uint64_t x = tk_next(&r);
         if (!in.d_valid && (x & 1)) {
             in.d_valid = 1;
             in.d_col = (x >> 8) & 511;

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "tcsim.h"
-#include "../check.h"
+#include "check.h"
 
 
 static tc_sim *make(const char *gpu, unsigned sms, unsigned banks)

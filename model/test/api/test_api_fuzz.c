@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "tcsim.h"
-#include "../test_args.h"
+#include "test_args.h"
 
 static uint64_t rng = 0x9e3779b97f4a7c15ull;
 static unsigned rnd(unsigned n)

@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "tcsim.h"
-#include "../bench_clock.h"
-#include "../report_file.h"
+#include "bench_clock.h"
+#include "report_file.h"
 #include "bw_conv_args.h"
 
 int main(int argc, char **argv)

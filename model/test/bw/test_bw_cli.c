@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
-#include "../check.h"
+#include "check.h"
 
 static const char *tcsim, *work;
 

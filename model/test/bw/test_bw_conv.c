@@ -22,7 +22,7 @@
 #include <string.h>
 #include "tcsim.h"
 
-#include "../check.h"
+#include "check.h"
 #include "bw_conv_args.h"
 
 typedef struct kindmix {

@@ -15,9 +15,9 @@
 #include <string.h>
 #include "tcsim.h"
 
-#include "../check.h"
-#include "../test_random.h"
-#include "../test_args.h"
+#include "check.h"
+#include "test_random.h"
+#include "test_args.h"
 
 
 typedef struct mix {

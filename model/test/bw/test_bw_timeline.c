@@ -17,7 +17,7 @@
 #include "tcsim.h"
 #include "bw_timeline.h"
 
-#include "../check.h"
+#include "check.h"
 #include "bw_conv_args.h"
 
 /* ------------------------------------------------------------- the reference */

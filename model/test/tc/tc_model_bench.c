@@ -7,8 +7,8 @@
 #include <string.h>
 #include <time.h>
 #include "tcsim.h"
-#include "../bench_clock.h"
-#include "../report_file.h"
+#include "bench_clock.h"
+#include "report_file.h"
 
 int main(int argc, char **argv)
 {

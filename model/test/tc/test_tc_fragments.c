@@ -19,7 +19,7 @@
 #include <string.h>
 #include "tcsim.h"
 
-#include "../check.h"
+#include "check.h"
 
 static tc_frag_spec spec(tc_shape sh, tc_operand op, tc_layout lay, tc_fmt acc)
 {

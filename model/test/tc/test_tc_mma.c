@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "tcsim.h"
-#include "../test_random.h"
-#include "../test_args.h"
+#include "test_random.h"
+#include "test_args.h"
 
 static int fails;
 

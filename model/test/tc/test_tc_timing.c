@@ -8,7 +8,7 @@
 #include <string.h>
 #include "tcsim.h"
 
-#include "../check.h"
+#include "check.h"
 
 /* Seed 001 Figure 9a (mixed precision, HMMA.884.F32.F32, SET1..4 x STEP0..3) and 9b
  * (FP16 mode, HMMA.884.F16.F16, SET1..4 x STEP0..1), in program order. */

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "tcsim.h"
-#include "../check.h"
+#include "check.h"
 
 static int known_target(unsigned sm)
 {

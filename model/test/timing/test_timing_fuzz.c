@@ -20,8 +20,8 @@
 #include <string.h>
 #include "tcsim.h"
 
-#include "../check.h"
-#include "../test_args.h"
+#include "check.h"
+#include "test_args.h"
 
 static uint64_t rng;
 static unsigned rnd(unsigned n)

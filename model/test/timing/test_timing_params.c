@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "tcsim.h"
-#include "../check.h"
+#include "check.h"
 
 
 static const char *good =

@@ -6,8 +6,8 @@
 #include <stdio.h>
 #include <time.h>
 #include "tcsim.h"
-#include "../bench_clock.h"
-#include "../report_file.h"
+#include "bench_clock.h"
+#include "report_file.h"
 
 int main(int argc, char **argv)
 {

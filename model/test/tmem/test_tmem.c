@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "tcsim.h"
-#include "../check.h"
+#include "check.h"
 
 #define LANES TC_TMEM_LANES
 #define COLS TC_TMEM_COLS
