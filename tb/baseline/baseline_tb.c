@@ -18,47 +18,15 @@
 #include <string.h>
 #include "baseline_dut.h"
 #include "chain_model.h"
+#include "fmt_values.h"
 
 #define MAX_L 64
 #define RING 128
 
-static uint64_t rng_state;
-static uint64_t rnd(void) /* splitmix64 */
-{
-    uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-static unsigned rnd_below(unsigned n) { return (unsigned)(rnd() % n); }
-
-static unsigned value_bits(const tc_fmt_info *f) { return f->width - f->ignore_low; }
-
-/* A value of format f as its value bits: mode 0 any pattern, 1 a normal near binade
- * ebase (biased), 2 a special or boundary value. */
-static uint32_t draw(const tc_fmt_info *f, int mode, int ebase)
-{
-    unsigned vb = value_bits(f);
-    uint32_t mask = vb >= 32 ? 0xffffffffu : (1u << vb) - 1u;
-    uint32_t man = (uint32_t)rnd() & ((1u << f->man_bits) - 1u);
-    uint32_t sign = (uint32_t)rnd_below(2) << (vb - 1);
-    uint32_t emax_field = (1u << f->exp_bits) - 1u;
-    if (mode == 0)
-        return (uint32_t)rnd() & mask;
-    if (mode == 1) {
-        int e = ebase + (int)rnd_below(5) - 2;
-        e = e < 1 ? 1 : e >= (int)emax_field ? (int)emax_field - 1 : e;
-        return sign | (uint32_t)e << f->man_bits | man;
-    }
-    switch (rnd_below(6)) {
-    case 0: return sign;
-    case 1: return sign | 1u;
-    case 2: return sign | man;
-    case 3: return sign | emax_field << f->man_bits;
-    case 4: return sign | emax_field << f->man_bits | man;
-    default: return sign | (emax_field - 1u) << f->man_bits | ((1u << f->man_bits) - 1u);
-    }
-}
+/* The seed's stream (testkit/splitmix.h): one draw, and [0, n) as its remainder. */
+static tk_rng rng_state;
+static uint64_t rnd(void) { return tk_next(&rng_state); }
+static unsigned rnd_below(unsigned n) { return tk_mod(&rng_state, n); }
 
 static const tc_fmt elem_fmts[] = {TC_FMT_TF32, TC_FMT_FP16, TC_FMT_BF16, TC_FMT_E4M3,
                                    TC_FMT_E5M2, TC_FMT_E3M2, TC_FMT_E2M3, TC_FMT_E2M1};
@@ -103,19 +71,37 @@ static void report_mismatch(check_count *k, const char *what, tc_fmt in, uint32_
                (unsigned)got);
 }
 
+/* One case of the model-vs-host checks: an element format, a and b (as words) in one
+ * mode near one binade, c of format cf within `spread` binades of their product's
+ * (biased by cbias). */
+typedef struct fma_case {
+    tc_fmt in;
+    uint32_t a, b, c;
+} fma_case;
+
+static fma_case draw_fma(tc_fmt cf, int cbias, int spread)
+{
+    fma_case k;
+    k.in = elem_fmts[rnd_below(N_ELEM_FMTS)];
+    const tc_fmt_info *fi = tc_fmt_get(k.in);
+    unsigned mode = rnd_below(4);
+    int ebase = 1 + (int)rnd_below((1u << fi->exp_bits) - 2u);
+    int special = mode == 0 ? 0 : mode == 3 ? 2 : 1;
+    k.a = tk_draw(&rng_state, fi, special, ebase) << fi->ignore_low;
+    k.b = tk_draw(&rng_state, fi, mode == 0 ? 0 : 1, ebase) << fi->ignore_low;
+    int cbase = 2 * (ebase - fi->bias) + cbias + (int)rnd_below(2u * (unsigned)spread) - spread;
+    k.c = tk_draw(&rng_state, tc_fmt_get(cf), special, cbase);
+    return k;
+}
+
 /* fp32 (23 fraction bits) against fmaf in the same rounding mode. */
 static void check_fp32(int rne, unsigned long count, check_count *k)
 {
     chain_round r = {TC_FMT_FP32, 23, rne};
     for (unsigned long n = 0; n < count; n++) {
-        tc_fmt in = elem_fmts[rnd_below(N_ELEM_FMTS)];
-        const tc_fmt_info *fi = tc_fmt_get(in);
-        unsigned mode = rnd_below(4);
-        int ebase = 1 + (int)rnd_below((1u << fi->exp_bits) - 2u);
-        uint32_t a = draw(fi, mode == 0 ? 0 : mode == 3 ? 2 : 1, ebase) << fi->ignore_low;
-        uint32_t b = draw(fi, mode == 0 ? 0 : 1, ebase) << fi->ignore_low;
-        int cbase = 2 * (ebase - fi->bias) + 127 + (int)rnd_below(60) - 30;
-        uint32_t c = draw(tc_fmt_get(TC_FMT_FP32), mode == 0 ? 0 : mode == 3 ? 2 : 1, cbase);
+        fma_case x = draw_fma(TC_FMT_FP32, 127, 30);
+        tc_fmt in = x.in;
+        uint32_t a = x.a, b = x.b, c = x.c;
         float fc;
         memcpy(&fc, &c, sizeof fc);
         fesetround(rne ? FE_TONEAREST : FE_TOWARDZERO);
@@ -140,14 +126,9 @@ static void check_fp16(unsigned long count, check_count *k)
 #ifdef __FLT16_MAX__
     chain_round r = {TC_FMT_FP16, 10, 1};
     for (unsigned long n = 0; n < count; n++) {
-        tc_fmt in = elem_fmts[rnd_below(N_ELEM_FMTS)];
-        const tc_fmt_info *fi = tc_fmt_get(in);
-        unsigned mode = rnd_below(4);
-        int ebase = 1 + (int)rnd_below((1u << fi->exp_bits) - 2u);
-        uint32_t a = draw(fi, mode == 0 ? 0 : mode == 3 ? 2 : 1, ebase) << fi->ignore_low;
-        uint32_t b = draw(fi, mode == 0 ? 0 : 1, ebase) << fi->ignore_low;
-        int cbase = 2 * (ebase - fi->bias) + 15 + (int)rnd_below(20) - 10;
-        uint32_t c = draw(tc_fmt_get(TC_FMT_FP16), mode == 0 ? 0 : mode == 3 ? 2 : 1, cbase);
+        fma_case x = draw_fma(TC_FMT_FP16, 15, 10);
+        tc_fmt in = x.in;
+        uint32_t a = x.a, b = x.b, c = x.c;
         feclearexcept(FE_ALL_EXCEPT);
         double exact = fma(value_of(in, a), value_of(in, b), value_of(TC_FMT_FP16, c));
         if (fetestexcept(FE_INEXACT | FE_OVERFLOW | FE_UNDERFLOW)) {
@@ -213,17 +194,17 @@ static void make_op(op *o, const baseline_params *p, const tc_fmt *ins, unsigned
     uint32_t aw[MAX_L], bw[MAX_L];
     for (unsigned i = 0; i < p->L; i++) {
         int mode = r < 4 ? 1 : r < 7 ? 0 : (rnd_below(8) ? 1 : 2);
-        o->a[i] = draw(fi, mode, ebase);
-        o->b[i] = draw(fi, mode, ebase);
+        o->a[i] = tk_draw(&rng_state, fi, mode, ebase);
+        o->b[i] = tk_draw(&rng_state, fi, mode, ebase);
         if (r == 9 && (i & 1u)) { /* this product cancels the previous one */
             o->a[i] = o->a[i - 1];
-            o->b[i] = o->b[i - 1] ^ (1u << (value_bits(fi) - 1));
+            o->b[i] = o->b[i - 1] ^ (1u << (tk_value_bits(fi) - 1));
         }
         aw[i] = o->a[i] << fi->ignore_low;
         bw[i] = o->b[i] << fi->ignore_low;
     }
     int cmode = r < 4 ? 1 : r < 7 ? 0 : (rnd_below(4) ? 1 : 2);
-    o->c = draw(fo, cmode, 2 * (ebase - fi->bias) + fo->bias);
+    o->c = tk_draw(&rng_state, fo, cmode, 2 * (ebase - fi->bias) + fo->bias);
     chain_round rr = chain_round_of(o->out, p->fp32_man_bits);
     o->want = chain_dot(o->in, p->L, aw, bw, o->c, &rr);
 }
@@ -324,7 +305,7 @@ int main(int argc, char **argv)
             return 2;
         }
     }
-    rng_state = seed;
+    rng_state.s = seed;
     int ok = model_selftest(model_count);
     ok = rtl_test(count) && ok;
     printf("%s (seed %lu)\n", ok ? "PASSED" : "FAILED", seed);
