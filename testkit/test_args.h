@@ -57,4 +57,23 @@ static inline const char *test_option(const char *prog, int argc, char **argv, i
     return argv[++*i];
 }
 
+/* The usage text on f: status 0 on stdout (--help), 2 on stderr (bad arguments). */
+static inline int test_usage(FILE *f, const char *text)
+{
+    fputs(text, f);
+    return f == stdout ? 0 : 2;
+}
+
+/* The one optional argument of a test program, a number up to max, into *out (which
+ * keeps its default when absent): 0, or -1 after the usage line "usage: PROG [NAME]". */
+static inline int test_one_number(const char *prog, const char *name, int argc, char **argv,
+                                  uint64_t max, uint64_t *out)
+{
+    if (argc > 2 || (argc > 1 && test_parse_u64(prog, name, argv[1], max, out))) {
+        fprintf(stderr, "usage: %s [%s]\n", prog, name);
+        return -1;
+    }
+    return 0;
+}
+
 #endif

@@ -1,7 +1,8 @@
 /* test_random.h - the random stream of the model's tests and the RTL testbenches that
  * check against them (model/test, tb/): one xorshift64* generator, seeded by each
  * program (rng = any non-zero value), and the fp16 / accumulator patterns of the Volta
- * warp tests. Header-only; included once per program. */
+ * warp tests, and the model's result for one of their tiles. Header-only; included once
+ * per program. */
 #ifndef TCSIM_TEST_RANDOM_H
 #define TCSIM_TEST_RANDOM_H
 
@@ -47,6 +48,22 @@ static inline uint32_t rnd_acc(tc_fmt acc, int wild)
     if (wild)
         return r % 8 == 0 ? 0x7f800000u | (r & 0x80000000u) : r;
     return (r & 0x80000000u) | ((124u + (r >> 4) % 8) << 23) | (r & 0x7fffffu);
+}
+
+/* D(i, j) of tile t of a Volta MMA (A: T x M x K, B: T x K x N, C: T x M x N, row major)
+ * from the model's dot product alone, one tc_dot of the K <= 16 products: what the warp
+ * tests hold the HMMA sets (model) and the warp (RTL) against. */
+static inline uint32_t tile_dot_ref(const tc_profile *p, unsigned M, unsigned N, unsigned K,
+                                    const uint32_t *A, const uint32_t *B, const uint32_t *C,
+                                    unsigned t, unsigned i, unsigned j)
+{
+    uint32_t a[16], b[16], d = 0;
+    for (unsigned k = 0; k < K; k++) {
+        a[k] = A[(t * M + i) * K + k];
+        b[k] = B[(t * K + k) * N + j];
+    }
+    tc_dot(p, K, a, b, C[(t * M + i) * N + j], &d);
+    return d;
 }
 
 #endif

@@ -128,11 +128,8 @@ static size_t next_k(size_t k, size_t L)
 int main(int argc, char **argv)
 {
     uint64_t seed = 12345;
-    if (argc > 2 ||
-        (argc > 1 && test_parse_u64("test_batch", "SEED", argv[1], UINT64_MAX, &seed))) {
-        fprintf(stderr, "usage: test_batch [SEED]\n");
+    if (test_one_number("test_batch", "SEED", argc, argv, UINT64_MAX, &seed))
         return 2;
-    }
     enum { N = 4099 }; /* not a multiple of the kernel's lane count */
     const tc_profile *rows;
     size_t nrows = tc_profile_table(&rows);

@@ -522,9 +522,8 @@ static const reset_cut reset_cuts[] = {
 
 static int usage(FILE *f)
 {
-    fprintf(f, "usage: bw_tb [--seed S] [--count C] [--kind K] [--design unit|sys] [-v] "
-               "[--fst FILE]\n");
-    return f == stdout ? 0 : 2;
+    return test_usage(f, "usage: bw_tb [--seed S] [--count C] [--kind K] [--design unit|sys] [-v] "
+                         "[--fst FILE]\n");
 }
 
 int main(int argc, char **argv)

@@ -111,12 +111,11 @@ static int check_profiles(int verbose)
 
 static int usage(FILE *f)
 {
-    fprintf(f, "usage: fedp_tb --instance NAME [--seed S] [--count N] [--vectors DIR]\n"
-               "               [--fst FILE] [--print N] [--random-only]\n"
-               "       fedp_tb --instance NAME --replay-check N [--seed S]\n"
-               "       fedp_tb --profiles | --list | --dot-profiles\n"
-               "       fedp_tb --dot-cases ARCH INSTR IN OUT N SEED\n");
-    return f == stdout ? 0 : 2;
+    return test_usage(f, "usage: fedp_tb --instance NAME [--seed S] [--count N] [--vectors DIR]\n"
+                      "               [--fst FILE] [--print N] [--random-only]\n"
+                      "       fedp_tb --instance NAME --replay-check N [--seed S]\n"
+                      "       fedp_tb --profiles | --list | --dot-profiles\n"
+                      "       fedp_tb --dot-cases ARCH INSTR IN OUT N SEED\n");
 }
 
 int main(int argc, char **argv)

@@ -102,12 +102,7 @@ static int check_one(tc_warp_engine *e, const tc_hmma_cfg *cfg, const uint32_t *
     for (unsigned t = 0; t < T; t++)
         for (unsigned i = 0; i < M; i++)
             for (unsigned j = 0; j < N; j++) {
-                uint32_t a[16], b[16], d;
-                for (unsigned k = 0; k < K; k++) {
-                    a[k] = A[(t * M + i) * K + k];
-                    b[k] = B[(t * K + k) * N + j];
-                }
-                tc_dot(p, K, a, b, C[(t * M + i) * N + j], &d);
+                uint32_t d = tile_dot_ref(p, M, N, K, A, B, C, t, i, j);
                 if (d != D[(t * M + i) * N + j])
                     FAIL("%s, %s: tile %u D(%u,%u) RTL %08x, tc_dot chain %08x", nm, what, t, i,
                          j, D[(t * M + i) * N + j], d);
@@ -452,8 +447,7 @@ static void check_start_after_reset(void)
 
 static int usage(FILE *f)
 {
-    fprintf(f, "usage: tc_warp_tb [--seed N] [--count N] [--fst FILE]\n");
-    return f == stdout ? 0 : 2;
+    return test_usage(f, "usage: tc_warp_tb [--seed N] [--count N] [--fst FILE]\n");
 }
 
 int main(int argc, char **argv)

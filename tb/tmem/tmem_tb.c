@@ -179,12 +179,11 @@ static int run_org(unsigned banks, unsigned long n_commands, const char *only)
 
 static int usage(FILE *f)
 {
-    fprintf(f, "usage: tmem_tb [--banks 8|4|both] [--word-width 32|4] [--seed S] [--commands N] "
-               "[--only TEST] [--trace DIR]\n       tmem_tb --hold-violation\n"
-               "  TEST: map shift wrap masked cycles conflicts reset random\n"
-               "  --word-width 4: the RTL built with WordW = 4 (no --trace), its\n"
-               "  data folded to 4 bits for the RTL and the model alike (default 32)\n");
-    return f == stdout ? 0 : 2;
+    return test_usage(f, "usage: tmem_tb [--banks 8|4|both] [--word-width 32|4] [--seed S] "
+                      "[--commands N] [--only TEST] [--trace DIR]\n       tmem_tb --hold-violation\n"
+                      "  TEST: map shift wrap masked cycles conflicts reset random\n"
+                      "  --word-width 4: the RTL built with WordW = 4 (no --trace), its\n"
+                      "  data folded to 4 bits for the RTL and the model alike (default 32)\n");
 }
 
 int main(int argc, char **argv)

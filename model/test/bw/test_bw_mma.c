@@ -450,11 +450,8 @@ static void error_cases(void)
 int main(int argc, char **argv)
 {
     uint64_t iters = 6;
-    if (argc > 2 ||
-        (argc > 1 && test_parse_u64("test_bw_mma", "ITERS", argv[1], INT_MAX, &iters))) {
-        fprintf(stderr, "usage: test_bw_mma [ITERS]\n");
+    if (test_one_number("test_bw_mma", "ITERS", argc, argv, INT_MAX, &iters))
         return 2;
-    }
     rng = 0x2545f4914f6cdd1du;
     cost_cases();
     wrap_cases();

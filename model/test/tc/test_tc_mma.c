@@ -34,12 +34,7 @@ static void check_case(const char *what, const tc_hmma_cfg *cfg, const uint32_t 
     for (unsigned t = 0; t < T; t++)
         for (unsigned i = 0; i < M; i++)
             for (unsigned j = 0; j < N; j++) {
-                uint32_t a[16], b[16], d;
-                for (unsigned k = 0; k < K; k++) {
-                    a[k] = A[(t * M + i) * K + k];
-                    b[k] = B[(t * K + k) * N + j];
-                }
-                tc_dot(p, K, a, b, C[(t * M + i) * N + j], &d);
+                uint32_t d = tile_dot_ref(p, M, N, K, A, B, C, t, i, j);
                 uint32_t got = D[(t * M + i) * N + j];
                 if (got != d && fails++ < 20)
                     printf("FAIL %s (%s, A %s, B %s, acc %s): tile %u D(%u,%u) = %08x, chain of "
@@ -63,11 +58,8 @@ static uint32_t gen_acc(void) { return rnd_acc(g_acc, g_wild); }
 int main(int argc, char **argv)
 {
     uint64_t rounds = 20;
-    if (argc > 2 ||
-        (argc > 1 && test_parse_u64("test_tc_mma", "ROUNDS", argv[1], UINT_MAX, &rounds))) {
-        fprintf(stderr, "usage: test_tc_mma [ROUNDS]\n");
+    if (test_one_number("test_tc_mma", "ROUNDS", argc, argv, UINT_MAX, &rounds))
         return 2;
-    }
     rng = 0x9e3779b97f4a7c15u;
     uint32_t A[4 * 256], B[4 * 256], C[4 * 256];
     unsigned cases = 0;
