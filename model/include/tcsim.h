@@ -74,6 +74,15 @@ typedef enum tc_fmt_class {
     TC_CLASS_INT      /* two's complement or unsigned integer */
 } tc_fmt_class;
 
+/* How a format encodes NaN: tc_fmt_info.nan_style, and tc_pkg::NAN_* in the RTL (`tcsim
+ * emit-pkg` writes those from these values). */
+typedef enum tc_nan_style {
+    TC_NAN_NONE = 0,      /* no NaN */
+    TC_NAN_IEEE = 1,      /* all-ones exponent (with a zero fraction: Inf if has_inf) */
+    TC_NAN_ALL_ONES = 2,  /* only the all-ones exponent and fraction (e4m3) */
+    TC_NAN_WORD = 3       /* the whole word all ones (ue8m0) */
+} tc_nan_style;
+
 /* Static description of a format (one row of the format table). */
 typedef struct tc_fmt_info {
     const char *name;     /* "fp16", "e4m3", ... as tcsim spells it */
@@ -86,8 +95,7 @@ typedef struct tc_fmt_info {
     int emax;             /* exponent of the largest finite binade */
     unsigned ignore_low;  /* low bits of the word that carry no value (tf32: 13) */
     int has_inf;          /* all-ones exponent with zero fraction is Inf */
-    int nan_style;        /* 0 none, 1 IEEE (all-ones exponent), 2 only all-ones
-                             exponent and fraction (e4m3), 3 whole word all-ones (ue8m0) */
+    int nan_style;        /* a tc_nan_style (an int: the struct's layout is ABI) */
     int is_signed;        /* has a sign bit (floats) / two's complement (ints) */
 } tc_fmt_info;
 

@@ -223,7 +223,7 @@ fedp_fast_fmt(const tc_profile *p, tc_fmt in, tc_fmt out, size_t n, const uint32
         bad |= (ua | ub) & wide;
         uint32_t va = ua >> IGN, vb = ub >> IGN;
         uint32_t efa = (va >> MB) & EM, efb = (vb >> MB) & EM;
-        bad |= (uint32_t)(fi->nan_style != 0 && (efa == EM || efb == EM));
+        bad |= (uint32_t)(fi->nan_style != TC_NAN_NONE && (efa == EM || efb == EM));
         uint64_t ma = (va & ((1u << MB) - 1u)) | ((uint32_t)(efa != 0) << MB);
         uint64_t mb = (vb & ((1u << MB) - 1u)) | ((uint32_t)(efb != 0) << MB);
         int e = (int)(efa + efb + (efa == 0) + (efb == 0)) - 2 * fi->bias + exp_offset;
@@ -330,7 +330,7 @@ tc_status tc_fedp_step(const tc_profile *p, size_t n, const uint32_t *a, const u
 tc_status tc_add(tc_fmt f, uint32_t x, uint32_t y, tc_round r, uint32_t *out)
 {
     const tc_fmt_info *fi = tc_fmt_get(f);
-    if (!out || !fi || fi->cls != TC_CLASS_FLOAT || fi->nan_style != 1 ||
+    if (!out || !fi || fi->cls != TC_CLASS_FLOAT || fi->nan_style != TC_NAN_IEEE ||
         (r != TC_RZ && r != TC_RNE))
         return TC_EINVAL;
     if (!fmt_fits(fi, x) || !fmt_fits(fi, y))
@@ -527,7 +527,7 @@ batch8_fmt(const tc_profile *p, const tc_fmt_info *fi, const tc_fmt_info *fo, si
             uint32_t va = ua[j] >> IGN, vb = ub[j] >> IGN;
             uint32_t efa = (va >> MB) & EM, efb = (vb >> MB) & EM;
             bad[j] |= ((ua[j] | ub[j]) & wide) |
-                      (uint32_t)(fi->nan_style != 0 && (efa == EM || efb == EM));
+                      (uint32_t)(fi->nan_style != TC_NAN_NONE && (efa == EM || efb == EM));
             uint32_t ma = (va & ((1u << MB) - 1u)) | ((uint32_t)(efa != 0) << MB);
             uint32_t mb = (vb & ((1u << MB) - 1u)) | ((uint32_t)(efb != 0) << MB);
             int32_t e = (int32_t)(efa + efb + (efa == 0) + (efb == 0)) - 2 * fi->bias;

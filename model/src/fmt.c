@@ -60,7 +60,7 @@ static tc_status convert(tc_fmt from, uint32_t bits, tc_fmt to, tc_round mode, i
     tc_status st = tc_decode(from, bits, &v);
     if (st != TC_OK)
         return st;
-    if (!out || !ti || ti->cls != TC_CLASS_FLOAT || ti->nan_style != 1)
+    if (!out || !ti || ti->cls != TC_CLASS_FLOAT || ti->nan_style != TC_NAN_IEEE)
         return TC_EINVAL; /* targets are the IEEE formats (fp32, fp16, bf16, tf32) */
     if (v.kind == TC_VAL_NAN) {
         *out = tc_canonical_nan(to);

@@ -25,24 +25,24 @@
  *   ue8m0     8   8   0  127   2^(x-127); 0xff NaN; no zero
  *   ue4m3     8   4   3    7   e4m3 with the sign bit ignored
  */
-/*                 name     cls            w  eb  mb  bias emin emax ign inf nan sgn */
+/*                    name     cls             w   eb mb  bias emin  emax ign inf nan          sgn */
 __attribute__((unused)) static const tc_fmt_info fmt_table[TC_FMT_COUNT] = {
-    [TC_FMT_FP32]  = {"fp32",  TC_CLASS_FLOAT, 32, 8, 23, 127, -126, 127, 0, 1, 1, 1},
-    [TC_FMT_TF32]  = {"tf32",  TC_CLASS_FLOAT, 32, 8, 10, 127, -126, 127, 13, 1, 1, 1},
-    [TC_FMT_FP16]  = {"fp16",  TC_CLASS_FLOAT, 16, 5, 10, 15, -14, 15, 0, 1, 1, 1},
-    [TC_FMT_BF16]  = {"bf16",  TC_CLASS_FLOAT, 16, 8, 7, 127, -126, 127, 0, 1, 1, 1},
-    [TC_FMT_E4M3]  = {"e4m3",  TC_CLASS_FLOAT, 8, 4, 3, 7, -6, 8, 0, 0, 2, 1},
-    [TC_FMT_E5M2]  = {"e5m2",  TC_CLASS_FLOAT, 8, 5, 2, 15, -14, 15, 0, 1, 1, 1},
-    [TC_FMT_E3M2]  = {"e3m2",  TC_CLASS_FLOAT, 6, 3, 2, 3, -2, 4, 0, 0, 0, 1},
-    [TC_FMT_E2M3]  = {"e2m3",  TC_CLASS_FLOAT, 6, 2, 3, 1, 0, 2, 0, 0, 0, 1},
-    [TC_FMT_E2M1]  = {"e2m1",  TC_CLASS_FLOAT, 4, 2, 1, 1, 0, 2, 0, 0, 0, 1},
-    [TC_FMT_UE8M0] = {"ue8m0", TC_CLASS_SCALE, 8, 8, 0, 127, -127, 127, 0, 0, 3, 0},
-    [TC_FMT_UE4M3] = {"ue4m3", TC_CLASS_SCALE, 8, 4, 3, 7, -6, 8, 0, 0, 2, 0},
-    [TC_FMT_INT8]  = {"int8",  TC_CLASS_INT, 8, 0, 0, 0, 0, 0, 0, 0, 0, 1},
-    [TC_FMT_UINT8] = {"uint8", TC_CLASS_INT, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0},
-    [TC_FMT_INT4]  = {"int4",  TC_CLASS_INT, 4, 0, 0, 0, 0, 0, 0, 0, 0, 1},
-    [TC_FMT_UINT4] = {"uint4", TC_CLASS_INT, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0},
-    [TC_FMT_S32]   = {"s32",   TC_CLASS_INT, 32, 0, 0, 0, 0, 0, 0, 0, 0, 1},
+    [TC_FMT_FP32]  = {"fp32",  TC_CLASS_FLOAT, 32, 8, 23, 127, -126, 127, 0,  1, TC_NAN_IEEE, 1},
+    [TC_FMT_TF32]  = {"tf32",  TC_CLASS_FLOAT, 32, 8, 10, 127, -126, 127, 13, 1, TC_NAN_IEEE, 1},
+    [TC_FMT_FP16]  = {"fp16",  TC_CLASS_FLOAT, 16, 5, 10, 15,  -14,  15,  0,  1, TC_NAN_IEEE, 1},
+    [TC_FMT_BF16]  = {"bf16",  TC_CLASS_FLOAT, 16, 8, 7,  127, -126, 127, 0,  1, TC_NAN_IEEE, 1},
+    [TC_FMT_E4M3]  = {"e4m3",  TC_CLASS_FLOAT, 8,  4, 3,  7,   -6,   8,   0,  0, TC_NAN_ALL_ONES, 1},
+    [TC_FMT_E5M2]  = {"e5m2",  TC_CLASS_FLOAT, 8,  5, 2,  15,  -14,  15,  0,  1, TC_NAN_IEEE, 1},
+    [TC_FMT_E3M2]  = {"e3m2",  TC_CLASS_FLOAT, 6,  3, 2,  3,   -2,   4,   0,  0, TC_NAN_NONE, 1},
+    [TC_FMT_E2M3]  = {"e2m3",  TC_CLASS_FLOAT, 6,  2, 3,  1,   0,    2,   0,  0, TC_NAN_NONE, 1},
+    [TC_FMT_E2M1]  = {"e2m1",  TC_CLASS_FLOAT, 4,  2, 1,  1,   0,    2,   0,  0, TC_NAN_NONE, 1},
+    [TC_FMT_UE8M0] = {"ue8m0", TC_CLASS_SCALE, 8,  8, 0,  127, -127, 127, 0,  0, TC_NAN_WORD, 0},
+    [TC_FMT_UE4M3] = {"ue4m3", TC_CLASS_SCALE, 8,  4, 3,  7,   -6,   8,   0,  0, TC_NAN_ALL_ONES, 0},
+    [TC_FMT_INT8]  = {"int8",  TC_CLASS_INT,   8,  0, 0,  0,   0,    0,   0,  0, TC_NAN_NONE, 1},
+    [TC_FMT_UINT8] = {"uint8", TC_CLASS_INT,   8,  0, 0,  0,   0,    0,   0,  0, TC_NAN_NONE, 0},
+    [TC_FMT_INT4]  = {"int4",  TC_CLASS_INT,   4,  0, 0,  0,   0,    0,   0,  0, TC_NAN_NONE, 1},
+    [TC_FMT_UINT4] = {"uint4", TC_CLASS_INT,   4,  0, 0,  0,   0,    0,   0,  0, TC_NAN_NONE, 0},
+    [TC_FMT_S32]   = {"s32",   TC_CLASS_INT,   32, 0, 0,  0,   0,    0,   0,  0, TC_NAN_NONE, 1},
 };
 
 /* Bit pattern of +-Inf and +-0 of a float format. */
@@ -93,13 +93,13 @@ static inline tc_value_kind fmt_unpack(const tc_fmt_info *fi, uint32_t bits, int
     *exp = fi->emin;
     if (ef == emask) {
         switch (fi->nan_style) {
-        case 1: /* IEEE: all-ones exponent is Inf or NaN */
+        case TC_NAN_IEEE: /* all-ones exponent is Inf or NaN */
             return (mf == 0 && fi->has_inf) ? TC_VAL_INF : TC_VAL_NAN;
-        case 2: /* e4m3: only all-ones exponent and fraction */
+        case TC_NAN_ALL_ONES: /* e4m3: only all-ones exponent and fraction */
             if (mf == (1u << fi->man_bits) - 1u)
                 return TC_VAL_NAN;
             break;
-        case 3: /* ue8m0: the whole word all-ones */
+        case TC_NAN_WORD: /* ue8m0: the whole word all-ones */
             return TC_VAL_NAN;
         default:
             break;
