@@ -19,6 +19,7 @@ typedef struct cli_cmd {
 
 /* One declaration per subcommand (each defined in cmd_<name>.c). */
 extern const cli_cmd cmd_dot, cmd_list, cmd_bench, cmd_demo, cmd_hmma_trace, cmd_mma, cmd_tmem_map, cmd_tmem_demo, cmd_emit_pkg;
+extern const cli_cmd cmd_fedp_params;
 extern const cli_cmd cmd_timing;
 extern const cli_cmd cmd_conv;
 extern const cli_cmd cmd_vectors;

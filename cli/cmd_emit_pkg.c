@@ -1,8 +1,12 @@
-/* cmd_emit_pkg.c - `tcsim emit-pkg`: writes rtl/tc_pkg.sv from the model's format table.
+/* cmd_emit_pkg.c - `tcsim emit-pkg`: writes the RTL's packages from the model's tables.
  *
- * The RTL reads every format constant through this package, so the formats exist once,
- * in the model; `--check FILE` is the drift test (a ctest) that fails while the checked-in
- * package differs from what this command writes now.
+ * rtl/tc_pkg.sv: the format table, the NaN styles, the FEDP latency, the Blackwell kind
+ * codes and the FEDP parameter sets of the RTL's instance families (fedp_params.c's
+ * presets); rtl/tmem_pkg.sv (--package tmem_pkg): the tensor memory's geometry and
+ * ports. The RTL reads every one of these numbers through the packages, so each exists
+ * once, in the model; `--check FILE` is the drift test (the ctests tc_pkg_current and
+ * tmem_pkg_current) that fails while a checked-in package differs from what this
+ * command writes now.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -10,6 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "fedp_params.h"
+#include "tcsim_bw.h"
+#include "tcsim_tc.h"
+#include "tcsim_tmem.h"
 
 typedef struct text {
     char *buf;
@@ -78,15 +86,135 @@ static int field(const tc_fmt_info *fi, int k)
     }
 }
 
-static void emit(text *t)
+/* Bits of a select among n codes (at least 1). */
+static unsigned select_bits(unsigned n)
+{
+    unsigned b = 1;
+    while ((1u << b) < n)
+        b++;
+    return b;
+}
+
+/* The format names of a mask (bit f: tc_fmt f), for a comment. */
+static void put_fmt_names(text *t, uint32_t mask)
+{
+    for (int f = 0; f < TC_FMT_COUNT; f++)
+        if (mask >> f & 1u)
+            put(t, " %s", tc_fmt_get((tc_fmt)f)->name);
+}
+
+/* One FEDP parameter set: FEDP_<PRESET>_<PARAM>, in fedp.sv's parameter order. 0, or -1
+ * with a message when the profile table no longer gives the preset a consistent set. */
+static int emit_preset(text *t, const fedp_preset *ps)
+{
+    char up[32], err[256];
+    fedp_params p;
+    if (fedp_params_of(ps->spec, &p, err, sizeof err)) {
+        fprintf(stderr, "tcsim emit-pkg: preset %s (%s): %s\n", ps->name, ps->spec, err);
+        return -1;
+    }
+    upper(ps->name, up, sizeof up);
+    put(t, "\n  // %s, of %s\n  // for %s\n", ps->name, ps->spec, ps->what);
+    for (int k = 0; k < FEDP_PARAM_COUNT; k++) {
+        long v = fedp_param_get(&p, k);
+        put(t, "  localparam int FEDP_%s_%s = %ld;", up, fedp_param_pkg_name[k], v);
+        if (k == 2 || k == 3 || (k == 7 && v)) {
+            put(t, "  //");
+            put_fmt_names(t, (uint32_t)v);
+        } else if ((k == 4 || k == 5) && v == TC_EMIN_ALIGN_NONE) {
+            put(t, "  // EMIN_ALIGN_NONE");
+        }
+        put(t, "\n");
+    }
+    return 0;
+}
+
+/* The numbers of tc_pkg beyond the format table. 0, or -1 with a message. */
+static int emit_constants(text *t)
+{
+    char up[32];
+    put(t, "\n  // Registers between an FEDP's inputs and its result (fedp.sv, fedp_grouped.sv):\n"
+           "  // the model's TC_FEDP_LATENCY, which its timing and the testbenches use too.\n"
+           "  localparam int FEDP_LATENCY = %d;\n", TC_FEDP_LATENCY);
+    put(t, "\n  // Blackwell tcgen05.mma kinds (tc_blackwell.sv's kind_i): the C enum tc_bw_kind.\n");
+    for (int k = 0; k < TC_BW_KIND_COUNT; k++)
+        put(t, "  localparam int BW_KIND_%s = %d;\n",
+            upper(tc_bw_kind_name((tc_bw_kind)k), up, sizeof up), k);
+    put(t, "  localparam int BW_KIND_COUNT = %d;\n"
+           "  localparam int BW_KIND_BITS = %u;  // width of a kind select\n",
+        TC_BW_KIND_COUNT, select_bits(TC_BW_KIND_COUNT));
+    put(t, "\n  // FEDP parameter sets, one per instance family of the RTL (`tcsim fedp-params`\n"
+           "  // prints the same): FEDP_<PRESET>_<PARAM> is the value of fedp.sv's parameter\n"
+           "  // <Param> (L, F, InFmts, OutFmts, EminAlignFp32, EminAlignFp16, Fp32ManBits,\n"
+           "  // ScaleFmts), folded from the FEDP rows of the profile table (model/src/profile.c)\n"
+           "  // that the preset's spec arch:instr:formats[:block-scaled kinds] names. RTL\n"
+           "  // parameter defaults and testbench tops name these; CMake reads them from this\n"
+           "  // file (cmake/TcsimFedpParams.cmake).\n");
+    const fedp_preset *ps;
+    size_t n = fedp_presets(&ps);
+    for (size_t i = 0; i < n; i++)
+        if (emit_preset(t, &ps[i]))
+            return -1;
+    return 0;
+}
+
+/* rtl/tmem_pkg.sv: the tensor memory's geometry and request ports (tcsim_tmem.h). */
+static int emit_tmem(text *t)
+{
+    static const struct { int port; const char *name, *what; } ports[] = {
+        {TC_TMEM_PORT_D, "PORT_D", "MMA result write (D), lane mask"},
+        {TC_TMEM_PORT_A, "PORT_A", "MMA operand read (A)"},
+        {TC_TMEM_PORT_SHIFT, "PORT_SHIFT", "tcgen05.shift"},
+        {TC_TMEM_PORT_CP, "PORT_CP", "tcgen05.cp 128x256b from shared memory"},
+        {TC_TMEM_PORT_LS, "PORT_LS", "tcgen05.ld / tcgen05.st .32x32b, one warp quarter"},
+    };
+    /* a word of the memory is what the C API carries per (lane, column) */
+    unsigned word_w = (unsigned)(8 * sizeof *((tc_tmem_inputs *)0)->d_data);
+    put(t, "// tmem_pkg.sv - constants of the tensor memory (seed 003, section 1.1) for tmem.sv.\n"
+           "// Generated by `tcsim emit-pkg --package tmem_pkg` from the C model's TC_TMEM_*\n"
+           "// (model/include/tcsim_tmem.h): do not edit. Regenerate with\n"
+           "// `build/tcsim emit-pkg --package tmem_pkg -o rtl/tmem_pkg.sv`; the ctest\n"
+           "// tmem_pkg_current fails while this file differs from what emit-pkg writes.\n"
+           "//\n"
+           "// Reference these as tmem_pkg::NAME (Yosys 0.23 has no `import pkg::*`).\n"
+           "package tmem_pkg;\n\n"
+           "  // Geometry fixed by the spec: %u lanes x %u columns of one %u-bit word.\n"
+           "  localparam int unsigned LANES       = %u;\n"
+           "  localparam int unsigned COLS        = %u;\n"
+           "  localparam int unsigned WORD_W      = %u;\n"
+           "  // One lane group per warp quarter / sub-partition: %u groups of %u lanes.\n"
+           "  localparam int unsigned GROUPS      = %u;\n"
+           "  localparam int unsigned GROUP_LANES = LANES / GROUPS;\n"
+           "  // A slice is %u consecutive columns (%u bytes per lane): the unit of cp, MMA D/A\n"
+           "  // and shift, and the most a warp-quarter ld/st moves per cycle.\n"
+           "  localparam int unsigned SLICE       = %u;\n\n",
+        TC_TMEM_LANES, TC_TMEM_COLS, word_w, TC_TMEM_LANES, TC_TMEM_COLS, word_w,
+        TC_TMEM_GROUPS, TC_TMEM_GROUP_LANES, TC_TMEM_GROUPS, TC_TMEM_SLICE,
+        TC_TMEM_SLICE * word_w / 8, TC_TMEM_SLICE);
+    put(t, "  // Address and field widths.\n"
+           "  localparam int unsigned COL_W       = $clog2(COLS);          // column 0..COLS-1\n"
+           "  localparam int unsigned GROUP_W     = $clog2(GROUPS);        // warp quarter\n"
+           "  localparam int unsigned SLOT_W      = $clog2(SLICE);         // column within a slice\n"
+           "  localparam int unsigned NCOLS_W     = $clog2(SLICE);         // ld/st column count - 1\n\n"
+           "  // Data ports carry one word per (slot, lane), slot-major: the word of slot k, lane l is\n"
+           "  // at [(k*L + l)*WORD_W +: WORD_W] (L = LANES, or GROUP_LANES for ld/st), because a bank\n"
+           "  // row holds one column of a group's lanes, so each (slot, group) is one bank row.\n\n"
+           "  // Request ports (the C enum tc_tmem_port); the index is also the priority (lower\n"
+           "  // wins a conflict).\n");
+    for (size_t i = 0; i < sizeof ports / sizeof ports[0]; i++)
+        put(t, "  localparam int unsigned %-11s = %d;  // %s\n", ports[i].name, ports[i].port,
+            ports[i].what);
+    put(t, "  localparam int unsigned NUM_PORTS   = %d;\n\nendpackage\n", TC_TMEM_PORT_COUNT);
+    return 0;
+}
+
+static int emit_tc(text *t)
 {
     char up[16];
-    unsigned fmt_bits = 1;
-    while ((1u << fmt_bits) < TC_FMT_COUNT)
-        fmt_bits++;
-
-    put(t, "// tc_pkg.sv - the model's number formats, for the RTL.\n"
-           "// Generated by `tcsim emit-pkg` from the format table of model/src/fmt.c: do not edit.\n"
+    unsigned fmt_bits = select_bits(TC_FMT_COUNT);
+    put(t, "// tc_pkg.sv - the model's numbers for the RTL: the number formats, the NaN styles,\n"
+           "// the FEDP latency, the Blackwell kind codes and the FEDP parameter sets.\n"
+           "// Generated by `tcsim emit-pkg` from the model's tables: do not edit.\n"
            "// Regenerate with `build/tcsim emit-pkg -o rtl/tc_pkg.sv`; the ctest tc_pkg_current\n"
            "// fails while this file differs from what emit-pkg writes.\n"
            "//\n"
@@ -114,13 +242,14 @@ static void emit(text *t)
            "  localparam int CLASS_FLOAT = %d;\n"
            "  localparam int CLASS_SCALE = %d;\n"
            "  localparam int CLASS_INT = %d;\n"
-           "  localparam int NAN_NONE = 0;\n"
-           "  localparam int NAN_IEEE = 1;\n"
-           "  localparam int NAN_ALL_ONES = 2;\n"
-           "  localparam int NAN_WORD = 3;\n"
+           "  // NaN styles (NAN_STYLE): the C enum tc_nan_style.\n"
+           "  localparam int NAN_NONE = %d;\n"
+           "  localparam int NAN_IEEE = %d;\n"
+           "  localparam int NAN_ALL_ONES = %d;\n"
+           "  localparam int NAN_WORD = %d;\n"
            "  localparam int EMIN_ALIGN_NONE = %d;  // no floor on the alignment exponent\n",
-        TC_FMT_COUNT, fmt_bits, TC_CLASS_FLOAT, TC_CLASS_SCALE, TC_CLASS_INT,
-        TC_EMIN_ALIGN_NONE);
+        TC_FMT_COUNT, fmt_bits, TC_CLASS_FLOAT, TC_CLASS_SCALE, TC_CLASS_INT, TC_NAN_NONE,
+        TC_NAN_IEEE, TC_NAN_ALL_ONES, TC_NAN_WORD, TC_EMIN_ALIGN_NONE);
     for (int f = 0; f < TC_FMT_COUNT; f++) {
         const tc_fmt_info *fi = tc_fmt_get((tc_fmt)f);
         put(t, "\n");
@@ -128,6 +257,8 @@ static void emit(text *t)
             put(t, "  localparam int %s_%s = %d;\n", upper(fi->name, up, sizeof up),
                 field_param[k], field(fi, k));
     }
+    if (emit_constants(t))
+        return -1;
     put(t, "\n  /* verilator lint_on UNUSEDPARAM */\n");
 
     /* One function per field, so that a module parameterised by a format code reads
@@ -177,11 +308,12 @@ static void emit(text *t)
            "    min2 = x < y ? x : y;\n"
            "  endfunction\n");
     put(t, "endpackage\n");
+    return 0;
 }
 
 /* 0 when the file holds exactly `t`; else prints where it first differs, or that it
  * cannot be read (bad input, not a difference: there is nothing to regenerate). */
-static int check(const char *path, const text *t)
+static int check(const char *path, const text *t, const char *pkg_name)
 {
     FILE *f = fopen(path, "rb");
     if (!f) {
@@ -205,19 +337,32 @@ static int check(const char *path, const text *t)
     if (same)
         return CLI_OK;
     fprintf(stderr, "tcsim emit-pkg: '%s' differs from the model's format table at line %zu;\n"
-                    "  regenerate it with: tcsim emit-pkg -o %s\n", CLI_PATH(path), line,
-            CLI_PATH(path));
+                    "  regenerate it with: tcsim emit-pkg%s%s -o %s\n", CLI_PATH(path), line,
+            strcmp(pkg_name, "tc_pkg") ? " --package " : "",
+            strcmp(pkg_name, "tc_pkg") ? pkg_name : "", CLI_PATH(path));
     return CLI_FAIL;
 }
 
+static const struct package {
+    const char *name, *file;
+    int (*emit)(text *t);
+} packages[] = {
+    {"tc_pkg", "rtl/tc_pkg.sv", emit_tc},
+    {"tmem_pkg", "rtl/tmem_pkg.sv", emit_tmem},
+};
+
 static int emit_pkg_run(int argc, char **argv)
 {
-    const char *out = NULL, *against = NULL;
+    const char *out = NULL, *against = NULL, *pkg_name = packages[0].name;
     for (int i = 1; i < argc; i++) {
         if (cli_is_help(argv[i])) {
-            printf("usage: tcsim emit-pkg [-o FILE | --check FILE]\n\n"
-                   "Writes the SystemVerilog package tc_pkg (rtl/tc_pkg.sv) from the model's\n"
-                   "format table: format codes, field widths, bias, emin/emax, Inf/NaN rules.\n"
+            printf("usage: tcsim emit-pkg [--package NAME] [-o FILE | --check FILE]\n\n"
+                   "Writes a SystemVerilog package of the RTL from the model's tables:\n"
+                   "  tc_pkg (rtl/tc_pkg.sv, the default): format codes, field widths, bias,\n"
+                   "    emin/emax, Inf/NaN rules; the FEDP latency; the Blackwell kind codes;\n"
+                   "    the FEDP parameter sets of the RTL's instances (tcsim fedp-params)\n"
+                   "  tmem_pkg (rtl/tmem_pkg.sv): the tensor memory's geometry and ports\n"
+                   "  --package NAME  tc_pkg or tmem_pkg\n"
                    "  -o FILE       write FILE instead of standard output ('-': standard "
                    "output)\n"
                    "  --check FILE  exit 1 if FILE differs from what would be written, 2 if "
@@ -225,7 +370,8 @@ static int emit_pkg_run(int argc, char **argv)
             return CLI_OK;
         }
         const char **dst = !strcmp(argv[i], "-o") ? &out
-                           : !strcmp(argv[i], "--check") ? &against : NULL;
+                           : !strcmp(argv[i], "--check") ? &against
+                           : !strcmp(argv[i], "--package") ? &pkg_name : NULL;
         if (!dst) {
             fprintf(stderr, "tcsim emit-pkg: unknown argument '%s'\n", CLI_WORD(argv[i]));
             return CLI_USAGE;
@@ -237,14 +383,24 @@ static int emit_pkg_run(int argc, char **argv)
         fprintf(stderr, "tcsim emit-pkg: give -o or --check, not both\n");
         return CLI_USAGE;
     }
+    const struct package *pkg = NULL;
+    for (size_t i = 0; i < sizeof packages / sizeof packages[0]; i++)
+        if (!strcmp(pkg_name, packages[i].name))
+            pkg = &packages[i];
+    if (!pkg) {
+        fprintf(stderr, "tcsim emit-pkg: unknown package '%.64s' (tc_pkg or tmem_pkg)\n",
+                pkg_name);
+        return CLI_USAGE;
+    }
     text t = {0};
-    emit(&t);
     int rc = CLI_OK;
-    if (t.oom) {
+    if (pkg->emit(&t)) {
+        rc = CLI_FAIL; /* the model's tables give no package: the message is out */
+    } else if (t.oom) {
         fprintf(stderr, "tcsim emit-pkg: out of memory\n");
         rc = CLI_FAIL;
     } else if (against) {
-        rc = check(against, &t);
+        rc = check(against, &t, pkg->name);
     } else if (!out || !strcmp(out, "-")) {
         fwrite(t.buf, 1, t.len, stdout); /* checked in main, as every command's stdout */
     } else {
@@ -262,5 +418,5 @@ static int emit_pkg_run(int argc, char **argv)
     return rc;
 }
 
-const cli_cmd cmd_emit_pkg = {"emit-pkg", "write rtl/tc_pkg.sv from the model's format table",
+const cli_cmd cmd_emit_pkg = {"emit-pkg", "write rtl/tc_pkg.sv or tmem_pkg.sv from the model",
                               emit_pkg_run};

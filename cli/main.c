@@ -15,6 +15,7 @@ static const cli_cmd *const commands[] = {
     &cmd_tmem_map,
     &cmd_tmem_demo,
     &cmd_emit_pkg,
+    &cmd_fedp_params,
     &cmd_timing,
     &cmd_conv,
 };

@@ -1,41 +1,48 @@
-# tcsim_fedp_params(<prefix> <spec>...): the parameter sets of FEDP instances, read from
-# the model's profile table by tb/fedp/fedp_gen_params.c (its header gives the spec
-# syntax "name:arch:instr:fmt,...[:kind,...]"), so that no CMake file or RTL default
-# restates a table value. The generator is built with the model's sources and run now,
-# at configure time, because verilate() takes its arguments here; a change of the
-# model's sources reconfigures. Sets in the caller's scope:
-#   <prefix>_NAMES    the instance names, in order
+# tcsim_fedp_params(<prefix> <preset>...): the parameter sets of FEDP instances, read
+# from the FEDP_<PRESET>_* localparams of rtl/tc_pkg.sv, so that no CMake file restates a
+# table value.
+#
+# One definition: the presets are folded from the model's profile table by
+# cli/fedp_params.c, and `tcsim emit-pkg` writes them into tc_pkg.sv (the ctest
+# tc_pkg_current fails while the checked-in package is not what it writes now; `tcsim
+# fedp-params` prints the same sets for synth/). CMake reads the package rather than
+# running tcsim because verilate() takes its -G arguments at configure time, before any
+# tcsim is built; the RTL's parameter defaults read the same package, so the build and
+# the RTL cannot disagree. Sets in the caller's scope:
+#   <prefix>_NAMES    the presets, in order
 #   <prefix>_<name>   the list L;F;InFmts;OutFmts;EminAlignFp32;EminAlignFp16;
-#                     Fp32ManBits;ScaleFmts of instance <name>
-# A table that gives no consistent parameter set stops the configuration with the
-# generator's message.
+#                     Fp32ManBits;ScaleFmts of preset <name>
+# A preset the package lacks stops the configuration.
+set(TCSIM_FEDP_PARAM_FIELDS L F IN_FMTS OUT_FMTS EMIN_ALIGN_FP32 EMIN_ALIGN_FP16
+                            FP32_MAN_BITS SCALE_FMTS)
+
 function(tcsim_fedp_params prefix)
-  file(GLOB _sources ${CMAKE_SOURCE_DIR}/model/src/*.c
-                     ${CMAKE_BINARY_DIR}/model/*.c)   # and the sources model/ generates
-  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${_sources})
-  string(MAKE_C_IDENTIFIER "${prefix}" _dir)
-  try_run(_run _built ${CMAKE_CURRENT_BINARY_DIR}/fedp_params_${_dir}
-    SOURCES ${CMAKE_SOURCE_DIR}/tb/fedp/fedp_gen_params.c ${_sources}
-    CMAKE_FLAGS "-DINCLUDE_DIRECTORIES=${CMAKE_SOURCE_DIR}/model/include;${CMAKE_SOURCE_DIR}/model/src"
-    LINK_LIBRARIES m
-    C_STANDARD 11
-    COMPILE_OUTPUT_VARIABLE _log
-    RUN_OUTPUT_STDOUT_VARIABLE _out
-    RUN_OUTPUT_STDERR_VARIABLE _err
-    ARGS ${ARGN})
-  if(NOT _built)
-    message(FATAL_ERROR "${CMAKE_CURRENT_SOURCE_DIR}: cannot build fedp_gen_params with the model:\n${_log}")
+  set(_pkg ${CMAKE_SOURCE_DIR}/rtl/tc_pkg.sv)
+  if(NOT CMAKE_SCRIPT_MODE_FILE)   # (cli/test/fedp_params_test.cmake runs it with -P)
+    set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${_pkg})
   endif()
-  if(NOT _run EQUAL 0)
-    message(FATAL_ERROR "${CMAKE_CURRENT_SOURCE_DIR}: the model's profile table gives no parameter set:\n${_err}")
-  endif()
+  file(STRINGS ${_pkg} _lines REGEX "^  localparam int FEDP_[A-Z0-9_]+ = -?[0-9]+;")
   set(_names "")
-  string(REGEX MATCHALL "[^\n]+" _lines "${_out}")
-  foreach(_line IN LISTS _lines)
-    string(REPLACE " " ";" _fields "${_line}")
-    list(POP_FRONT _fields _name)
+  foreach(_name IN LISTS ARGN)
+    string(TOUPPER "${_name}" _up)
+    set(_values "")
+    foreach(_field IN LISTS TCSIM_FEDP_PARAM_FIELDS)
+      set(_value "")
+      foreach(_line IN LISTS _lines)
+        if(_line MATCHES "^  localparam int FEDP_${_up}_${_field} = (-?[0-9]+);")
+          set(_value ${CMAKE_MATCH_1})
+        endif()
+      endforeach()
+      if(_value STREQUAL "")
+        message(FATAL_ERROR "${CMAKE_CURRENT_SOURCE_DIR}: rtl/tc_pkg.sv has no "
+                            "FEDP_${_up}_${_field}: is '${_name}' a preset of `tcsim "
+                            "fedp-params --help`, and the package regenerated (tcsim "
+                            "emit-pkg -o rtl/tc_pkg.sv)?")
+      endif()
+      list(APPEND _values ${_value})
+    endforeach()
     list(APPEND _names ${_name})
-    set(${prefix}_${_name} "${_fields}" PARENT_SCOPE)
+    set(${prefix}_${_name} "${_values}" PARENT_SCOPE)
   endforeach()
   set(${prefix}_NAMES "${_names}" PARENT_SCOPE)
 endfunction()

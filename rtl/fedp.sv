@@ -37,19 +37,20 @@
 // UNPACK+MUL and widens the exponents; 127 (2^0) for both leaves the step unscaled.
 // Without ScaleFmts the scale inputs are ignored.
 module fedp #(
-  parameter int L /*verilator public*/ = 4,   // products per step
-  parameter int F /*verilator public*/ = 23,  // fraction bits kept after alignment (23 + extra)
+  // Defaults: the volta_fp16 preset of tc_pkg; the build passes each instance's preset.
+  parameter int L /*verilator public*/ = tc_pkg::FEDP_VOLTA_FP16_L,  // products per step
+  parameter int F /*verilator public*/ = tc_pkg::FEDP_VOLTA_FP16_F,  // fraction bits kept after alignment
   // Input formats: bit f set supports tc_fmt code f (float formats only).
-  parameter int InFmts /*verilator public*/ = 1 << tc_pkg::FMT_FP16,
+  parameter int InFmts /*verilator public*/ = tc_pkg::FEDP_VOLTA_FP16_IN_FMTS,
   // c/d formats: FMT_FP32 (rounded toward zero) and/or FMT_FP16 (nearest even).
-  parameter int OutFmts /*verilator public*/ = (1 << tc_pkg::FMT_FP32) | (1 << tc_pkg::FMT_FP16),
+  parameter int OutFmts /*verilator public*/ = tc_pkg::FEDP_VOLTA_FP16_OUT_FMTS,
   // Floor of the alignment exponent E per output format, or tc_pkg::EMIN_ALIGN_NONE.
-  parameter int EminAlignFp32 /*verilator public*/ = tc_pkg::EMIN_ALIGN_NONE,
-  parameter int EminAlignFp16 /*verilator public*/ = -19,
+  parameter int EminAlignFp32 /*verilator public*/ = tc_pkg::FEDP_VOLTA_FP16_EMIN_ALIGN_FP32,
+  parameter int EminAlignFp16 /*verilator public*/ = tc_pkg::FEDP_VOLTA_FP16_EMIN_ALIGN_FP16,
   // Fraction bits of an fp32 result: 23, or 13 for native fp8 (an e8m13 value in fp32).
-  parameter int Fp32ManBits /*verilator public*/ = 23,
+  parameter int Fp32ManBits /*verilator public*/ = tc_pkg::FEDP_VOLTA_FP16_FP32_MAN_BITS,
   // Scale-factor formats: 0 (a plain step) or 1 << tc_pkg::FMT_UE8M0 (block-scaled).
-  parameter int ScaleFmts /*verilator public*/ = 0,
+  parameter int ScaleFmts /*verilator public*/ = tc_pkg::FEDP_VOLTA_FP16_SCALE_FMTS,
   localparam int ELEM_W /*verilator public*/ = tc_pkg::max_value_bits(InFmts),
   localparam int C_W = tc_pkg::max_value_bits(OutFmts),
   localparam int FW = tc_pkg::FMT_BITS
@@ -72,7 +73,7 @@ module fedp #(
   // Registers from input to output: mul, align, add and d. Read by the testbenches (as a
   // public parameter), not by the logic.
   /* verilator lint_off UNUSEDPARAM */
-  localparam int LATENCY /*verilator public*/ = 4;
+  localparam int LATENCY /*verilator public*/ = tc_pkg::FEDP_LATENCY;
   /* verilator lint_on UNUSEDPARAM */
   localparam int FP32 = tc_pkg::FMT_FP32;
   localparam int FP16 = tc_pkg::FMT_FP16;

@@ -15,7 +15,7 @@
 module fedp_align_term #(
   parameter int SigW = 22,   // width of sig_i (fedp's default: an fp16 product)
   parameter int SigFB = 20,  // fraction bits of sig_i
-  parameter int F = 23,      // fraction bits kept after alignment, relative to 2^E
+  parameter int F = tc_pkg::FEDP_VOLTA_FP16_F,  // fraction bits kept after alignment, relative to 2^E
   parameter int EW = 10,     // exponents, signed
   parameter int SW = 29      // the signed term (the width of the sum it enters)
 ) (

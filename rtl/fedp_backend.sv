@@ -21,11 +21,11 @@ module fedp_backend #(
   parameter int SW = 31,        // a signed term and the signed sum
   parameter int MW = SW - 1,    // magnitude of the sum (at least SW - 1 bits)
   parameter int EW = 10,        // exponents, signed
-  parameter int F = 23,         // fraction bits of the terms, relative to 2^E
+  parameter int F = tc_pkg::FEDP_VOLTA_FP16_F,  // fraction bits of the terms, relative to 2^E
   // Result formats: FMT_FP32 (rounded toward zero) and/or FMT_FP16 (nearest even).
-  parameter int OutFmts = (1 << tc_pkg::FMT_FP32) | (1 << tc_pkg::FMT_FP16),
+  parameter int OutFmts = tc_pkg::FEDP_VOLTA_FP16_OUT_FMTS,
   // Fraction bits of an fp32 result: 23, or 13 for native fp8 (an e8m13 value in fp32).
-  parameter int Fp32ManBits = 23,
+  parameter int Fp32ManBits = tc_pkg::FEDP_VOLTA_FP16_FP32_MAN_BITS,
   localparam int C_W = tc_pkg::max_value_bits(OutFmts)
 ) (
   input  logic            clk_i,

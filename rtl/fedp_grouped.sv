@@ -24,14 +24,14 @@
 // block spans several groups (mxf4: 32 elements) repeats the pair. scale_fmt_i picks the
 // scales' format among ScaleFmts at run time (mxf4nvf4 takes ue8m0 or ue4m3).
 module fedp_grouped #(
-  parameter int L /*verilator public*/ = 64,   // products per step
+  // Defaults: the blackwell_mxf4 preset of tc_pkg (tc_blackwell.sv's mxf4 kinds).
+  parameter int L /*verilator public*/ = tc_pkg::FEDP_BLACKWELL_MXF4_L,  // products per step
   parameter int G /*verilator public*/ = 16,   // products per group (one scale pair)
-  parameter int F /*verilator public*/ = 35,   // fraction bits kept after alignment
-  parameter int InFmts /*verilator public*/ = 1 << tc_pkg::FMT_E2M1,
-  parameter int ScaleFmts /*verilator public*/ = (1 << tc_pkg::FMT_UE8M0) |
-                                                 (1 << tc_pkg::FMT_UE4M3),
-  parameter int EminAlignFp32 /*verilator public*/ = -133,
-  parameter int Fp32ManBits /*verilator public*/ = 23,
+  parameter int F /*verilator public*/ = tc_pkg::FEDP_BLACKWELL_MXF4_F,  // fraction bits kept after alignment
+  parameter int InFmts /*verilator public*/ = tc_pkg::FEDP_BLACKWELL_MXF4_IN_FMTS,
+  parameter int ScaleFmts /*verilator public*/ = tc_pkg::FEDP_BLACKWELL_MXF4_SCALE_FMTS,
+  parameter int EminAlignFp32 /*verilator public*/ = tc_pkg::FEDP_BLACKWELL_MXF4_EMIN_ALIGN_FP32,
+  parameter int Fp32ManBits /*verilator public*/ = tc_pkg::FEDP_BLACKWELL_MXF4_FP32_MAN_BITS,
   localparam int NG = L / G,                               // groups
   localparam int ELEM_W = tc_pkg::max_value_bits(InFmts),
   localparam int FW = tc_pkg::FMT_BITS
@@ -57,7 +57,7 @@ module fedp_grouped #(
   endfunction
 
   /* verilator lint_off UNUSEDPARAM */
-  localparam int LATENCY /*verilator public*/ = 4;
+  localparam int LATENCY /*verilator public*/ = tc_pkg::FEDP_LATENCY;
   /* verilator lint_on UNUSEDPARAM */
   localparam int FP32 = tc_pkg::FMT_FP32;
 

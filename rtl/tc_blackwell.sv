@@ -5,8 +5,8 @@
 // A comes from tensor memory (the 8-column window at a_col, through tmem.sv's A-read
 // port) or from shared memory; B from shared memory; C and D from and to tensor memory
 // (C through the A-read port, D through the D-write port with the disable-output-lane
-// mask). The arithmetic is fedp.sv in the blackwell tcgen05 profiles (parameters from the
-// model's table, passed in by the build) and bw_int_dot.sv for i8. Layouts are those of
+// mask). The arithmetic is fedp.sv in the blackwell tcgen05 profiles (parameters: tc_pkg's
+// presets, from the model's table) and bw_int_dot.sv for i8. Layouts are those of
 // model/include/tcsim_bw.h: an operand row is 256 bits, element e at [e*W +: W]; row i of
 // A and D is lane i (M = 128) or lane i/16*32 + i%16 (M = 64); D[i][j] is the word of
 // column d_col + j.
@@ -38,42 +38,41 @@
 // Shared-memory port: smem_req_o asks for row smem_row_o of A (smem_sel_o = 0) or of B
 // (1); the requester answers on smem_data_i during the next cycle.
 module tc_blackwell #(
-  // fedp parameters of the three float kinds (defaults: the blackwell tcgen05 rows of
-  // model/src/profile.c; the build passes the values it reads from that table).
-  parameter int HalfL = 16,
-  parameter int HalfF = 25,
-  parameter int HalfInFmts = (1 << tc_pkg::FMT_FP16) | (1 << tc_pkg::FMT_BF16),
-  parameter int HalfOutFmts = (1 << tc_pkg::FMT_FP32) | (1 << tc_pkg::FMT_FP16),
-  parameter int HalfEminAlignFp32 = -133,
-  parameter int HalfEminAlignFp16 = -21,
-  parameter int HalfFp32ManBits = 23,
-  parameter int Tf32L = 8,
-  parameter int Tf32F = 25,
-  parameter int Tf32InFmts = 1 << tc_pkg::FMT_TF32,
-  parameter int Tf32OutFmts = 1 << tc_pkg::FMT_FP32,
-  parameter int Tf32EminAlignFp32 = -133,
-  parameter int Tf32EminAlignFp16 = tc_pkg::EMIN_ALIGN_NONE,
-  parameter int Tf32Fp32ManBits = 23,
-  parameter int F8L = 32,
-  parameter int F8F = 25,
-  parameter int F8InFmts = (1 << tc_pkg::FMT_E4M3) | (1 << tc_pkg::FMT_E5M2) |
-                           (1 << tc_pkg::FMT_E3M2) | (1 << tc_pkg::FMT_E2M3) |
-                           (1 << tc_pkg::FMT_E2M1),
-  parameter int F8OutFmts = (1 << tc_pkg::FMT_FP32) | (1 << tc_pkg::FMT_FP16),
-  parameter int F8EminAlignFp32 = -133,
-  parameter int F8EminAlignFp16 = -133,
-  parameter int F8Fp32ManBits = 23,
-  parameter int F8ScaleFmts = 1 << tc_pkg::FMT_UE8M0,
-  // fedp_grouped parameters of mxf4 / mxf4nvf4 (the table's rows, passed in by the build)
-  parameter int Mx4L = 64,
-  parameter int Mx4F = 35,
-  parameter int Mx4InFmts = 1 << tc_pkg::FMT_E2M1,
-  parameter int Mx4OutFmts = 1 << tc_pkg::FMT_FP32,              // checked: fp32 only
-  parameter int Mx4EminAlignFp32 = -133,
-  parameter int Mx4EminAlignFp16 = tc_pkg::EMIN_ALIGN_NONE,       // checked: none
-  parameter int Mx4Fp32ManBits = 23,
-  parameter int Mx4ScaleFmts = (1 << tc_pkg::FMT_UE8M0) | (1 << tc_pkg::FMT_UE4M3),
+  // fedp parameters of the three float kinds and fedp_grouped parameters of mxf4 /
+  // mxf4nvf4: the blackwell_half, blackwell_tf32, blackwell_mxf8f6f4 and blackwell_mxf4
+  // presets of tc_pkg, which `tcsim emit-pkg` reads from the model's profile table.
+  parameter int HalfL = tc_pkg::FEDP_BLACKWELL_HALF_L,
+  parameter int HalfF = tc_pkg::FEDP_BLACKWELL_HALF_F,
+  parameter int HalfInFmts = tc_pkg::FEDP_BLACKWELL_HALF_IN_FMTS,
+  parameter int HalfOutFmts = tc_pkg::FEDP_BLACKWELL_HALF_OUT_FMTS,
+  parameter int HalfEminAlignFp32 = tc_pkg::FEDP_BLACKWELL_HALF_EMIN_ALIGN_FP32,
+  parameter int HalfEminAlignFp16 = tc_pkg::FEDP_BLACKWELL_HALF_EMIN_ALIGN_FP16,
+  parameter int HalfFp32ManBits = tc_pkg::FEDP_BLACKWELL_HALF_FP32_MAN_BITS,
+  parameter int Tf32L = tc_pkg::FEDP_BLACKWELL_TF32_L,
+  parameter int Tf32F = tc_pkg::FEDP_BLACKWELL_TF32_F,
+  parameter int Tf32InFmts = tc_pkg::FEDP_BLACKWELL_TF32_IN_FMTS,
+  parameter int Tf32OutFmts = tc_pkg::FEDP_BLACKWELL_TF32_OUT_FMTS,
+  parameter int Tf32EminAlignFp32 = tc_pkg::FEDP_BLACKWELL_TF32_EMIN_ALIGN_FP32,
+  parameter int Tf32EminAlignFp16 = tc_pkg::FEDP_BLACKWELL_TF32_EMIN_ALIGN_FP16,
+  parameter int Tf32Fp32ManBits = tc_pkg::FEDP_BLACKWELL_TF32_FP32_MAN_BITS,
+  parameter int F8L = tc_pkg::FEDP_BLACKWELL_MXF8F6F4_L,
+  parameter int F8F = tc_pkg::FEDP_BLACKWELL_MXF8F6F4_F,
+  parameter int F8InFmts = tc_pkg::FEDP_BLACKWELL_MXF8F6F4_IN_FMTS,
+  parameter int F8OutFmts = tc_pkg::FEDP_BLACKWELL_MXF8F6F4_OUT_FMTS,
+  parameter int F8EminAlignFp32 = tc_pkg::FEDP_BLACKWELL_MXF8F6F4_EMIN_ALIGN_FP32,
+  parameter int F8EminAlignFp16 = tc_pkg::FEDP_BLACKWELL_MXF8F6F4_EMIN_ALIGN_FP16,
+  parameter int F8Fp32ManBits = tc_pkg::FEDP_BLACKWELL_MXF8F6F4_FP32_MAN_BITS,
+  parameter int F8ScaleFmts = tc_pkg::FEDP_BLACKWELL_MXF8F6F4_SCALE_FMTS,
+  parameter int Mx4L = tc_pkg::FEDP_BLACKWELL_MXF4_L,
+  parameter int Mx4F = tc_pkg::FEDP_BLACKWELL_MXF4_F,
+  parameter int Mx4InFmts = tc_pkg::FEDP_BLACKWELL_MXF4_IN_FMTS,
+  parameter int Mx4OutFmts = tc_pkg::FEDP_BLACKWELL_MXF4_OUT_FMTS,  // checked: fp32 only
+  parameter int Mx4EminAlignFp32 = tc_pkg::FEDP_BLACKWELL_MXF4_EMIN_ALIGN_FP32,
+  parameter int Mx4EminAlignFp16 = tc_pkg::FEDP_BLACKWELL_MXF4_EMIN_ALIGN_FP16,  // checked: none
+  parameter int Mx4Fp32ManBits = tc_pkg::FEDP_BLACKWELL_MXF4_FP32_MAN_BITS,
+  parameter int Mx4ScaleFmts = tc_pkg::FEDP_BLACKWELL_MXF4_SCALE_FMTS,
   localparam int FW = tc_pkg::FMT_BITS,
+  localparam int KW = tc_pkg::BW_KIND_BITS,
   localparam int COL_W = tmem_pkg::COL_W,
   localparam int LANES = tmem_pkg::LANES,
   localparam int SLICE = tmem_pkg::SLICE,
@@ -83,7 +82,7 @@ module tc_blackwell #(
   input  logic               rst_ni,
   // the instruction
   input  logic               start_i,
-  input  logic [2:0]         kind_i,
+  input  logic [KW-1:0]      kind_i,
   input  logic [FW-1:0]      in_fmt_i,
   input  logic [FW-1:0]      out_fmt_i,
   input  logic [FW-1:0]      scale_fmt_i,     // block-scaled kinds: ue8m0 or ue4m3
@@ -143,8 +142,14 @@ module tc_blackwell #(
     $error("tc_blackwell: the mxf4 kinds have fp32 output only (fedp_grouped.sv)");
   end
 
-  localparam logic [2:0] KIND_F16 = 3'd0, KIND_TF32 = 3'd1, KIND_F8 = 3'd2, KIND_I8 = 3'd3,
-                         KIND_MXF8 = 3'd4, KIND_MXF4 = 3'd5, KIND_MXF4NV = 3'd6;
+  // kind_i codes: tc_pkg's, which are the C enum tc_bw_kind's
+  localparam logic [KW-1:0] KIND_F16 = KW'(tc_pkg::BW_KIND_F16),
+                            KIND_TF32 = KW'(tc_pkg::BW_KIND_TF32),
+                            KIND_F8 = KW'(tc_pkg::BW_KIND_F8F6F4),
+                            KIND_I8 = KW'(tc_pkg::BW_KIND_I8),
+                            KIND_MXF8 = KW'(tc_pkg::BW_KIND_MXF8F6F4),
+                            KIND_MXF4 = KW'(tc_pkg::BW_KIND_MXF4),
+                            KIND_MXF4NV = KW'(tc_pkg::BW_KIND_MXF4NVF4);
 
   typedef enum logic [3:0] {
     S_IDLE, S_A_TMEM, S_A_WAIT, S_A_SMEM, S_SFA, S_SFA_WAIT, S_SFB, S_SFB_WAIT, S_B,

@@ -19,13 +19,14 @@
 // Dispatch cycle: the register file is read into the operand collector (coll_*_q); the
 // tensor cores take two more cycles to their buffers, then the beats begin.
 module tc_warp #(
-  parameter int FedpL = 4,
-  parameter int FedpF = 23,
-  parameter int FedpInFmts = 1 << tc_pkg::FMT_FP16,
-  parameter int FedpOutFmts = (1 << tc_pkg::FMT_FP32) | (1 << tc_pkg::FMT_FP16),
-  parameter int EminAlignFp32 = tc_pkg::EMIN_ALIGN_NONE,
-  parameter int EminAlignFp16 = -19,
-  parameter int Fp32ManBits = 23,
+  // The FEDPs of the volta fp16 profile: tc_pkg's volta_fp16 preset.
+  parameter int FedpL = tc_pkg::FEDP_VOLTA_FP16_L,
+  parameter int FedpF = tc_pkg::FEDP_VOLTA_FP16_F,
+  parameter int FedpInFmts = tc_pkg::FEDP_VOLTA_FP16_IN_FMTS,
+  parameter int FedpOutFmts = tc_pkg::FEDP_VOLTA_FP16_OUT_FMTS,
+  parameter int EminAlignFp32 = tc_pkg::FEDP_VOLTA_FP16_EMIN_ALIGN_FP32,
+  parameter int EminAlignFp16 = tc_pkg::FEDP_VOLTA_FP16_EMIN_ALIGN_FP16,
+  parameter int Fp32ManBits = tc_pkg::FEDP_VOLTA_FP16_FP32_MAN_BITS,
   localparam int LANES = 32,
   localparam int REGS = 8,      // registers per operand and lane
   localparam int RW = 32,

@@ -21,14 +21,14 @@
 //   fp16,         step p, beat j < 4: element 4p+j  at row t,            col 4p+j
 // so a step writes the accumulator register pair p (registers 2p, 2p+1) of every lane.
 module tensor_core #(
-  // The FEDP of the volta fp16 profile; tc_warp passes what the model's table says.
-  parameter int FedpL = 4,
-  parameter int FedpF = 23,
-  parameter int FedpInFmts = 1 << tc_pkg::FMT_FP16,
-  parameter int FedpOutFmts = (1 << tc_pkg::FMT_FP32) | (1 << tc_pkg::FMT_FP16),
-  parameter int EminAlignFp32 = tc_pkg::EMIN_ALIGN_NONE,
-  parameter int EminAlignFp16 = -19,
-  parameter int Fp32ManBits = 23,
+  // The FEDP of the volta fp16 profile: tc_pkg's volta_fp16 preset (tc_warp passes it).
+  parameter int FedpL = tc_pkg::FEDP_VOLTA_FP16_L,
+  parameter int FedpF = tc_pkg::FEDP_VOLTA_FP16_F,
+  parameter int FedpInFmts = tc_pkg::FEDP_VOLTA_FP16_IN_FMTS,
+  parameter int FedpOutFmts = tc_pkg::FEDP_VOLTA_FP16_OUT_FMTS,
+  parameter int EminAlignFp32 = tc_pkg::FEDP_VOLTA_FP16_EMIN_ALIGN_FP32,
+  parameter int EminAlignFp16 = tc_pkg::FEDP_VOLTA_FP16_EMIN_ALIGN_FP16,
+  parameter int Fp32ManBits = tc_pkg::FEDP_VOLTA_FP16_FP32_MAN_BITS,
   localparam int NL = 16,   // lanes: two octets
   localparam int PW = 64    // a register pair: four fp16, two fp32
 ) (

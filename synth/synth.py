@@ -9,8 +9,8 @@ Writes REPORTS/synth.json (one record per block) and REPORTS/synth.md (the table
 README), and keeps every log and netlist in WORK/<block>/.
 
   synth.py [--quick] [--only NAME,...] [--jobs N] [--work DIR] [--reports DIR]
-           [--params-tool EXE] [--liberty FILE] [--period NS]
-  synth.py --lint [--quick] [--only NAME,...] [--only-top TOP] [--params-tool EXE]
+           [--tcsim EXE] [--liberty FILE] [--period NS]
+  synth.py --lint [--quick] [--only NAME,...] [--only-top TOP] [--tcsim EXE]
   synth.py --sta-only NAME --netlist FILE ...   timing of a given netlist (a test hook)
 
 Exit status: 0 when every block that exists was built and timed; 1 when a tool failed
@@ -56,7 +56,7 @@ DEFAULT_PERIOD_NS = 10.0
 # the flop-based figure beside it (DFFPOSX1 + MUX2X1 per bit) is the other bound.
 SRAM_UM2_PER_BIT = 7.5
 
-# Names, in order, of the fields of tb/fedp/fedp_gen_params.c's output after the name.
+# Names, in order, of the fields of a `tcsim fedp-params` line after the name.
 FEDP_PARAM_NAMES = ['L', 'F', 'InFmts', 'OutFmts', 'EminAlignFp32', 'EminAlignFp16',
                     'Fp32ManBits', 'ScaleFmts']
 
@@ -203,8 +203,8 @@ def read_blocks(path):
                 raise UsageError(f'{where}: unknown word(s) {sorted(flags - {"quick"})}')
             source = words[3]
             if source != '-' and not re.fullmatch(r'fedp:\S+', source):
-                raise UsageError(f'{where}: unknown source {source!r} (fedp:ARCH:INSTR:FMTS '
-                                 'or -)')
+                raise UsageError(f'{where}: unknown source {source!r} (fedp:PRESET, '
+                                 'fedp:ARCH:INSTR:FMTS or -)')
             blocks.append({'name': words[1], 'top': words[2], 'source': source,
                            'quick': 'quick' in flags,
                            'set': parse_set(opts.get('set', ''), where), 'where': where})
@@ -222,28 +222,33 @@ def read_blocks(path):
     return blocks
 
 
-def fedp_params(tool, blocks):
-    """Parameter sets of the blocks with a fedp:... source, from the profile table."""
-    specs = []
+def fedp_params(tcsim, blocks):
+    """Parameter sets of the blocks with a fedp:... source, from `tcsim fedp-params`: a
+    preset of rtl/tc_pkg.sv (fedp:PRESET) or a spec of profile rows (fedp:ARCH:INSTR:FMTS),
+    both folded from the model's profile table."""
+    args = {}   # block name -> the argument whose line is its set
     for b in blocks:
         if b['source'].startswith('fedp:'):
-            specs.append(b['name'] + ':' + b['source'][len('fedp:'):])
-    if not specs:
+            src = b['source'][len('fedp:'):]
+            args[b['name']] = b['name'] + ':' + src if ':' in src else src
+    if not args:
         return {}
-    if not tool or not os.access(tool, os.X_OK):
-        raise UsageError(f'parameter tool {tool!r} is missing (build the target synth_params: '
-                         'it is tb/fedp/fedp_gen_params.c linked with the model)')
-    r = subprocess.run([tool] + specs, capture_output=True, text=True)
+    if not tcsim or not os.access(tcsim, os.X_OK):
+        raise UsageError(f'tcsim {tcsim!r} is missing (build the target tcsim: its '
+                         'fedp-params gives the FEDP blocks their parameters)')
+    r = subprocess.run([tcsim, 'fedp-params'] + sorted(set(args.values())),
+                       capture_output=True, text=True)
     if r.returncode != 0:
-        raise UsageError(f'{tool} failed (exit {r.returncode}): {r.stderr.strip()}')
-    out = {}
+        raise UsageError(f'{tcsim} fedp-params failed (exit {r.returncode}): '
+                         f'{r.stderr.strip()}')
+    sets = {}
     for line in r.stdout.splitlines():
         f = line.split()
         if len(f) != 1 + len(FEDP_PARAM_NAMES):
-            raise UsageError(f'{tool}: unexpected line {line!r} (expected the name and '
-                             f'{" ".join(FEDP_PARAM_NAMES)})')
-        out[f[0]] = dict(zip(FEDP_PARAM_NAMES, (int(x) for x in f[1:])))
-    return out
+            raise UsageError(f'{tcsim} fedp-params: unexpected line {line!r} (expected the '
+                             f'name and {" ".join(FEDP_PARAM_NAMES)})')
+        sets[f[0]] = dict(zip(FEDP_PARAM_NAMES, (int(x) for x in f[1:])))
+    return {name: sets[arg.split(':', 1)[0]] for name, arg in args.items()}
 
 
 def read_liberty(path):
@@ -788,13 +793,13 @@ def block_setup(block, cfg):
     return files, params
 
 
-def lint(blocks, params_tool):
+def lint(blocks, tcsim):
     """Verilator -Wall on every block with its parameters (exit 0 when all are clean)."""
     if not shutil.which('verilator'):
         print('synth.py: verilator is not on PATH', file=sys.stderr)
         return 2
     cfg = {'base_files': read_file_list(os.path.join(RTL_DIR, 'rtl.f')),
-           'fedp_params': fedp_params(params_tool, blocks)}
+           'fedp_params': fedp_params(tcsim, blocks)}
     failed = 0
     for b in blocks:
         try:
@@ -868,9 +873,9 @@ def main(argv):
                     help='per-block logs and netlists')
     ap.add_argument('--reports', default=os.path.join(ROOT, 'build', 'reports'),
                     help='where synth.json and synth.md go')
-    ap.add_argument('--params-tool', default='',
-                    help='fedp_gen_params built with the model (default: WORK/synth_params, '
-                         'where the build puts its target synth_params)')
+    ap.add_argument('--tcsim', default=os.path.join(ROOT, 'build', 'tcsim'),
+                    help='the tcsim whose fedp-params gives the FEDP blocks their '
+                         'parameters (default: build/tcsim)')
     ap.add_argument('--liberty', default=DEFAULT_LIBERTY)
     ap.add_argument('--period', type=positive_float, default=DEFAULT_PERIOD_NS,
                     help='clock, ns (finite, above 0)')
@@ -882,7 +887,6 @@ def main(argv):
                     help='only `verilator --lint-only -Wall` of the selected blocks')
     ap.add_argument('--only-top', default='', metavar='TOP', help='the blocks of one top')
     a = ap.parse_args(argv)
-    a.params_tool = a.params_tool or os.path.join(a.work, 'synth_params')
     t0 = time.monotonic()
     try:
         blocks = read_blocks(a.blocks)
@@ -893,7 +897,7 @@ def main(argv):
         check_tops(blocks)
         selected = select(blocks, a)
         if a.lint:
-            return lint(selected, a.params_tool)
+            return lint(selected, a.tcsim)
         for tool in ('yosys', 'sta'):
             if not shutil.which(tool):
                 raise UsageError(f'{tool} is not on PATH (Debian packages yosys, opensta)')
@@ -923,7 +927,7 @@ def main(argv):
             'quick': a.quick, 'work': os.path.abspath(a.work),
             'reports': os.path.abspath(a.reports),
             'base_files': read_file_list(os.path.join(RTL_DIR, 'rtl.f')),
-            'fedp_params': fedp_params(a.params_tool, blocks),
+            'fedp_params': fedp_params(a.tcsim, blocks),
         }
     except UsageError as e:
         print(f'synth.py: {e}', file=sys.stderr)

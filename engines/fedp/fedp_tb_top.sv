@@ -6,13 +6,14 @@
 // computed once per cycle (volta: 1728 instead of 2518 instructions per cycle). The
 // register adds one cycle: the testbench waits fedp's LATENCY + 1 rising edges.
 module fedp_tb_top #(
-  parameter int L = 4,
-  parameter int F = 23,
-  parameter int InFmts = 1 << tc_pkg::FMT_FP16,
-  parameter int OutFmts = (1 << tc_pkg::FMT_FP32) | (1 << tc_pkg::FMT_FP16),
-  parameter int EminAlignFp32 = tc_pkg::EMIN_ALIGN_NONE,
-  parameter int EminAlignFp16 = -19,
-  parameter int Fp32ManBits = 23,
+  // fedp's parameters: the build passes an instance's preset (volta_fp16 by default).
+  parameter int L = tc_pkg::FEDP_VOLTA_FP16_L,
+  parameter int F = tc_pkg::FEDP_VOLTA_FP16_F,
+  parameter int InFmts = tc_pkg::FEDP_VOLTA_FP16_IN_FMTS,
+  parameter int OutFmts = tc_pkg::FEDP_VOLTA_FP16_OUT_FMTS,
+  parameter int EminAlignFp32 = tc_pkg::FEDP_VOLTA_FP16_EMIN_ALIGN_FP32,
+  parameter int EminAlignFp16 = tc_pkg::FEDP_VOLTA_FP16_EMIN_ALIGN_FP16,
+  parameter int Fp32ManBits = tc_pkg::FEDP_VOLTA_FP16_FP32_MAN_BITS,
   localparam int ELEM_W = tc_pkg::max_value_bits(InFmts),
   localparam int C_W = tc_pkg::max_value_bits(OutFmts),
   localparam int FW = tc_pkg::FMT_BITS

@@ -26,11 +26,11 @@
 // The signed sum is normalised with one leading-zero count and rounded by fedp_round.
 module fma #(
   // Input formats: bit f set supports tc_fmt code f (as fedp's InFmts).
-  parameter int InFmts = 1 << tc_pkg::FMT_FP16,
+  parameter int InFmts = tc_pkg::FEDP_VOLTA_FP16_IN_FMTS,
   // c/d formats: FMT_FP32 (toward zero) and/or FMT_FP16 (nearest even), as fedp's OutFmts.
-  parameter int OutFmts = (1 << tc_pkg::FMT_FP32) | (1 << tc_pkg::FMT_FP16),
+  parameter int OutFmts = tc_pkg::FEDP_VOLTA_FP16_OUT_FMTS,
   // Fraction bits of an fp32 result: 23, or 13 for an e8m13 result (native fp8 profiles).
-  parameter int Fp32ManBits = 23,
+  parameter int Fp32ManBits = tc_pkg::FEDP_VOLTA_FP16_FP32_MAN_BITS,
   localparam int ELEM_W = tc_pkg::max_value_bits(InFmts),
   localparam int C_W = tc_pkg::max_value_bits(OutFmts),
   localparam int FW = tc_pkg::FMT_BITS

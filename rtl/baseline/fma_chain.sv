@@ -19,10 +19,10 @@
 // rst_ni (synchronous, active low) clears the valid bits; data registers load only with
 // a valid operation, as in fedp.sv.
 module fma_chain #(
-  parameter int L /*verilator public*/ = 4,
-  parameter int InFmts /*verilator public*/ = 1 << tc_pkg::FMT_FP16,
-  parameter int OutFmts /*verilator public*/ = (1 << tc_pkg::FMT_FP32) | (1 << tc_pkg::FMT_FP16),
-  parameter int Fp32ManBits /*verilator public*/ = 23,
+  parameter int L /*verilator public*/ = tc_pkg::FEDP_VOLTA_FP16_L,  // defaults: the volta_fp16 preset
+  parameter int InFmts /*verilator public*/ = tc_pkg::FEDP_VOLTA_FP16_IN_FMTS,
+  parameter int OutFmts /*verilator public*/ = tc_pkg::FEDP_VOLTA_FP16_OUT_FMTS,
+  parameter int Fp32ManBits /*verilator public*/ = tc_pkg::FEDP_VOLTA_FP16_FP32_MAN_BITS,
   localparam int ELEM_W /*verilator public*/ = tc_pkg::max_value_bits(InFmts),
   localparam int C_W = tc_pkg::max_value_bits(OutFmts),
   localparam int FW = tc_pkg::FMT_BITS

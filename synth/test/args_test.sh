@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# args_test.sh SYNTH_PY WORK PARAMS_TOOL - synth.py's handling of bad arguments and bad
-# blocks files (PARAMS_TOOL: the build's synth_params, for FEDP sources): each must stop it with exit 2 and a message naming the argument or the
+# args_test.sh SYNTH_PY WORK TCSIM - synth.py's handling of bad arguments and bad
+# blocks files (TCSIM: the build's tcsim, whose fedp-params gives FEDP sources their
+# parameters): each must stop it with exit 2 and a message naming the argument or the
 # FILE:LINE, before any work starts (never a Python traceback, never a silent exit 0).
 # Arguments and files only: no synthesis runs (the full-flow cases are given a liberty
 # that does not exist as well, so a regression fails on that instead of synthesizing).
 set -uo pipefail
-[ $# -eq 3 ] || { echo "usage: args_test.sh SYNTH_PY WORK PARAMS_TOOL" >&2; exit 2; }
-synth=$1 work=$2 params=$3
+[ $# -eq 3 ] || { echo "usage: args_test.sh SYNTH_PY WORK TCSIM" >&2; exit 2; }
+synth=$1 work=$2 tcsim=$3
 here=$(cd "$(dirname "$0")" && pwd)
 rm -rf "$work"
 mkdir -p "$work"
@@ -118,23 +119,27 @@ for j in 0 -1; do
     expect 2 "--jobs" --blocks "$f" --only tmem_w2 $run --liberty "$nolib" --jobs="$j"
 done
 [ ! -e "$work/w" ] || { echo "args_test: $work/w was created: work started"; status=1; }
-# ---- an FEDP block without --params-tool looks for the build's synth_params in --work
-expect 2 "parameter tool '$work/nowhere/synth_params' is missing \(build the target synth_params" \
-    --lint --only fedp_volta_fp16 --work "$work/nowhere"
+# ---- an FEDP block with no tcsim to give its parameters
+expect 2 "tcsim '$work/nowhere/tcsim' is missing \(build the target tcsim" \
+    --lint --only fedp_volta_fp16 --tcsim "$work/nowhere/tcsim"
 
-# ---- an FEDP source the profile table has no parameter set for: the tool's message
+# ---- an FEDP source the profile table has no parameter set for: tcsim's message
 fedp_top="top fedp params=L,F,InFmts,OutFmts,EminAlignFp32,EminAlignFp16,Fp32ManBits,ScaleFmts"
 for case in "fp16->bf16|output format 'bf16' is not fp32 or fp16" \
             "tf32|no profile for volta mma tf32" \
             "fp16->|output format '' is not fp32 or fp16" \
             "fp9|unknown format 'fp9'"; do
     printf '%s\nblock bad fedp fedp:volta:mma:%s\n' "$fedp_top" "${case%%|*}" > "$work/badfedp.txt"
-    expect 2 "synth_params failed \(exit 1\): fedp_gen_params: bad: ${case#*|}" \
-        --blocks "$work/badfedp.txt" --lint --params-tool "$params"
+    expect 2 "tcsim fedp-params failed \(exit 2\): tcsim fedp-params: bad: ${case#*|}" \
+        --blocks "$work/badfedp.txt" --lint --tcsim "$tcsim"
 done
 printf '%s\nblock bad fedp fedp:ampere:mma:tf32->fp16\n' "$fedp_top" > "$work/badfedp.txt"
-expect 2 "fedp_gen_params: bad: no profile for ampere mma tf32 -> fp16" \
-    --blocks "$work/badfedp.txt" --lint --params-tool "$params"
+expect 2 "tcsim fedp-params: bad: no profile for ampere mma tf32 -> fp16" \
+    --blocks "$work/badfedp.txt" --lint --tcsim "$tcsim"
+# a preset tc_pkg does not name
+printf '%s\nblock bad fedp fedp:volta_fp17\n' "$fedp_top" > "$work/badfedp.txt"
+expect 2 "tcsim fedp-params: unknown preset 'volta_fp17'" \
+    --blocks "$work/badfedp.txt" --lint --tcsim "$tcsim"
 
 [ $status -eq 0 ] && echo "args_test: all passed" || echo "args_test: FAILED"
 exit $status
