@@ -388,8 +388,8 @@ static int emit_pkg_run(int argc, char **argv)
         if (!strcmp(pkg_name, packages[i].name))
             pkg = &packages[i];
     if (!pkg) {
-        fprintf(stderr, "tcsim emit-pkg: unknown package '%.64s' (tc_pkg or tmem_pkg)\n",
-                pkg_name);
+        fprintf(stderr, "tcsim emit-pkg: unknown package '%s' (tc_pkg or tmem_pkg)\n",
+                CLI_WORD(pkg_name));
         return CLI_USAGE;
     }
     text t = {0};

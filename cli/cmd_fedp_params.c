@@ -29,13 +29,13 @@ static int one(const char *arg)
     char err[256];
     fedp_params p;
     if (!colon && !ps) {
-        fprintf(stderr, "tcsim fedp-params: unknown preset '%.64s' (tcsim fedp-params --help "
-                        "lists them)\n", arg);
+        fprintf(stderr, "tcsim fedp-params: unknown preset '%s' (tcsim fedp-params --help "
+                        "lists them)\n", CLI_WORD(arg));
         return CLI_USAGE;
     }
     int name_len = colon ? (int)(colon - arg) : (int)strlen(arg);
     if (fedp_params_of(colon ? colon + 1 : ps->spec, &p, err, sizeof err)) {
-        fprintf(stderr, "tcsim fedp-params: %.*s: %s\n", name_len, arg, err);
+        fprintf(stderr, "tcsim fedp-params: %s: %s\n", CLI_WORDN(arg, (size_t)name_len), err);
         return CLI_USAGE;
     }
     printf("%.*s", name_len, arg);

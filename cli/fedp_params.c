@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "cli.h"
 #include "fedp_params.h"
 #include "tcsim.h"
 
@@ -138,10 +139,10 @@ static int fold_format(fold_state *s, tc_arch arch, tc_instr instr, const char *
         *arrow = '\0';
         if (tc_fmt_parse(arrow + 2, &only) != TC_OK ||
             (only != TC_FMT_FP32 && only != TC_FMT_FP16))
-            return fail(err, cap, "output format '%s' is not fp32 or fp16", arrow + 2);
+            return fail(err, cap, "output format '%s' is not fp32 or fp16", CLI_WORD(arrow + 2));
     }
     if (tc_fmt_parse(f, &in) != TC_OK)
-        return fail(err, cap, "unknown format '%s'", f);
+        return fail(err, cap, "unknown format '%s'", CLI_WORD(f));
     static const tc_fmt outs[] = {TC_FMT_FP32, TC_FMT_FP16};
     for (size_t o = 0; o < 2; o++) {
         const tc_profile *p;
@@ -177,7 +178,7 @@ static int fold_kind(fold_state *s, tc_arch arch, tc_instr instr, const char *ar
         found++;
     }
     if (!found)
-        return fail(err, cap, "no block-scaled kind '%s' for %s %s", k, arch_s, instr_s);
+        return fail(err, cap, "no block-scaled kind '%s' for %s %s", CLI_WORD(k), arch_s, instr_s);
     return 0;
 }
 
@@ -198,7 +199,7 @@ int fedp_params_of(const char *spec, fedp_params *out, char *err, size_t cap)
     int rc = 0;
     if (!fmts || rest || tc_arch_parse(arch_s, &arch) != TC_OK ||
         tc_instr_parse(instr_s, &instr) != TC_OK)
-        rc = fail(err, cap, "bad spec '%s' (arch:instr:fmt,...[:kind,...])", spec);
+        rc = fail(err, cap, "bad spec '%s' (arch:instr:fmt,...[:kind,...])", CLI_WORD(spec));
     for (char *fl = strcmp(fmts ? fmts : "-", "-") ? fmts : NULL, *f;
          !rc && (f = next_field(&fl, ','));)
         rc = fold_format(&s, arch, instr, arch_s, instr_s, f, err, cap);

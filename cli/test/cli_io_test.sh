@@ -252,6 +252,12 @@ run_with 2 "3c00 3c00\t3c00\033[31m 0\n" "$tcsim" dot --arch ampere --in fp16 --
 quoted "line 1: word 3: a stray control character 0x1b after '3c00'"
 run 2 "$tcsim" "$esc"
 quoted "tcsim: unknown command '\x1b[2J'"
+run 2 "$tcsim" fedp-params "$esc$long_word"
+quoted "tcsim fedp-params: unknown preset '\x1b[2J$(printf %33s | tr ' ' g)... (100004 bytes)'"
+run 2 "$tcsim" fedp-params "n:volta:mma:$long_word"
+quoted "tcsim fedp-params: n: unknown format $cut_word"
+run 2 "$tcsim" emit-pkg --package "$esc"
+quoted "tcsim emit-pkg: unknown package '\x1b[2J' (tc_pkg or tmem_pkg)"
 rm -rf vec_q long_word.txt conv_more.txt
 
 finish
