@@ -1,4 +1,4 @@
-/* a100_vectors.h - the four A100 sets of data/vectors/a100 (NUMERICS.md "Reference
+/* a100_vectors.h - the four A100 sets of data/vectors/a100 (docs/contract.md "Reference
  * data"), read through gpu_vectors.h: the sets the tests must find there, and their k. */
 #ifndef A100_VECTORS_H
 #define A100_VECTORS_H

@@ -1,6 +1,6 @@
 /* cmd_vectors.c - `tcsim vectors`: a GPU's measured results (the layout of the A100
  * vectors in data/vectors, gpu_vectors.h) against the model, set by set, bit for bit.
- * The architecture comes from the GPU's name (NUMERICS.md's table) or --arch. */
+ * The architecture comes from the GPU's name (docs/contract.md's table) or --arch. */
 #define _POSIX_C_SOURCE 200809L
 #include <ctype.h>
 #include <stdlib.h>
@@ -35,7 +35,7 @@ static void vectors_help(FILE *f)
         DATA_DIR_HELP);
 }
 
-/* NUMERICS.md's table of GPUs per architecture, as name prefixes (RTX 30xx, Ampere, is
+/* docs/contract.md's table of GPUs per architecture, as name prefixes (RTX 30xx, Ampere, is
  * seed 004's RTX3070Ti). Matched on the name upper-cased without separators. */
 static const struct {
     const char *prefix;

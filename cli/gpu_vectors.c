@@ -340,7 +340,7 @@ int gv_load(const gv_set *s, gv_cases *out)
     snprintf(fb, sizeof fb, "b_%s_%s.txt", s->gpu, in);
     snprintf(fc, sizeof fc, "c_%s_%s.txt", s->gpu, tc_fmt_get(s->c_fmt)->name);
     snprintf(fd, sizeof fd, "d_%s_%s.txt", s->gpu, o);
-    /* NUMERICS.md: for fp16 output, an fp32 c is rounded RNE to fp16 first */
+    /* docs/contract.md: for fp16 output, an fp32 c is rounded RNE to fp16 first */
     word_conv cin = {s->in, 0}, cc = {s->out, s->c_fmt != s->out}, cd = {s->out, 0};
     size_t ka = 0, kb = 0, one_c = 1, one_d = 1, na = 0, nb = 0, nc = 0, nd = 0;
     out->a = read_rows(s->dir, fa, &cin, &ka, &na);

@@ -1,12 +1,12 @@
 /* gpu_vectors.h - reader of measured tensor-core results in the layout of
- * data/vectors/a100 (NUMERICS.md "Reference data"), for any GPU.
+ * data/vectors/a100 (docs/contract.md "Reference data"), for any GPU.
  *
  * A folder holds one set per input format, either in sub-folders or in the folder itself:
  *   a_<GPU>_<in>.txt, b_<GPU>_<in>.txt  one case per line, k words (k from the first
  *                                       line; every line must have as many): the
  *                                       inputs as fp32 bit patterns, exact in <in>
  *   c_<GPU>_<fmt>.txt                   c, one word a line (fp32 bits; for fp16 output
- *                                       rounded RNE to fp16 first, as NUMERICS.md says,
+ *                                       rounded RNE to fp16 first, as docs/contract.md says,
  *                                       unless a c_<GPU>_fp16.txt is given)
  *   d_<GPU>_<out>.txt                   the GPU's result (fp32 bits; an fp16 result
  *                                       widened exactly), one file per output format

@@ -1,6 +1,6 @@
 // bw_int_dot.sv - the i8 kind of tcgen05.mma (tc_blackwell.sv): d = c + sum a_i * b_i over
 // L 8-bit integers (int8 or uint8, a and b alike), accumulated exactly in 32 bits with
-// wrap-around (NUMERICS.md "int8/uint8 ... accumulate exactly in s32 with wrap-around").
+// wrap-around (docs/contract.md, "Integer kinds").
 // One operation per cycle; the result is registered: LATENCY = 1.
 module bw_int_dot #(
   parameter int L = 32

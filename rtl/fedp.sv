@@ -2,7 +2,7 @@
 //
 //   d = c + sum_{i<L} a_i * b_i
 //
-// in the arithmetic of NUMERICS.md: exact products that are not renormalised, one
+// in the arithmetic of docs/contract.md: exact products that are not renormalised, one
 // alignment to the largest exponent E (floored at Emin_align) with truncation to F
 // fraction bits, an exact sum, one normalisation and one rounding (fp32: toward zero,
 // fp16: to nearest even). Special values are decided on a separate path and replace
@@ -30,7 +30,7 @@
 // every profile with fp16 output shares its datapath with the fp32 one; OutFmts drops the
 // fp16 rounder from instances whose formats have no fp16 output (tf32, bf16).
 //
-// Block scaling (mxf8f6f4 of tcgen05, NUMERICS.md): an instance with ScaleFmts = ue8m0
+// Block scaling (mxf8f6f4 of tcgen05, docs/contract.md): an instance with ScaleFmts = ue8m0
 // takes one scale factor for all of a (sa_i) and one for all of b (sb_i) and raises every
 // product's exponent by e(sa) + e(sb); c is not scaled; a NaN scale (0xff) gives the
 // canonical NaN. A ue8m0 scale has significand 1, so scaling is an exponent addition in
@@ -211,7 +211,7 @@ module fedp #(
   logic            mul_nan, mul_pinf, mul_ninf, mul_out16;
 
   always_comb begin : stage_mul
-    // Special values (NUMERICS.md): NaN in, Inf * 0 and Inf - Inf give NaN; otherwise
+    // Special values (docs/contract.md): NaN in, Inf * 0 and Inf - Inf give NaN; otherwise
     // an Inf product or Inf c gives Inf of its sign. A NaN scale gives NaN.
     mul_nan = c_nan || scale_nan;
     mul_pinf = c_inf && !c_sign;
@@ -279,7 +279,7 @@ module fedp #(
   );
 
   // Each term is shifted right by E - e and truncated toward zero to F fraction bits
-  // relative to 2^E, in sign-magnitude (NUMERICS.md step 4: no guard, round or sticky):
+  // relative to 2^E, in sign-magnitude (docs/contract.md step 4: no guard, round or sticky):
   // fedp_align_term.sv, one instance per product (PW bits, PFB fraction bits, below 4)
   // and one for c (CFB fraction bits, below 2).
   logic [N*SW-1:0] align_t;

@@ -1,5 +1,5 @@
 // fedp_align_term.sv - ALIGN: one term of the sum placed relative to the alignment
-// exponent E and truncated (NUMERICS.md step 4), for fedp.sv (the products and c) and
+// exponent E and truncated (docs/contract.md step 4), for fedp.sv (the products and c) and
 // fedp_grouped.sv (the group terms and c). Combinational; the C model's align_trunc.
 //
 // The term is sig_i * 2^(exp_i - SigFB), sig_i an unsigned magnitude with SigFB fraction

@@ -1,6 +1,6 @@
 // fedp_backend.sv - the back end of the FEDP arithmetic, shared by fedp.sv and
 // fedp_grouped.sv: the last two pipeline stages, from the aligned signed terms to the
-// rounded result (NUMERICS.md steps 5 to 7):
+// rounded result (docs/contract.md steps 5 to 7):
 //
 //   terms_i,e_i ─► ADD ─►│add_*_q│─► NORM+ROUND ─►│d_q│─► d_o
 //                  3:2 carry-   sum,carry   carry add, lzc,
@@ -65,7 +65,7 @@ module fedp_backend #(
   end
 
   // -------------------------------------------------------------------------- ADD
-  // The exact sum of the N signed terms, kept in carry-save form (NUMERICS.md step 5).
+  // The exact sum of the N signed terms, kept in carry-save form (docs/contract.md step 5).
   logic [SW-1:0] add_sum, add_carry;
 
   fedp_csa_tree #(.N(N), .W(SW)) i_csa (

@@ -1,5 +1,5 @@
 // fedp_csa_tree.sv - ADD: N two's complement terms reduced to a sum and a carry vector by
-// a tree of 3:2 carry-save compressors (NUMERICS.md step 5: the sum is exact; no carry
+// a tree of 3:2 carry-save compressors (docs/contract.md step 5: the sum is exact; no carry
 // propagates until the NORM stage adds the two outputs).
 //
 // Nodes 0..N-1 are the terms; compressor j takes nodes 3j, 3j+1, 3j+2 and produces nodes

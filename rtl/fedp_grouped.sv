@@ -1,5 +1,5 @@
 // fedp_grouped.sv - the block-scaled FP4 step of tcgen05.mma (kinds mxf4 and mxf4nvf4,
-// NUMERICS.md "mxf4 / nvf4"):
+// docs/contract.md "mxf4 / nvf4"):
 //
 //   d = c + sum_{g < L/G} sa_g * sb_g * (sum_{i in group g} a_i * b_i)
 //

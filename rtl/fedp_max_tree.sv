@@ -1,5 +1,5 @@
 // fedp_max_tree.sv - the largest of N signed values, as a balanced tree of comparators
-// (ALIGN: the maximum exponent E over the terms, NUMERICS.md step 3).
+// (ALIGN: the maximum exponent E over the terms, docs/contract.md step 3).
 //
 // Nodes 0..N-1 are the inputs; node N+j is the larger of nodes 2j and 2j+1. Taking
 // nodes in that order pairs every level before the next, so the depth is ceil(log2 N)

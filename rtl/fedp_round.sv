@@ -1,4 +1,4 @@
-// fedp_round.sv - ROUND: the one rounding routine of the FEDP (NUMERICS.md step 6).
+// fedp_round.sv - ROUND: the one rounding routine of the FEDP (docs/contract.md step 6).
 //
 // | Rne | mode                     | increment when           | used for             |
 // |-----|--------------------------|--------------------------|----------------------|

@@ -1,5 +1,5 @@
 // fedp_scale_decode.sv - UNPACK of one block-scale factor whose format is chosen at run
-// time (NUMERICS.md "Scales"): ue8m0 = 2^(x - 127) with 0xff NaN (significand always 1,
+// time (docs/contract.md "Scales"): ue8m0 = 2^(x - 127) with 0xff NaN (significand always 1,
 // never zero); ue4m3 = e4m3 with its sign bit ignored (subnormals and zero allowed,
 // S.1111.111 NaN). The value is sig_o * 2^exp_o, sig_o with ManW fraction bits as
 // fedp_unpack gives them. A format outside Fmts decodes as NaN.

@@ -1,4 +1,4 @@
-// fedp_unpack.sv - UNPACK of one element of a fixed float format (NUMERICS.md step 1).
+// fedp_unpack.sv - UNPACK of one element of a fixed float format (docs/contract.md step 1).
 //
 // The value is x = sig * 2^exp with subnormals kept: exp = max(floor(log2|x|), emin) and
 // sig in [0, 2) an exact fixed-point significand. Every field width, the bias and the

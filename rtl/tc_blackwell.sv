@@ -127,7 +127,7 @@ module tc_blackwell #(
   localparam int F8_C_W = tc_pkg::max_value_bits(F8OutFmts);
   localparam int I8_L = 32;
   localparam int MX4_EW = tc_pkg::max_value_bits(Mx4InFmts);
-  localparam int MX4_G = 16;                              // NUMERICS.md: groups of 16
+  localparam int MX4_G = 16;                              // docs/contract.md: groups of 16
   localparam int MX4_NG = Mx4L / MX4_G;
   localparam int SF_W = LANES * 32;                       // one slot of a window
 

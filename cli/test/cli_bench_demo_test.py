@@ -136,7 +136,7 @@ if not out.startswith("usage: tcsim bench"):
     fail(f"bench --help: {out[:200]!r}")
 
 # 2. demo. fp16 inputs, c = 0, b all 1.0 (0x3c00); 0x0001 = 2^-24, 0x8001 = -2^-24,
-#    0x0400 = 2^-14, 0x7800 = 2^15. NUMERICS.md: F = 23 (volta), 24 (turing, ampere),
+#    0x0400 = 2^-14, 0x7800 = 2^15. docs/contract.md: F = 23 (volta), 24 (turing, ampere),
 #    25 (hopper, blackwell); L = 4, 8, 8, 16, 16; each term truncated toward zero to F
 #    fraction bits relative to 2^E, E the largest product exponent; fp32 out RZ, fp16 RNE.
 #  - 1 + 2^-24 + 2^-24 (k = 3), E = 0: F = 23 drops both small terms (2^-24 * 2^23 < 1):

@@ -86,7 +86,7 @@ run 1 "$tcsim" demo --vectors a100_differ
 expect_out "bf16_fp32  2 cases, k = 8: 1 bit-exact, 1 differ"
 expect_out "some A100 vectors differ"
 lacks_out "every A100 vector matches"
-# the sets go through ampere's profiles (the A100's, NUMERICS.md), not another arch's:
+# the sets go through ampere's profiles (the A100's, docs/contract.md), not another arch's:
 # 1 + 4 * (2^-24 * 0.5), E = 0: at F = 24 (ampere) each 2^-25 product truncates to 0 and
 # d = 1.0 (fp32 and fp16 out); at F = 25 (hopper) they add 2^-23: 0x3f800001
 mk_a100 a100_arch

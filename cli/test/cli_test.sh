@@ -144,9 +144,9 @@ run 0 "" dot -h; grep -q "2k+1" out.txt || fail "tcsim dot -h does not describe 
 run 0 "" list
 grep -q "^ampere *mma *fp16 *fp32 *fedp *8 *24 *rz *-132" out.txt || fail "tcsim list lacks the ampere fp16 row"
 grep -q "^volta *mma *fp16 *fp16 *fedp *4 *23 *rne *-19" out.txt || fail "tcsim list lacks the volta fp16 row"
-# NUMERICS.md: volta's fp32 output has no Emin_align ("none"), shown as -
+# docs/contract.md: volta's fp32 output has no Emin_align ("none"), shown as -
 grep -q "^volta *mma *fp16 *fp32 *fedp *4 *23 *rz *- " out.txt || fail "tcsim list lacks the volta fp32 row"
-# a block-scaled row names the --kind that selects it: NUMERICS.md's nvf4 has scale
+# a block-scaled row names the --kind that selects it: docs/contract.md's nvf4 has scale
 # blocks of 16 (ue8m0 or ue4m3), mxf4 of 32 (ue8m0); both k 64, F 35, RZ to fp32
 grep -q "^blackwell *tcgen05 *e2m1 *fp32 *mxf4nvf4 *64 *35 *rz .* ue4m3/16 " out.txt ||
     fail "tcsim list lacks the mxf4nvf4 ue4m3 row"
@@ -277,7 +277,7 @@ expect_err "vec_one/a_A100_fp16.txt: no d_A100_<format>.txt (the GPU's results) 
 mk_one vec_one fp32 && : >vec_one/d_A100_fp32.txt
 run 2 "" vectors vec_one
 expect_err "vec_one/a_A100_fp16.txt: no cases"
-# the architecture from the GPU's name, for the names of NUMERICS.md's table
+# the architecture from the GPU's name, for the names of docs/contract.md's table
 for g in T4:turing RTX2080Ti:turing A30:ampere A2:ampere RTX3070Ti:ampere L40S:ada \
          RTX4090:ada H200:hopper B200:blackwell; do
     rm -rf vec_g && mkdir vec_g

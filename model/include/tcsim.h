@@ -148,7 +148,7 @@ typedef enum tc_round { TC_RZ = 0, TC_RNE = 1 } tc_round;
 
 /* How a profile computes a dot product. */
 typedef enum tc_kind {
-    TC_KIND_FEDP = 0,   /* chained FEDP steps of L terms (NUMERICS.md) */
+    TC_KIND_FEDP = 0,   /* chained FEDP steps of L terms (docs/contract.md) */
     TC_KIND_FP8_EMU,    /* fp8 through the arch's fp16 path (hopper/blackwell mma) */
     TC_KIND_INT,        /* exact s32 accumulate with wrap-around (no hardware data) */
     TC_KIND_MX,         /* mxf8f6f4: one L-term FEDP step, product exponents scaled */

@@ -6,7 +6,7 @@
  * tensor memory or shared memory, B in shared memory, D and the scale factors in tensor
  * memory; disable-output-lane; enable-input-d; the shapes of Table 11 and the scale
  * groups of Table 12; tcgen05.shift and Algorithms 1-3 for convolution).
- * The arithmetic is NUMERICS.md through the blackwell tcgen05 profiles: every element
+ * The arithmetic is docs/contract.md through the blackwell tcgen05 profiles: every element
  * of D is one tc_dot / tc_dot_scaled call, nothing else computes.
  *
  * Operand rows. One instruction's K is one 256-bit row per matrix row: 8 words of 32

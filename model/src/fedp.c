@@ -1,4 +1,4 @@
-/* fedp.c - one FEDP step (NUMERICS.md steps 1-7) and the dot products built on it:
+/* fedp.c - one FEDP step (docs/contract.md steps 1-7) and the dot products built on it:
  * k > L chains, the fp16 emulation of fp8, integer kinds and the block-scaled kinds.
  *
  * The step is written in the RTL's stage order (STYLE.md): UNPACK (fields, special
@@ -8,7 +8,7 @@
  *
  * Every exact term is sig * 2^(exp - fb): an integer significand `sig` with `fb`
  * fraction bits. A product of two formats with m fraction bits has fb = 2m and a
- * significand in [0, 4) - NUMERICS.md step 2 does not renormalise it.
+ * significand in [0, 4) - docs/contract.md step 2 does not renormalise it.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -16,7 +16,7 @@
 #include "fmt_table.h"
 #include "round.h"
 
-/* Special values met so far in a step (NUMERICS.md "Special values"). */
+/* Special values met so far in a step (docs/contract.md "Special values"). */
 typedef struct special_acc {
     int nan;   /* a NaN input or Inf * 0 */
     int pinf;  /* an Inf term of sign + */
@@ -392,7 +392,7 @@ static tc_status model_step(void *ctx, const tc_profile *sp, size_t n, const uin
     return TC_OK;
 }
 
-/* fp8 through mma on hopper/blackwell (NUMERICS.md): per block of 32 k, the two
+/* fp8 through mma on hopper/blackwell (docs/contract.md): per block of 32 k, the two
  * halves k mod 4 in {0,1} then {2,3} through the fp16 path, then c added by one
  * IEEE RNE addition. */
 static tc_status dot_fp8_emu(const tc_profile *p, size_t k, const uint32_t *a,

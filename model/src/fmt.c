@@ -47,7 +47,7 @@ uint32_t tc_canonical_nan(tc_fmt f)
     const tc_fmt_info *fi = tc_fmt_get(f);
     if (!fi || fi->cls == TC_CLASS_INT)
         return 0;
-    /* every bit but the sign: fp32 0x7fffffff, fp16 0x7fff (NUMERICS.md) */
+    /* every bit but the sign: fp32 0x7fffffff, fp16 0x7fff (docs/contract.md) */
     return (fi->width >= 32 ? 0xffffffffu : ((1u << fi->width) - 1u)) >> 1;
 }
 

@@ -11,7 +11,7 @@
 /* The format table: one row per tc_fmt, the only place encodings are written down.
  * It lives in this header (static const) so that the compiler can fold a format's
  * constants into the specialised FEDP loops; tc_fmt_get() returns rows of it.
- * Encodings are facts from NUMERICS.md "Formats" and the OCP 8-bit/MX specs:
+ * Encodings are facts from docs/contract.md "Formats" and the OCP 8-bit/MX specs:
  *   name   width exp man bias  specials
  *   fp32     32   8  23  127   IEEE Inf/NaN
  *   tf32     32   8  10  127   IEEE; value in the top 19 bits, low 13 ignored

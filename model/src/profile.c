@@ -1,6 +1,6 @@
 /* profile.c - the one table of arithmetic profiles, per (arch, instr, in, out).
  *
- * Rows are NUMERICS.md's parameter table, transcribed once; the RTL parameter sets
+ * Rows are docs/contract.md's parameter table, transcribed once; the RTL parameter sets
  * and the testbenches are checked against this table, never against a copy.
  * Columns: L terms per step, F fraction bits kept after alignment, rounding of each
  * step's result, Emin_align, and the result's fraction width before widening (13 for
@@ -38,10 +38,10 @@
 #define NONE TC_EMIN_ALIGN_NONE
 #define NOSCALE TC_FMT_COUNT, 0
 
-/* Measured on hardware (the A100 vectors and the papers behind NUMERICS.md). */
-#define SRC_HW "NUMERICS.md table (Fasi et al. 2021; Khattak & Mikaitis 2025)"
-#define SRC_EMU "NUMERICS.md fp16 emulation of fp8 (cutlass #1986; hardware vectors)"
-#define SRC_CONTRACT "to contract, no hardware data (NUMERICS.md)"
+/* Measured on hardware (the A100 vectors and the papers behind docs/contract.md). */
+#define SRC_HW "contract table (Fasi et al. 2021; Khattak & Mikaitis 2025)"
+#define SRC_EMU "contract: fp16 emulation of fp8 (cutlass #1986; hardware vectors)"
+#define SRC_CONTRACT "to contract, no hardware data (docs/contract.md)"
 
 /* One floating-point FEDP row: both fp32 (RZ) and fp16 (RNE) outputs where they exist. */
 #define FEDP32(arch, instr, in, l, f, emin, man, src) \

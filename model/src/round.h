@@ -4,7 +4,7 @@
  * Input: sign, an exact integer magnitude and a binary scale (value = mag * 2^q).
  * Output: the bit pattern of the nearest-even (TC_RNE) or truncated (TC_RZ) value
  * with `man_bits` fraction bits, gradual underflow at the format's emin, and Inf
- * once the rounded exponent passes emax (NUMERICS.md step 6).
+ * once the rounded exponent passes emax (docs/contract.md step 6).
  */
 #ifndef TCSIM_ROUND_H
 #define TCSIM_ROUND_H

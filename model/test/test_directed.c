@@ -1,4 +1,4 @@
-/* test_directed.c - one or more hand-derived cases for every rule of NUMERICS.md.
+/* test_directed.c - one or more hand-derived cases for every rule of docs/contract.md.
  *
  * Each expected value is worked out from the rules in the comment beside it (not
  * taken from the model's output). Encodings used below:

@@ -1,6 +1,6 @@
 // fma.sv - one fused multiply-add d = a*b + c, rounded once to the output format: a
 // stage of the chained baseline (fma_chain.sv) that the synthesis reports compare the
-// FEDP with. It is NOT the arithmetic of NUMERICS.md: the addition is exact before its
+// FEDP with. It is NOT the arithmetic of docs/contract.md: the addition is exact before its
 // one rounding (IEEE 754 fusedMultiplyAdd), so L of them in a row round L times.
 //
 // Building blocks are the FEDP's own (fedp_decode, fedp_lzc, fedp_round), so that the

@@ -1,7 +1,7 @@
 /* chain_model.h - the arithmetic of the synthesis baseline (rtl/baseline/): a dot product
  * as a chain of fused multiply-adds, each rounded once to the output format.
  *
- * This is NOT NUMERICS.md (the tensor cores' fused dot product): it exists to check the
+ * This is NOT docs/contract.md (the tensor cores' fused dot product): it exists to check the
  * baseline RTL. Values are decoded with the model's format table (tc_decode), and every
  * sum is exact (GMP integers) before its one rounding, so no argument about sticky bits
  * is needed here; the test holds this model against the host's fmaf and _Float16.

@@ -347,13 +347,13 @@ static int one_case(bw_design *dut, const mix *mx, int directed, const reset_cut
 }
 
 /* Where the alignment exponent E of the FP4 kinds' fused step sits when every term is
- * tiny and c is zero (NUMERICS.md: E = max(Emin_align = -133, the group terms' scale
+ * tiny and c is zero (docs/contract.md: E = max(Emin_align = -133, the group terms' scale
  * exponents, c's only when c != 0)). Random scales near 2^0 never go there. Each case is
  * one mxf4nvf4 instruction with ue8m0 scales and enable-input-d 0 whose only non-zero
  * element is D[0][0] = a big term (+1 x 2^big) plus a small one (-1 x 2^small): the small
  * one survives the truncation to F = 35 fraction bits of 2^E or it does not, and the sum
  * is rounded toward zero to an fp32 subnormal. `expect` is worked out by hand from
- * NUMERICS.md; the whole D block and every other word must also agree with the RTL. */
+ * docs/contract.md; the whole D block and every other word must also agree with the RTL. */
 typedef struct floor_case {
     int big, small;     /* scale exponents of groups 0 and 1: sa = 2^-127, sb = the rest */
     uint32_t expect;    /* D[0][0] as fp32 bits */
@@ -470,7 +470,7 @@ static void floor_cases_run(bw_design *dut)
 }
 
 /* A group whose scale product is zero drops out even when only one of its two scales is
- * zero (NUMERICS.md "mxf4 / nvf4"): it must not raise E to e(sa) + e(sb) though its term
+ * zero (docs/contract.md "mxf4 / nvf4"): it must not raise E to e(sa) + e(sb) though its term
  * is 0. Random scales are zero only one time in 48 and near 2^0, where the raised E
  * truncates nothing that shows. Each case is one mxf4nvf4 instruction with ue4m3 scales
  * and enable-input-d 1 whose D[0][0] has one non-zero product (+1 x +1, group 0), scales

@@ -47,7 +47,7 @@ static void low_op(tb *t, const tc_profile *p, op *o)
 }
 
 /* The FEDP exponent of a value of format f whose leading one is 2^e: floor(log2) for a
- * normal, emin for a subnormal (NUMERICS.md step 1). */
+ * normal, emin for a subnormal (docs/contract.md step 1). */
 static int fedp_exp(const tc_fmt_info *fi, int e)
 {
     return e < fi->emin ? fi->emin : e;

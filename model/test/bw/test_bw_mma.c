@@ -3,7 +3,7 @@
  * For every kind and format mix, random tiles with random M, N, A source, enable-input-d
  * and disable-output-lane mask. The test packs the operand rows itself (its own bit
  * layout code, from the table of tcsim_bw.h), and computes every expected element as the
- * NUMERICS.md dot product element by element: tc_fedp_step for the FEDP kinds (one step
+ * docs/contract.md dot product element by element: tc_fedp_step for the FEDP kinds (one step
  * of L = K terms: the step's own code, not tc_dot's fast path), exact wrap-around s32
  * sums written here for i8, tc_dot_scaled for the block-scaled kinds. Then every word
  * of the tensor memory is checked: D where a row's lane is enabled, the old contents

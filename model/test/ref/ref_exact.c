@@ -1,7 +1,7 @@
 /*
- * ref_exact.c - the exact reference of NUMERICS.md (see ref_exact.h).
+ * ref_exact.c - the exact reference of docs/contract.md (see ref_exact.h).
  *
- * Layout, in the order NUMERICS.md tells it:
+ * Layout, in the order docs/contract.md tells it:
  *   formats        our transcription of the "Formats" section, and the decoder
  *   profiles       our transcription of the parameter table
  *   output         rounding an exact non-zero number once to fp32 / fp16 / e8m13
@@ -140,7 +140,7 @@ static int64_t int_value(const ref_fmt *d, uint32_t bits)
     {w, TC_ARCH_##ar, TC_INSTR_##ins, TC_FMT_##i, TC_FMT_##o, TC_KIND_FEDP, l, f,    \
      (TC_FMT_##o == TC_FMT_FP16) ? TC_RNE : TC_RZ, emin, man, TC_FMT_COUNT, 0, NULL, 0}
 /* fp8 through mma on hopper/blackwell: the step parameters are those of the arch's
- * fp16 row; NUMERICS.md gives no L/F/rounding/floor for the emulation row itself
+ * fp16 row; docs/contract.md gives no L/F/rounding/floor for the emulation row itself
  * (we note the block of 32). */
 #define EMU(w, ar, i, o)                                                              \
     {w, TC_ARCH_##ar, TC_INSTR_MMA, TC_FMT_##i, TC_FMT_##o, TC_KIND_FP8_EMU, 32, 0, TC_RNE, \
@@ -150,7 +150,7 @@ static int64_t int_value(const ref_fmt *d, uint32_t bits)
 #define MX(w, i)                                                                      \
     {w, TC_ARCH_BLACKWELL, TC_INSTR_TCGEN05, TC_FMT_##i, TC_FMT_FP32, TC_KIND_MX, 32, 25, \
      TC_RZ, -133, 23, TC_FMT_UE8M0, 32, "mxf8f6f4", 0}
-/* mxf4 / nvf4: 64 products per step, F = 35, RZ fp32. NUMERICS.md names no
+/* mxf4 / nvf4: 64 products per step, F = 35, RZ fp32. docs/contract.md names no
  * Emin_align for these kinds, so that field is left to the model (and reported). */
 #define MXF4(w, kindname, sc, blk)                                                    \
     {w, TC_ARCH_BLACKWELL, TC_INSTR_TCGEN05, TC_FMT_E2M1, TC_FMT_FP32, TC_KIND_MXF4, 64, 35, \
@@ -460,7 +460,7 @@ typedef struct step_params {
     tc_round rnd;
 } step_params;
 
-/* Steps 3-7 of NUMERICS.md over terms[0..n). Specials first: any NaN, or Inf of both
+/* Steps 3-7 of docs/contract.md over terms[0..n). Specials first: any NaN, or Inf of both
  * signs, is the canonical NaN; otherwise an Inf term gives Inf of its sign. */
 static uint32_t fused_step(ref_ctx *w, size_t n, const step_params *sp)
 {
@@ -760,7 +760,7 @@ static int dot_mxf4(ref_ctx *w, const ref_profile *p, size_t k, const uint32_t *
 {
     if (p->emin_align == REF_EMIN_UNSPECIFIED || p->L == 0 || p->L % 16 ||
         p->scale_block % 16)
-        return -1; /* the caller must fill in the floor NUMERICS.md leaves open */
+        return -1; /* the caller must fill in the floor docs/contract.md leaves open */
     step_params sp = profile_step(p);
     uint32_t acc = c;
     for (size_t s = 0; s < k; s += p->L) {

@@ -1,7 +1,7 @@
 /*
  * ref_exact.h - an exact, independent reference of the contract (docs/contract.md).
  *
- * Written from NUMERICS.md alone, without reading model/src: the point is a second
+ * Written from docs/contract.md alone, without reading model/src: the point is a second
  * reading of the spec that the golden model is compared against bit for bit.
  * Every value is the exact real number it encodes, held in GMP integers as
  * (-1)^neg * mag * 2^q; exponents, truncation, rounding and overflow are decided on
@@ -29,7 +29,7 @@ typedef enum ref_special {
     REF_SPEC_UE8M0   /* 0xff is NaN; every other x is 2^(x-127) */
 } ref_special;
 
-/* Our own transcription of the "Formats" section of NUMERICS.md. */
+/* Our own transcription of the "Formats" section of docs/contract.md. */
 typedef struct ref_fmt {
     tc_fmt id;
     const char *name;
@@ -60,16 +60,16 @@ typedef struct ref_num {
 /* 0 on success, -1 if f is not a float/scale format or bits do not fit its width. */
 int ref_decode(tc_fmt f, uint32_t bits, ref_num *out);
 
-/* floor(log2|x|) for a non-zero finite x, raised to emin (NUMERICS.md step 1). */
+/* floor(log2|x|) for a non-zero finite x, raised to emin (docs/contract.md step 1). */
 long ref_align_exp(const ref_num *x, int emin);
 
 /* ------------------------------------------------------------------ profiles */
 
 #define REF_EMIN_NONE        (-1000000)  /* the table's "none": no floor */
-#define REF_EMIN_UNSPECIFIED (-2000000)  /* NUMERICS.md gives no value (mxf4) */
+#define REF_EMIN_UNSPECIFIED (-2000000)  /* docs/contract.md gives no value (mxf4) */
 
-/* One row of our own transcription of the NUMERICS.md parameter table. Fields that
- * NUMERICS.md does not give for a row are marked in `unspecified` (REF_UNSPEC_*). */
+/* One row of our own transcription of the docs/contract.md parameter table. Fields that
+ * docs/contract.md does not give for a row are marked in `unspecified` (REF_UNSPEC_*). */
 enum {
     REF_UNSPEC_L = 1, REF_UNSPEC_F = 2, REF_UNSPEC_ROUND = 4, REF_UNSPEC_EMIN = 8,
     REF_UNSPEC_MAN = 16

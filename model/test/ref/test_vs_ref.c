@@ -5,10 +5,10 @@
  *               [--dump N] [--selftest] [--table]
  *
  * Three parts:
- *   selftest  the reference against hand-computed cases written from NUMERICS.md, so
+ *   selftest  the reference against hand-computed cases written from docs/contract.md, so
  *             that the reference is not only ever checked against the model;
  *   table     the model's profile table (tc_profile_table) against our own
- *             transcription of the NUMERICS.md table, row for row, both ways;
+ *             transcription of the docs/contract.md table, row for row, both ways;
  *   random    a seeded random comparison over every row of the model's table, bit
  *             for bit, with inputs drawn to hit the hard cases (see `scenario`).
  * --selftest and --table run only those parts; with neither, all three run.
@@ -105,7 +105,7 @@ static int make_row_ctx(const tc_profile *mp, row_ctx *rc)
         if (!m)
             return 0;
         rc->rp = *m;
-        if (m->emin_align == REF_EMIN_UNSPECIFIED) /* NUMERICS.md is silent: the model's */
+        if (m->emin_align == REF_EMIN_UNSPECIFIED) /* docs/contract.md is silent: the model's */
             rc->rp.emin_align = mp->emin_align == TC_EMIN_ALIGN_NONE ? REF_EMIN_NONE
                                                                      : mp->emin_align;
     }

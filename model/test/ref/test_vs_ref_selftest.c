@@ -1,5 +1,5 @@
 /* test_vs_ref_selftest.c - the exact reference against hand-computed cases written from
- * NUMERICS.md, so that the reference is not only ever checked against the model. */
+ * docs/contract.md, so that the reference is not only ever checked against the model. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -89,7 +89,7 @@ static void selftest_decode(void)
 }
 
 /* Hand-computed dot products. Each expectation was worked out on paper from the
- * NUMERICS.md steps; the comment says what the case pins down. */
+ * docs/contract.md steps; the comment says what the case pins down. */
 typedef struct hand_case {
     const char *what;
     tc_arch arch;

@@ -1,5 +1,5 @@
 /* test_vs_ref_table.c - the model's profile table (tc_profile_table) against our own
- * transcription of the NUMERICS.md table, row for row, both ways. */
+ * transcription of the contract table, row for row, both ways. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,25 +30,25 @@ static int compare_params(const char *name, const tc_profile *r, const ref_profi
     int bad = 0;
     char b1[16], b2[16];
     if (!(m->unspecified & REF_UNSPEC_L) && r->L != m->L) {
-        printf("table: %s: L %u, NUMERICS.md %u\n", name, r->L, m->L);
+        printf("table: %s: L %u, contract %u\n", name, r->L, m->L);
         bad++;
     }
     if (!(m->unspecified & REF_UNSPEC_F) && r->F != m->F) {
-        printf("table: %s: F %u, NUMERICS.md %u\n", name, r->F, m->F);
+        printf("table: %s: F %u, contract %u\n", name, r->F, m->F);
         bad++;
     }
     if (!(m->unspecified & REF_UNSPEC_ROUND) && r->round != m->round) {
-        printf("table: %s: rounding %s, NUMERICS.md %s\n", name, r->round == TC_RNE ? "RNE" : "RZ",
+        printf("table: %s: rounding %s, contract %s\n", name, r->round == TC_RNE ? "RNE" : "RZ",
                m->round == TC_RNE ? "RNE" : "RZ");
         bad++;
     }
     if (!(m->unspecified & REF_UNSPEC_EMIN) && !emin_equal(m->emin_align, r->emin_align)) {
-        printf("table: %s: Emin_align %s, NUMERICS.md %s\n", name,
+        printf("table: %s: Emin_align %s, contract %s\n", name,
                emin_str(r->emin_align, b1, sizeof b1), emin_str(m->emin_align, b2, sizeof b2));
         bad++;
     }
     if (!(m->unspecified & REF_UNSPEC_MAN) && r->out_man_bits != m->out_man_bits) {
-        printf("table: %s: out_man_bits %u, NUMERICS.md %u\n", name, r->out_man_bits,
+        printf("table: %s: out_man_bits %u, contract %u\n", name, r->out_man_bits,
                m->out_man_bits);
         bad++;
     }
@@ -108,7 +108,7 @@ int run_table(void)
         return 1;
     for (size_t i = 0; i < n; i++) {
         const tc_profile *r = &rows[i];
-        if (r->kind == TC_KIND_INT) { /* not in NUMERICS.md's table: shape only */
+        if (r->kind == TC_KIND_INT) { /* not in the contract's table: shape only */
             n_int++;
             if (!is_int_fmt(r->in) || r->out != TC_FMT_S32) {
                 printf("table: %s: an integer row must be int8/uint8/int4/uint4 -> s32\n", r->name);
@@ -118,25 +118,25 @@ int run_table(void)
         }
         const ref_profile *m = my_row_for(r);
         if (!m) {
-            printf("table: model row %s has no row in NUMERICS.md\n", r->name);
+            printf("table: model row %s has no row in the contract\n", r->name);
             bad++;
             continue;
         }
         if (seen[m - mine]++)
-            printf("table: NOTE %s: a second model row for NUMERICS.md's %s\n", r->name, m->what);
+            printf("table: NOTE %s: a second model row for the contract's %s\n", r->name, m->what);
         bad += compare_params(r->name, r, m);
         if (r->kind == TC_KIND_FP8_EMU)
             bad += check_emulation_row(r);
         if (m->unspecified & REF_UNSPEC_EMIN && r->kind != TC_KIND_FP8_EMU) {
             char b[16];
-            printf("table: NOTE %s: NUMERICS.md gives no Emin_align; the model uses %s and the "
+            printf("table: NOTE %s: the contract gives no Emin_align; the model uses %s and the "
                    "reference follows it\n", r->name, emin_str(r->emin_align, b, sizeof b));
         }
     }
     for (size_t j = 0; j < nm; j++) {
         const ref_profile *m = &mine[j];
         if (!seen[j]) {
-            printf("table: NUMERICS.md row '%s' is missing from the model's table\n", m->what);
+            printf("table: contract row '%s' is missing from the model's table\n", m->what);
             bad++;
         }
         /* the lookup functions must land on a row that matches too */
@@ -154,7 +154,7 @@ int run_table(void)
         }
     }
     free(seen);
-    printf("table: %zu model rows (%zu integer), %zu NUMERICS.md rows: %s\n", n, n_int, nm,
+    printf("table: %zu model rows (%zu integer), %zu contract rows: %s\n", n, n_int, nm,
            bad ? "FAILED" : "ok");
     return bad != 0;
 }

@@ -2,7 +2,7 @@
  * through fragments and HMMA sets and steps == an element-wise chain of tc_dot in k
  * order 0..K-1, for directed and random A, B, C, every layout, both modes.
  *
- * tc_dot is the documented arithmetic (NUMERICS.md: a k > L dot product is cut into
+ * tc_dot is the documented arithmetic (docs/contract.md: a k > L dot product is cut into
  * consecutive blocks of L = 4, each step rounded); the instruction reaches each output
  * through the fragment mapping, the octets' buffers and four HMMA sets. A wrong lane, a
  * wrong register pair, a wrong B half or sets out of k order all change some element. */
