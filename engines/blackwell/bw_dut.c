@@ -45,9 +45,8 @@ tc_status bw_dut_open(const char *fst_path, bw_dut **out)
 
 void bw_dut_free(bw_dut *d)
 {
-    if (!d)
-        return;
-    bw_shim_free(d->shim);
+    if (d)
+        bw_shim_free(d->shim);
     free(d);
 }
 

@@ -26,9 +26,8 @@ tc_status bw_engine_new(bw_engine **out)
 
 void bw_engine_free(bw_engine *e)
 {
-    if (!e)
-        return;
-    bw_dut_free(e->dut);
+    if (e)
+        bw_dut_free(e->dut);
     free(e);
 }
 

@@ -66,8 +66,7 @@ tc_status fedp_engine_step(void *ctx, const tc_profile *step_profile, size_t n,
 
 void fedp_engine_close(fedp_engine *e)
 {
-    if (!e)
-        return;
-    dut_free(e->dut);
+    if (e)
+        dut_free(e->dut);
     free(e);
 }

@@ -26,9 +26,8 @@ tc_status tc_warp_engine_open(const char *fst_path, tc_warp_engine **out)
 
 void tc_warp_engine_close(tc_warp_engine *e)
 {
-    if (!e)
-        return;
-    tcw_free(e->dut);
+    if (e)
+        tcw_free(e->dut);
     free(e);
 }
 

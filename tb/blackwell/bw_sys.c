@@ -49,9 +49,8 @@ tc_status bw_sys_new(unsigned banks, bw_sys **out)
 
 void bw_sys_free(bw_sys *s)
 {
-    if (!s)
-        return;
-    bw_sys_shim_free(s->shim);
+    if (s)
+        bw_sys_shim_free(s->shim);
     free(s);
 }
 
