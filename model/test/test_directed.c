@@ -307,30 +307,39 @@ static int run_decode(void)
     return fails;
 }
 
+/* IEEE additions (tc_add), each with its rule, worked by hand from the encodings. */
+typedef struct acase {
+    const char *rule;
+    tc_fmt fmt;
+    uint32_t x, y;
+    tc_round rnd;
+    uint32_t expect;
+} acase;
+
+static const acase additions[] = {
+    {"add: -0 + -0 = -0", FP32, 0x80000000, 0x80000000, TC_RNE, 0x80000000},
+    {"add: 1 + -1 = +0", FP32, 0x3f800000, 0xbf800000, TC_RNE, 0x00000000},
+    {"add: Inf + -Inf = NaN", FP32, 0x7f800000, 0xff800000, TC_RNE, 0x7fffffff},
+    /* (1 + 2^-23) + 2^-24: a tie, to the even neighbour 1 + 2^-22 */
+    {"add: tie to even (up)", FP32, 0x3f800001, 0x33800000, TC_RNE, 0x3f800002},
+    {"add: tie to even (down)", FP32, 0x3f800000, 0x33800000, TC_RNE, 0x3f800000},
+    /* 1 - 2^-60: far below half an ulp, nearest is 1.0; RZ gives the next value down */
+    {"add: tiny subtrahend, RNE", FP32, 0x3f800000, 0xa1800000, TC_RNE, 0x3f800000},
+    {"add: tiny subtrahend, RZ", FP32, 0x3f800000, 0xa1800000, TC_RZ, 0x3f7fffff},
+    {"add: fp16 overflow", FP16, 0x7bff, 0x7bff, TC_RNE, 0x7c00},
+};
+
 /* The IEEE addition that ends the fp8 emulation, and the conversions. */
 static int run_add(void)
 {
     int fails = 0;
     uint32_t r = 0;
     tc_status st;
-    st = tc_add(FP32, 0x80000000, 0x80000000, TC_RNE, &r);
-    fails += check("add: -0 + -0 = -0", st, r, 0x80000000);
-    st = tc_add(FP32, 0x3f800000, 0xbf800000, TC_RNE, &r);
-    fails += check("add: 1 + -1 = +0", st, r, 0x00000000);
-    st = tc_add(FP32, 0x7f800000, 0xff800000, TC_RNE, &r);
-    fails += check("add: Inf + -Inf = NaN", st, r, 0x7fffffff);
-    /* (1 + 2^-23) + 2^-24: a tie, to the even neighbour 1 + 2^-22 */
-    st = tc_add(FP32, 0x3f800001, 0x33800000, TC_RNE, &r);
-    fails += check("add: tie to even (up)", st, r, 0x3f800002);
-    st = tc_add(FP32, 0x3f800000, 0x33800000, TC_RNE, &r);
-    fails += check("add: tie to even (down)", st, r, 0x3f800000);
-    /* 1 - 2^-60: far below half an ulp, nearest is 1.0; RZ gives the next value down */
-    st = tc_add(FP32, 0x3f800000, 0xa1800000, TC_RNE, &r);
-    fails += check("add: tiny subtrahend, RNE", st, r, 0x3f800000);
-    st = tc_add(FP32, 0x3f800000, 0xa1800000, TC_RZ, &r);
-    fails += check("add: tiny subtrahend, RZ", st, r, 0x3f7fffff);
-    st = tc_add(FP16, 0x7bff, 0x7bff, TC_RNE, &r);
-    fails += check("add: fp16 overflow", st, r, 0x7c00);
+    for (size_t i = 0; i < sizeof additions / sizeof additions[0]; i++) {
+        const acase *c = &additions[i];
+        st = tc_add(c->fmt, c->x, c->y, c->rnd, &r);
+        fails += check(c->rule, st, r, c->expect);
+    }
     /* a rounding mode that is neither: refused (it ran as RZ), the result untouched */
     r = 0x1234;
     st = tc_add(FP32, 0x3f800000, 0xa1800000, (tc_round)7, &r);
