@@ -34,6 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "bw_design.h"
+#include "bw_desc.h"
 #include "test_args.h"
 #include "test_random.h"   /* testkit: the stream the model's tests use */
 
@@ -227,12 +228,7 @@ static int one_case(bw_design *dut, const mix *mx, int directed, const reset_cut
     fill(t, rt);
     unsigned K, W;
     tc_bw_kind_dims(mx->kind, &K, &W);
-    tc_bw_mma_desc d;
-    memset(&d, 0, sizeof d);
-    d.kind = mx->kind;
-    d.in = mx->in;
-    d.out = mx->out;
-    d.scale = mx->scale;
+    tc_bw_mma_desc d = bw_desc_of_mix(mx->kind, mx->in, mx->out, mx->scale);
     d.M = (rnd64() & 1) ? 128 : 64;
     d.N = 8 * (1 + (unsigned)(rnd64() % (directed ? 32 : 6)));
     if (directed)

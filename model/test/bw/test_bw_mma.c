@@ -17,6 +17,7 @@
 
 #include "check.h"
 #include "test_random.h"
+#include "bw_desc.h"
 #include "test_args.h"
 
 
@@ -92,12 +93,7 @@ static void one_case(const mix *mx, unsigned banks, int iter)
             before[l][c] = (uint32_t)rnd64();
             tc_tmem_poke(t, l, c, before[l][c]);
         }
-    tc_bw_mma_desc d;
-    memset(&d, 0, sizeof d);
-    d.kind = mx->kind;
-    d.in = mx->in;
-    d.out = mx->out;
-    d.scale = mx->scale;
+    tc_bw_mma_desc d = bw_desc_of_mix(mx->kind, mx->in, mx->out, mx->scale);
     d.M = M;
     d.N = N;
     d.d_col = 32 + (unsigned)(rnd64() % 200);
@@ -230,18 +226,10 @@ static void cost_cases(void)
         tc_tmem_new(banks[bi], &t);
         static uint32_t b_rows[256 * 8];
         memset(b_rows, 0, sizeof b_rows);
-        tc_bw_mma_desc d;
-        memset(&d, 0, sizeof d);
-        d.kind = TC_BW_F16;
-        d.in = TC_FMT_FP16;
-        d.out = TC_FMT_FP32;
-        d.M = 128;
-        d.N = 256;
-        d.d_col = 8;
-        d.a_tmem = 1;
-        d.b_smem.words = b_rows;
-        d.b_smem.row_stride = 8;
-        d.enable_input_d = 1;
+        tc_bw_mma_desc d = {.kind = TC_BW_F16, .in = TC_FMT_FP16, .out = TC_FMT_FP32,
+                            .M = 128, .N = 256, .d_col = 8, .a_tmem = 1,
+                            .b_smem = {.words = b_rows, .row_stride = 8},
+                            .enable_input_d = 1};
         tc_bw_cost cost;
         CHECK(tc_bw_mma(t, &d, &cost) == TC_OK, "f16 256");
         uint64_t per = banks[bi] == 8 ? 1 : 2;
@@ -323,18 +311,10 @@ static void error_cases(void)
     tc_tmem_new(8, &t);
     static uint32_t rows[256 * 8];
     memset(rows, 0, sizeof rows);
-    tc_bw_mma_desc d;
-    memset(&d, 0, sizeof d);
-    d.kind = TC_BW_F8F6F4;
-    d.in = TC_FMT_E2M1;
-    d.out = TC_FMT_FP32;
-    d.M = 128;
-    d.N = 8;
-    d.d_col = 100;
-    d.b_smem.words = rows;
-    d.b_smem.row_stride = 8;
-    d.a_smem.words = rows;
-    d.a_smem.row_stride = 8;
+    tc_bw_mma_desc d = {.kind = TC_BW_F8F6F4, .in = TC_FMT_E2M1, .out = TC_FMT_FP32,
+                        .M = 128, .N = 8, .d_col = 100,
+                        .b_smem = {.words = rows, .row_stride = 8},
+                        .a_smem = {.words = rows, .row_stride = 8}};
     CHECK(tc_bw_mma(t, &d, NULL) == TC_OK, "plain");
     d.M = 96;
     CHECK(tc_bw_mma(t, &d, NULL) == TC_ESHAPE, "M 96");
