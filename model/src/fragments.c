@@ -18,6 +18,20 @@
 static const char *const shape_names[TC_SHAPE_COUNT] = {"m16n16k16", "m8n8k4"};
 static const char *const layout_names[TC_LAYOUT_COUNT] = {"row", "col"};
 
+/* The index of name in names[0..n), shared by the shape and layout parsers. */
+static tc_status parse_name(const char *name, const char *const *names, unsigned n,
+                            unsigned *index)
+{
+    if (!name)
+        return TC_EINVAL;
+    for (unsigned i = 0; i < n; i++)
+        if (!strcmp(name, names[i])) {
+            *index = i;
+            return TC_OK;
+        }
+    return TC_EINVAL;
+}
+
 const char *tc_shape_name(tc_shape s)
 {
     return (unsigned)s < TC_SHAPE_COUNT ? shape_names[s] : NULL;
@@ -25,14 +39,11 @@ const char *tc_shape_name(tc_shape s)
 
 tc_status tc_shape_parse(const char *name, tc_shape *out)
 {
-    if (!name || !out)
+    unsigned i;
+    if (!out || parse_name(name, shape_names, TC_SHAPE_COUNT, &i) != TC_OK)
         return TC_EINVAL;
-    for (unsigned s = 0; s < TC_SHAPE_COUNT; s++)
-        if (!strcmp(name, shape_names[s])) {
-            *out = (tc_shape)s;
-            return TC_OK;
-        }
-    return TC_EINVAL;
+    *out = (tc_shape)i;
+    return TC_OK;
 }
 
 const char *tc_layout_name(tc_layout l)
@@ -42,14 +53,11 @@ const char *tc_layout_name(tc_layout l)
 
 tc_status tc_layout_parse(const char *name, tc_layout *out)
 {
-    if (!name || !out)
+    unsigned i;
+    if (!out || parse_name(name, layout_names, TC_LAYOUT_COUNT, &i) != TC_OK)
         return TC_EINVAL;
-    for (unsigned l = 0; l < TC_LAYOUT_COUNT; l++)
-        if (!strcmp(name, layout_names[l])) {
-            *out = (tc_layout)l;
-            return TC_OK;
-        }
-    return TC_EINVAL;
+    *out = (tc_layout)i;
+    return TC_OK;
 }
 
 tc_status tc_shape_dims(tc_shape s, unsigned *m, unsigned *n, unsigned *k, unsigned *tiles)

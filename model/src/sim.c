@@ -193,27 +193,37 @@ static int is_busy(const tc_sim *s, unsigned unit, const tc_op_timing *t)
            s->n_flight >= s->cap_flight;
 }
 
+/* What tc_sim_can_issue and tc_sim_issue both ask first: the result pointer (out) is
+ * given, the operation is valid (its timing in *t), and whether its unit is busy. */
+static tc_status op_ready(const tc_sim *s, const tc_sim_op *op, const void *out,
+                          tc_op_timing *t, int *busy)
+{
+    if (!out)
+        return TC_EINVAL;
+    tc_status st = op_check(s, op, t);
+    if (st == TC_OK)
+        *busy = is_busy(s, op->unit, t);
+    return st;
+}
+
 tc_status tc_sim_can_issue(const tc_sim *s, const tc_sim_op *op, int *ok)
 {
     tc_op_timing t;
-    if (!ok)
-        return TC_EINVAL;
-    tc_status st = op_check(s, op, &t);
-    if (st != TC_OK)
-        return st;
-    *ok = !is_busy(s, op->unit, &t);
-    return TC_OK;
+    int busy;
+    tc_status st = op_ready(s, op, ok, &t, &busy);
+    if (st == TC_OK)
+        *ok = !busy;
+    return st;
 }
 
 tc_status tc_sim_issue(tc_sim *s, const tc_sim_op *op, uint64_t *ticket)
 {
     tc_op_timing t;
-    if (!ticket)
-        return TC_EINVAL;
-    tc_status st = op_check(s, op, &t);
+    int busy;
+    tc_status st = op_ready(s, op, ticket, &t, &busy);
     if (st != TC_OK)
         return st;
-    if (is_busy(s, op->unit, &t)) {
+    if (busy) {
         s->st.busy_rejects++;
         return TC_EBUSY;
     }
