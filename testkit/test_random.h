@@ -50,6 +50,17 @@ static inline uint32_t rnd_acc(tc_fmt acc, int wild)
     return (r & 0x80000000u) | ((124u + (r >> 4) % 8) << 23) | (r & 0x7fffffu);
 }
 
+/* The 16 Volta warp configurations, in the order the warp tests (model and RTL) walk
+ * them: i = shape * 8 + (fp16 accumulator) * 4 + A layout * 2 + B layout. */
+#define TK_HMMA_CFGS 16u
+
+static inline tc_hmma_cfg tk_hmma_cfg(unsigned i)
+{
+    tc_hmma_cfg cfg = {(tc_shape)(i >> 3 & 1u), (tc_layout)(i >> 1 & 1u), (tc_layout)(i & 1u),
+                       (i >> 2 & 1u) ? TC_FMT_FP16 : TC_FMT_FP32};
+    return cfg;
+}
+
 /* D(i, j) of tile t of a Volta MMA (A: T x M x K, B: T x K x N, C: T x M x N, row major)
  * from the model's dot product alone, one tc_dot of the K <= 16 products: what the warp
  * tests hold the HMMA sets (model) and the warp (RTL) against. */

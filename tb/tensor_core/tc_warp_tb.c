@@ -513,15 +513,11 @@ int main(int argc, char **argv)
 
     check_figure9(e);
     unsigned configs = 0;
-    for (int sh = 0; sh < 2; sh++)
-        for (int acc = 0; acc < 2; acc++)
-            for (int la = 0; la < 2; la++)
-                for (int lb = 0; lb < 2; lb++) {
-                    tc_hmma_cfg cfg = {(tc_shape)sh, (tc_layout)la, (tc_layout)lb,
-                                       acc ? TC_FMT_FP16 : TC_FMT_FP32};
-                    run_config(e, &cfg, (unsigned)count);
-                    configs++;
-                }
+    for (unsigned ci = 0; ci < TK_HMMA_CFGS; ci++) {
+        tc_hmma_cfg cfg = tk_hmma_cfg(ci);
+        run_config(e, &cfg, (unsigned)count);
+        configs++;
+    }
     uint64_t cycles = tc_warp_engine_cycles(e);
     tc_warp_engine_close(e);
     printf("%s: %u configurations x (5 directed + %u random) instructions, %llu cycles, "

@@ -63,61 +63,58 @@ int main(int argc, char **argv)
     rng = 0x9e3779b97f4a7c15u;
     uint32_t A[4 * 256], B[4 * 256], C[4 * 256];
     unsigned cases = 0;
-    for (int sh = 0; sh < 2; sh++)
-        for (int acc = 0; acc < 2; acc++)
-            for (int la = 0; la < 2; la++)
-                for (int lb = 0; lb < 2; lb++) {
-                    tc_hmma_cfg cfg = {(tc_shape)sh, (tc_layout)la, (tc_layout)lb,
-                                       acc ? TC_FMT_FP16 : TC_FMT_FP32};
-                    g_acc = cfg.acc;
-                    /* directed: zeros with C = -0 (a zero sum is +0); 1*1 sums (exact
-                     * small integers); Inf * 0 (NaN) in one place; huge products
-                     * (fp16 overflow to Inf); subnormal products; and ordered magnitudes
-                     * whose value depends on the k order (below) */
-                    uint32_t negz = acc ? 0x8000u : 0x80000000u;
-                    for (unsigned i = 0; i < 1024; i++) {
-                        A[i] = 0;
-                        B[i] = 0x3c00;
-                        C[i] = negz;
-                    }
-                    check_case("zeros, C = -0", &cfg, A, B, C);
-                    for (unsigned i = 0; i < 1024; i++) {
-                        A[i] = i % 3 ? 0x3c00 : 0xbc00;
-                        C[i] = acc ? 0x3c00 : 0x3f800000;
-                    }
-                    A[5] = 0x7c00;
-                    B[17] = 0;
-                    check_case("+-1 sums, one Inf * 0", &cfg, A, B, C);
-                    for (unsigned i = 0; i < 1024; i++) {
-                        A[i] = 0x7bff;
-                        B[i] = i % 2 ? 0x7bff : 0x5800;
-                    }
-                    check_case("huge products", &cfg, A, B, C);
-                    for (unsigned i = 0; i < 1024; i++) {
-                        A[i] = 0x0001 + i % 7;
-                        B[i] = i % 5 ? 0x0200 : 0x8400;
-                        C[i] = acc ? 0x0003 : 0x00000100;
-                    }
-                    check_case("subnormal products", &cfg, A, B, C);
-                    /* k slice 0 holds 2^10 products, the later slices 2^-13: each HMMA
-                     * rounds, so the sum depends on the order of the sets */
-                    for (unsigned i = 0; i < 1024; i++) {
-                        unsigned k = i % 16; /* A is MxK row-major: i % K is k (K = 16) */
-                        A[i] = sh == 0 ? (k < 4 ? 0x6400 : 0x0800) : 0x3c00;
-                        B[i] = 0x3c00 | (i % 3);
-                        C[i] = acc ? 0x0000 : 0x00000000;
-                    }
-                    check_case("k-ordered magnitudes", &cfg, A, B, C);
-                    cases += 5;
-                    for (uint64_t r = 0; r < rounds; r++) {
-                        g_wild = r % 4 == 3;
-                        fill(A, 1024, gen_in);
-                        fill(B, 1024, gen_in);
-                        fill(C, 1024, gen_acc);
-                        check_case(g_wild ? "random (every class)" : "random", &cfg, A, B, C);
-                        cases++;
-                    }
-                }
+    for (unsigned ci = 0; ci < TK_HMMA_CFGS; ci++) {
+        tc_hmma_cfg cfg = tk_hmma_cfg(ci);
+        int acc = cfg.acc == TC_FMT_FP16, sh = cfg.shape;
+        g_acc = cfg.acc;
+        /* directed: zeros with C = -0 (a zero sum is +0); 1*1 sums (exact
+         * small integers); Inf * 0 (NaN) in one place; huge products
+         * (fp16 overflow to Inf); subnormal products; and ordered magnitudes
+         * whose value depends on the k order (below) */
+        uint32_t negz = acc ? 0x8000u : 0x80000000u;
+        for (unsigned i = 0; i < 1024; i++) {
+            A[i] = 0;
+            B[i] = 0x3c00;
+            C[i] = negz;
+        }
+        check_case("zeros, C = -0", &cfg, A, B, C);
+        for (unsigned i = 0; i < 1024; i++) {
+            A[i] = i % 3 ? 0x3c00 : 0xbc00;
+            C[i] = acc ? 0x3c00 : 0x3f800000;
+        }
+        A[5] = 0x7c00;
+        B[17] = 0;
+        check_case("+-1 sums, one Inf * 0", &cfg, A, B, C);
+        for (unsigned i = 0; i < 1024; i++) {
+            A[i] = 0x7bff;
+            B[i] = i % 2 ? 0x7bff : 0x5800;
+        }
+        check_case("huge products", &cfg, A, B, C);
+        for (unsigned i = 0; i < 1024; i++) {
+            A[i] = 0x0001 + i % 7;
+            B[i] = i % 5 ? 0x0200 : 0x8400;
+            C[i] = acc ? 0x0003 : 0x00000100;
+        }
+        check_case("subnormal products", &cfg, A, B, C);
+        /* k slice 0 holds 2^10 products, the later slices 2^-13: each HMMA
+         * rounds, so the sum depends on the order of the sets */
+        for (unsigned i = 0; i < 1024; i++) {
+            unsigned k = i % 16; /* A is MxK row-major: i % K is k (K = 16) */
+            A[i] = sh == 0 ? (k < 4 ? 0x6400 : 0x0800) : 0x3c00;
+            B[i] = 0x3c00 | (i % 3);
+            C[i] = acc ? 0x0000 : 0x00000000;
+        }
+        check_case("k-ordered magnitudes", &cfg, A, B, C);
+        cases += 5;
+        for (uint64_t r = 0; r < rounds; r++) {
+            g_wild = r % 4 == 3;
+            fill(A, 1024, gen_in);
+            fill(B, 1024, gen_in);
+            fill(C, 1024, gen_acc);
+            check_case(g_wild ? "random (every class)" : "random", &cfg, A, B, C);
+            cases++;
+        }
+    }
 
     /* The k-ordered case is a real check of the order: summed in reverse (the sets
      * backwards), the chain gives another result. */
