@@ -146,6 +146,19 @@ static int64_t int_value(const ref_fmt *d, uint32_t bits)
     {w, TC_ARCH_##ar, TC_INSTR_MMA, TC_FMT_##i, TC_FMT_##o, TC_KIND_FP8_EMU, 32, 0, TC_RNE, \
      0, 0, TC_FMT_COUNT, 0, NULL,                                                     \
      REF_UNSPEC_L | REF_UNSPEC_F | REF_UNSPEC_ROUND | REF_UNSPEC_EMIN | REF_UNSPEC_MAN}
+/* The 16-bit rows of Hopper and Blackwell (every instruction): L = 16 (8 for tf32),
+ * F = 25, the fp16 and fp32 floors; w names the arch and instruction. */
+#define HALF16(w, ar, ins)                                                            \
+    FEDP(w " fp16->fp32", ar, ins, FP16, FP32, 16, 25, -133, 23),                     \
+    FEDP(w " fp16->fp16", ar, ins, FP16, FP16, 16, 25, -21, 10),                      \
+    FEDP(w " bf16->fp32", ar, ins, BF16, FP32, 16, 25, -133, 23),                     \
+    FEDP(w " tf32->fp32", ar, ins, TF32, FP32, 8, 25, -133, 23)
+/* The four fp16-emulated fp8 rows of an arch's mma (w: the arch's name). */
+#define EMU4(w, ar)                                                                   \
+    EMU(w " mma e4m3->fp32 (fp16 emulation)", ar, E4M3, FP32),                        \
+    EMU(w " mma e5m2->fp32 (fp16 emulation)", ar, E5M2, FP32),                        \
+    EMU(w " mma e4m3->fp16 (fp16 emulation)", ar, E4M3, FP16),                        \
+    EMU(w " mma e5m2->fp16 (fp16 emulation)", ar, E5M2, FP16)
 /* mxf8f6f4: one 32-term step of the tcgen05 f8f6f4 row, fp32 out, RZ. */
 #define MX(w, i)                                                                      \
     {w, TC_ARCH_BLACKWELL, TC_INSTR_TCGEN05, TC_FMT_##i, TC_FMT_FP32, TC_KIND_MX, 32, 25, \
@@ -176,34 +189,16 @@ static const ref_profile REF_PROFILES[] = {
     FEDP("ada e5m2->fp32", ADA, MMA, E5M2, FP32, 16, 13, -132, 13),
     FEDP("ada e4m3->fp16", ADA, MMA, E4M3, FP16, 16, 13, -132, 10),
     FEDP("ada e5m2->fp16", ADA, MMA, E5M2, FP16, 16, 13, -132, 10),
-    FEDP("hopper mma fp16->fp32", HOPPER, MMA, FP16, FP32, 16, 25, -133, 23),
-    FEDP("hopper mma fp16->fp16", HOPPER, MMA, FP16, FP16, 16, 25, -21, 10),
-    FEDP("hopper mma bf16->fp32", HOPPER, MMA, BF16, FP32, 16, 25, -133, 23),
-    FEDP("hopper mma tf32->fp32", HOPPER, MMA, TF32, FP32, 8, 25, -133, 23),
-    FEDP("hopper wgmma fp16->fp32", HOPPER, WGMMA, FP16, FP32, 16, 25, -133, 23),
-    FEDP("hopper wgmma fp16->fp16", HOPPER, WGMMA, FP16, FP16, 16, 25, -21, 10),
-    FEDP("hopper wgmma bf16->fp32", HOPPER, WGMMA, BF16, FP32, 16, 25, -133, 23),
-    FEDP("hopper wgmma tf32->fp32", HOPPER, WGMMA, TF32, FP32, 8, 25, -133, 23),
+    HALF16("hopper mma", HOPPER, MMA),
+    HALF16("hopper wgmma", HOPPER, WGMMA),
     FEDP("hopper wgmma e4m3->fp32", HOPPER, WGMMA, E4M3, FP32, 32, 13, -133, 13),
     FEDP("hopper wgmma e5m2->fp32", HOPPER, WGMMA, E5M2, FP32, 32, 13, -133, 13),
     FEDP("hopper wgmma e4m3->fp16", HOPPER, WGMMA, E4M3, FP16, 32, 13, -133, 10),
     FEDP("hopper wgmma e5m2->fp16", HOPPER, WGMMA, E5M2, FP16, 32, 13, -133, 10),
-    EMU("hopper mma e4m3->fp32 (fp16 emulation)", HOPPER, E4M3, FP32),
-    EMU("hopper mma e5m2->fp32 (fp16 emulation)", HOPPER, E5M2, FP32),
-    EMU("hopper mma e4m3->fp16 (fp16 emulation)", HOPPER, E4M3, FP16),
-    EMU("hopper mma e5m2->fp16 (fp16 emulation)", HOPPER, E5M2, FP16),
-    FEDP("blackwell mma fp16->fp32", BLACKWELL, MMA, FP16, FP32, 16, 25, -133, 23),
-    FEDP("blackwell mma fp16->fp16", BLACKWELL, MMA, FP16, FP16, 16, 25, -21, 10),
-    FEDP("blackwell mma bf16->fp32", BLACKWELL, MMA, BF16, FP32, 16, 25, -133, 23),
-    FEDP("blackwell mma tf32->fp32", BLACKWELL, MMA, TF32, FP32, 8, 25, -133, 23),
-    FEDP("blackwell tcgen05 fp16->fp32", BLACKWELL, TCGEN05, FP16, FP32, 16, 25, -133, 23),
-    FEDP("blackwell tcgen05 fp16->fp16", BLACKWELL, TCGEN05, FP16, FP16, 16, 25, -21, 10),
-    FEDP("blackwell tcgen05 bf16->fp32", BLACKWELL, TCGEN05, BF16, FP32, 16, 25, -133, 23),
-    FEDP("blackwell tcgen05 tf32->fp32", BLACKWELL, TCGEN05, TF32, FP32, 8, 25, -133, 23),
-    EMU("blackwell mma e4m3->fp32 (fp16 emulation)", BLACKWELL, E4M3, FP32),
-    EMU("blackwell mma e5m2->fp32 (fp16 emulation)", BLACKWELL, E5M2, FP32),
-    EMU("blackwell mma e4m3->fp16 (fp16 emulation)", BLACKWELL, E4M3, FP16),
-    EMU("blackwell mma e5m2->fp16 (fp16 emulation)", BLACKWELL, E5M2, FP16),
+    EMU4("hopper", HOPPER),
+    HALF16("blackwell mma", BLACKWELL, MMA),
+    HALF16("blackwell tcgen05", BLACKWELL, TCGEN05),
+    EMU4("blackwell", BLACKWELL),
     /* tcgen05 f8f6f4: F = 25 (not 13), so fp32 output is plain fp32 */
     FEDP("blackwell tcgen05 e4m3->fp32", BLACKWELL, TCGEN05, E4M3, FP32, 32, 25, -133, 23),
     FEDP("blackwell tcgen05 e5m2->fp32", BLACKWELL, TCGEN05, E5M2, FP32, 32, 25, -133, 23),
