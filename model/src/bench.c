@@ -199,18 +199,15 @@ tc_status tc_wmma_cumulative(const tc_gpu_timing *g, const tc_mma_op *op, uint64
     if (g->arch == TC_ARCH_VOLTA) {
         if (!(op->m == 16 && op->n == 16 && op->k == 16)) /* wmma's one Volta shape */
             return TC_ESHAPE;
-        tc_hmma_cfg cfg;
-        tc_hmma_event ev[VOLTA_MAX_HMMA];
-        size_t cnt;
-        uint64_t done;
-        tc_status st = tc_volta_events_of(g, op, &cfg, ev, &cnt, &done);
+        tc_volta_events e;
+        tc_status st = tc_volta_events_of(g, op, &e);
         if (st != TC_OK)
             return st;
-        if (cap < cnt)
+        if (cap < e.n)
             return TC_ESHAPE;
-        for (size_t i = 0; i < cnt; i++)
-            cum[i] = ev[i].cumulative;
-        *n = cnt;
+        for (size_t i = 0; i < e.n; i++)
+            cum[i] = e.ev[i].cumulative;
+        *n = e.n;
         return TC_OK;
     }
     /* The HMMAs of one wmma: m16n8k8 for 16-bit inputs (two per 16x16 accumulator

@@ -277,9 +277,9 @@ static uint64_t div_up(uint64_t a, uint64_t b)
     return (a + b - 1) / b;
 }
 
-tc_status tc_volta_events_of(const tc_gpu_timing *g, const tc_mma_op *op, tc_hmma_cfg *cfg,
-                             tc_hmma_event ev[VOLTA_MAX_HMMA], size_t *n, uint64_t *done)
+tc_status tc_volta_events_of(const tc_gpu_timing *g, const tc_mma_op *op, tc_volta_events *e)
 {
+    tc_hmma_cfg *cfg = &e->cfg;
     *cfg = (tc_hmma_cfg){TC_SHAPE_M16N16K16, TC_LAYOUT_ROW, TC_LAYOUT_COL, op->acc};
     if (op->m == 8 && op->n == 8 && op->k == 4)
         cfg->shape = TC_SHAPE_M8N8K4;
@@ -287,21 +287,20 @@ tc_status tc_volta_events_of(const tc_gpu_timing *g, const tc_mma_op *op, tc_hmm
         return TC_ESHAPE;
     if (op->in != TC_FMT_FP16 || op->sparse)
         return TC_EUNSUPPORTED;
-    return tc_volta_hmma_timing(&g->volta, cfg, ev, VOLTA_MAX_HMMA, n, done);
+    return tc_volta_hmma_timing(&g->volta, cfg, e->ev, VOLTA_MAX_HMMA, &e->n, &e->done);
 }
 
 /* Volta's wmma/m8n8k4: the HMMA pipeline of timing.c. */
 static tc_status volta_op(const tc_gpu_timing *g, const tc_mma_op *op, tc_op_timing *out)
 {
-    tc_hmma_cfg cfg;
-    tc_hmma_event ev[VOLTA_MAX_HMMA];
-    size_t n;
-    uint64_t done;
-    tc_status st = tc_volta_events_of(g, op, &cfg, ev, &n, &done);
+    tc_volta_events e;
+    tc_status st = tc_volta_events_of(g, op, &e);
     if (st != TC_OK)
         return st;
+    const tc_hmma_event *ev = e.ev;
+    size_t n = e.n;
     unsigned sets, steps;
-    st = tc_hmma_geometry(&cfg, &sets, &steps, NULL);
+    st = tc_hmma_geometry(&e.cfg, &sets, &steps, NULL);
     if (st != TC_OK)
         return st;
     /* the GPU's own FEDPs per threadgroup, as the pipeline above used them (not the 4
@@ -313,8 +312,8 @@ static tc_status volta_op(const tc_gpu_timing *g, const tc_mma_op *op, tc_op_tim
     out->issue_interval = (unsigned)(ev[n - 1].dispatch - ev[0].dispatch) + beats;
     out->front_interval = out->issue_interval;   /* one stage: no accumulator lag */
     out->acc_slack = 0;
-    out->latency = (unsigned)(done - ev[0].dispatch);
-    out->fmas = (uint64_t)op->m * op->n * op->k * (cfg.shape == TC_SHAPE_M8N8K4 ? 4 : 1);
+    out->latency = (unsigned)(e.done - ev[0].dispatch);
+    out->fmas = (uint64_t)op->m * op->n * op->k * (e.cfg.shape == TC_SHAPE_M8N8K4 ? 4 : 1);
     return TC_OK;
 }
 

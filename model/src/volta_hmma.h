@@ -18,7 +18,12 @@ unsigned tc_volta_step_beats(const tc_volta_timing *t, unsigned steps);
  * EUNSUPPORTED for inputs other than dense fp16. Serves tc_op_timing_of and the
  * Table I / Figure 9 replay of bench.c. */
 enum { VOLTA_MAX_HMMA = 16 };
-tc_status tc_volta_events_of(const tc_gpu_timing *g, const tc_mma_op *op, tc_hmma_cfg *cfg,
-                             tc_hmma_event ev[VOLTA_MAX_HMMA], size_t *n, uint64_t *done);
+typedef struct tc_volta_events {
+    tc_hmma_cfg cfg;
+    tc_hmma_event ev[VOLTA_MAX_HMMA];
+    size_t n;       /* events in ev */
+    uint64_t done;  /* the cycle the last result is written */
+} tc_volta_events;
+tc_status tc_volta_events_of(const tc_gpu_timing *g, const tc_mma_op *op, tc_volta_events *e);
 
 #endif
