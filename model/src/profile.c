@@ -70,6 +70,15 @@
     FEDP32(arch, instr, fp16, l, f, e32, 23, src), FEDP16(arch, instr, fp16, l, f, e16, src), \
     FEDP32(arch, instr, bf16, l, f, e32, 23, src)
 
+/* Hopper's and Blackwell's 16-bit rows (every instruction): L = 16 (8 for tf32), F = 25. */
+#define HALF16_ROWS(arch, instr) \
+    HALF_ROWS(arch, instr, 16, 25, -133, -21, SRC_HW), \
+    FEDP32(arch, instr, tf32, 8, 25, -133, 23, SRC_HW)
+/* The fp16-emulated fp8 rows of an arch's mma (Hopper, Blackwell). */
+#define EMU_ROWS(arch) \
+    EMU(arch, e4m3, fp32, TC_RZ, 23), EMU(arch, e4m3, fp16, TC_RNE, 10), \
+    EMU(arch, e5m2, fp32, TC_RZ, 23), EMU(arch, e5m2, fp16, TC_RNE, 10)
+
 static const tc_profile profiles[] = {
     FEDP32(volta, mma, fp16, 4, 23, NONE, 23, SRC_HW),
     FEDP16(volta, mma, fp16, 4, 23, -19, SRC_HW),
@@ -84,22 +93,16 @@ static const tc_profile profiles[] = {
     FEDP16(ada, mma, e4m3, 16, 13, -132, SRC_HW),
     FEDP32(ada, mma, e5m2, 16, 13, -132, 13, SRC_HW),
     FEDP16(ada, mma, e5m2, 16, 13, -132, SRC_HW),
-    HALF_ROWS(hopper, mma, 16, 25, -133, -21, SRC_HW),
-    FEDP32(hopper, mma, tf32, 8, 25, -133, 23, SRC_HW),
-    EMU(hopper, e4m3, fp32, TC_RZ, 23), EMU(hopper, e4m3, fp16, TC_RNE, 10),
-    EMU(hopper, e5m2, fp32, TC_RZ, 23), EMU(hopper, e5m2, fp16, TC_RNE, 10),
-    HALF_ROWS(hopper, wgmma, 16, 25, -133, -21, SRC_HW),
-    FEDP32(hopper, wgmma, tf32, 8, 25, -133, 23, SRC_HW),
+    HALF16_ROWS(hopper, mma),
+    EMU_ROWS(hopper),
+    HALF16_ROWS(hopper, wgmma),
     FEDP32(hopper, wgmma, e4m3, 32, 13, -133, 13, SRC_HW),
     FEDP16(hopper, wgmma, e4m3, 32, 13, -133, SRC_CONTRACT), /* MMA-Sim agrees */
     FEDP32(hopper, wgmma, e5m2, 32, 13, -133, 13, SRC_HW),
     FEDP16(hopper, wgmma, e5m2, 32, 13, -133, SRC_CONTRACT),
-    HALF_ROWS(blackwell, mma, 16, 25, -133, -21, SRC_HW),
-    FEDP32(blackwell, mma, tf32, 8, 25, -133, 23, SRC_HW),
-    EMU(blackwell, e4m3, fp32, TC_RZ, 23), EMU(blackwell, e4m3, fp16, TC_RNE, 10),
-    EMU(blackwell, e5m2, fp32, TC_RZ, 23), EMU(blackwell, e5m2, fp16, TC_RNE, 10),
-    HALF_ROWS(blackwell, tcgen05, 16, 25, -133, -21, SRC_HW),
-    FEDP32(blackwell, tcgen05, tf32, 8, 25, -133, 23, SRC_HW),
+    HALF16_ROWS(blackwell, mma),
+    EMU_ROWS(blackwell),
+    HALF16_ROWS(blackwell, tcgen05),
     FEDP32(blackwell, tcgen05, e4m3, 32, 25, -133, 23, SRC_CONTRACT),
     FEDP16(blackwell, tcgen05, e4m3, 32, 25, -133, SRC_CONTRACT),
     FEDP32(blackwell, tcgen05, e5m2, 32, 25, -133, 23, SRC_CONTRACT),
