@@ -74,6 +74,13 @@
 #define HALF16_ROWS(arch, instr) \
     HALF_ROWS(arch, instr, 16, 25, -133, -21, SRC_HW), \
     FEDP32(arch, instr, tf32, 8, 25, -133, 23, SRC_HW)
+/* The native fp8 rows (e4m3, e5m2; fp32 and fp16 out) of Ada's mma, Hopper's wgmma and
+ * tcgen05: L, F, floor and fp32 fraction bits, and the sources of the two outputs. */
+#define FP8_ROWS(arch, instr, l, f, emin, man, src32, src16) \
+    FEDP32(arch, instr, e4m3, l, f, emin, man, src32), \
+    FEDP16(arch, instr, e4m3, l, f, emin, src16), \
+    FEDP32(arch, instr, e5m2, l, f, emin, man, src32), \
+    FEDP16(arch, instr, e5m2, l, f, emin, src16)
 /* The fp16-emulated fp8 rows of an arch's mma (Hopper, Blackwell). */
 #define EMU_ROWS(arch) \
     EMU(arch, e4m3, fp32, TC_RZ, 23), EMU(arch, e4m3, fp16, TC_RNE, 10), \
@@ -89,24 +96,16 @@ static const tc_profile profiles[] = {
     FEDP32(ampere, mma, tf32, 4, 24, -132, 23, SRC_HW),
     HALF_ROWS(ada, mma, 8, 24, -132, -20, SRC_HW),
     FEDP32(ada, mma, tf32, 4, 24, -132, 23, SRC_HW),
-    FEDP32(ada, mma, e4m3, 16, 13, -132, 13, SRC_HW),
-    FEDP16(ada, mma, e4m3, 16, 13, -132, SRC_HW),
-    FEDP32(ada, mma, e5m2, 16, 13, -132, 13, SRC_HW),
-    FEDP16(ada, mma, e5m2, 16, 13, -132, SRC_HW),
+    FP8_ROWS(ada, mma, 16, 13, -132, 13, SRC_HW, SRC_HW),
     HALF16_ROWS(hopper, mma),
     EMU_ROWS(hopper),
     HALF16_ROWS(hopper, wgmma),
-    FEDP32(hopper, wgmma, e4m3, 32, 13, -133, 13, SRC_HW),
-    FEDP16(hopper, wgmma, e4m3, 32, 13, -133, SRC_CONTRACT), /* MMA-Sim agrees */
-    FEDP32(hopper, wgmma, e5m2, 32, 13, -133, 13, SRC_HW),
-    FEDP16(hopper, wgmma, e5m2, 32, 13, -133, SRC_CONTRACT),
+    /* the fp16 outputs to the contract: MMA-Sim agrees */
+    FP8_ROWS(hopper, wgmma, 32, 13, -133, 13, SRC_HW, SRC_CONTRACT),
     HALF16_ROWS(blackwell, mma),
     EMU_ROWS(blackwell),
     HALF16_ROWS(blackwell, tcgen05),
-    FEDP32(blackwell, tcgen05, e4m3, 32, 25, -133, 23, SRC_CONTRACT),
-    FEDP16(blackwell, tcgen05, e4m3, 32, 25, -133, SRC_CONTRACT),
-    FEDP32(blackwell, tcgen05, e5m2, 32, 25, -133, 23, SRC_CONTRACT),
-    FEDP16(blackwell, tcgen05, e5m2, 32, 25, -133, SRC_CONTRACT),
+    FP8_ROWS(blackwell, tcgen05, 32, 25, -133, 23, SRC_CONTRACT, SRC_CONTRACT),
     FEDP32(blackwell, tcgen05, e3m2, 32, 25, -133, 23, SRC_CONTRACT),
     FEDP16(blackwell, tcgen05, e3m2, 32, 25, -133, SRC_CONTRACT),
     FEDP32(blackwell, tcgen05, e2m3, 32, 25, -133, 23, SRC_CONTRACT),
