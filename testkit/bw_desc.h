@@ -5,19 +5,12 @@
 #ifndef TCSIM_BW_DESC_H
 #define TCSIM_BW_DESC_H
 
-#include <string.h>
 #include "tcsim.h"
 
 static inline tc_bw_mma_desc bw_desc_of_mix(tc_bw_kind kind, tc_fmt in, tc_fmt out,
                                             tc_fmt scale)
 {
-    tc_bw_mma_desc d;
-    memset(&d, 0, sizeof d);
-    d.kind = kind;
-    d.in = in;
-    d.out = out;
-    d.scale = scale;
-    return d;
+    return (tc_bw_mma_desc){.kind = kind, .in = in, .out = out, .scale = scale};
 }
 
 #endif
