@@ -30,6 +30,18 @@ expect() {
     while IFS= read -r line; do expect_line "$line" "gemm_sim $*"; done
 }
 
+# expect_report CYCLES MMA IPC IPC_PER_SM FMA PEAK PCT BUSY ARGS : the report's figures
+expect_report() {
+    local cycles=$1 mma=$2 ipc=$3 ipc_sm=$4 fma=$5 peak=$6 pct=$7 busy=$8; shift 8
+    expect "$@" <<EOF
+cycles $cycles
+mma instructions $mma
+IPC $ipc mma/cycle ($ipc_sm per SM)
+tensor throughput $fma FMA/clk/SM (peak $peak, $pct%)
+tensor-core busy $busy% of sub-core cycles
+EOF
+}
+
 case "${3:-timing}" in
 timing)
 # 1. The scheduler. 144x16 in 16x16 warp tiles: 9 tiles of 2 accumulators, one k-step;
@@ -45,13 +57,7 @@ timing)
 #  18 mma in 66 cycles: IPC 0.273; 18 x 2048 / 66 = 558.5 FMA/clk of 1024, 54.5%; busy
 #    18 x 8 / (66 x 4 sub-cores) = 54.5%.
 g1="--gpu a100 --m 144 --n 16 --k 16 --wm 16 --wn 16 --warps 8 --sms 1"
-expect $g1 --policy gto <<'EOF'
-cycles 66
-mma instructions 18
-IPC 0.273 mma/cycle (0.273 per SM)
-tensor throughput 558.5 FMA/clk/SM (peak 1024, 54.5%)
-tensor-core busy 54.5% of sub-core cycles
-EOF
+expect_report 66 18 0.273 0.273 558.5 1024 54.5 54.5 $g1 --policy gto
 run_with 0 "" "$gemm_sim" $g1 --policy lrr --quiet
 grep -qxE "cycles (76|68)" out.txt ||
     fail "gemm_sim --policy lrr: cycles not 76 or 68: $(head -c 300 out.txt)"
@@ -60,35 +66,20 @@ grep -qxE "cycles (76|68)" out.txt ||
 #    0 and 1) own two tiles, each sub-core as sub-core 0 above (66 cycles); SM 1's
 #    sub-cores 4 mma each (50). 36 mma in 66 cycles: IPC 0.545, 0.273 per SM;
 #    36 x 2048 / 66 / 2 = 558.5 FMA/clk/SM, 54.5%; busy 36 x 8 / (66 x 8) = 54.5%.
-expect --gpu a100 --m 288 --n 16 --k 16 --wm 16 --wn 16 --warps 8 --sms 2 <<'EOF'
-cycles 66
-mma instructions 36
-IPC 0.545 mma/cycle (0.273 per SM)
-tensor throughput 558.5 FMA/clk/SM (peak 1024, 54.5%)
-tensor-core busy 54.5% of sub-core cycles
-EOF
+expect_report 66 36 0.545 0.273 558.5 1024 54.5 54.5 \
+    --gpu a100 --m 288 --n 16 --k 16 --wm 16 --wn 16 --warps 8 --sms 2
 
 # 3. The order and the dependencies: one warp, one 16x16 tile, k 32: accumulators 0 and
 #    1 of k-step 0 at 0 and 8; k-step 1's a0 waits for a0 (26), a1 for a1 (34): readable
 #    at 60. (K-steps inner would give 0, 26, 34, 60: 86; no waiting 0, 8, 16, 24: 50.)
 #    4 mma: IPC 0.067; 8192 / 60 = 136.5 FMA/clk, 13.3%; busy 32 / 240 = 13.3%.
-expect --gpu a100 --m 16 --n 16 --k 32 --wm 16 --wn 16 --warps 1 <<'EOF'
-cycles 60
-mma instructions 4
-IPC 0.067 mma/cycle (0.067 per SM)
-tensor throughput 136.5 FMA/clk/SM (peak 1024, 13.3%)
-tensor-core busy 13.3% of sub-core cycles
-EOF
+expect_report 60 4 0.067 0.067 136.5 1024 13.3 13.3 \
+    --gpu a100 --m 16 --n 16 --k 32 --wm 16 --wn 16 --warps 1
 
 # 4. A GPU with fp32 accumulation at half rate: one mma on rtx3070ti, readable at 34;
 #    2048 / 34 = 60.2 FMA/clk of a peak of 256, 23.5%; busy 32 / (34 x 4) = 23.5%.
-expect --gpu rtx3070ti --m 16 --n 8 --k 16 --wm 16 --wn 8 --warps 1 <<'EOF'
-cycles 34
-mma instructions 1
-IPC 0.029 mma/cycle (0.029 per SM)
-tensor throughput 60.2 FMA/clk/SM (peak 256, 23.5%)
-tensor-core busy 23.5% of sub-core cycles
-EOF
+expect_report 34 1 0.029 0.029 60.2 256 23.5 23.5 \
+    --gpu rtx3070ti --m 16 --n 8 --k 16 --wm 16 --wn 8 --warps 1
 
 # 5. Greedy stays greedy, round-robin keeps rotating: 128x24 in 16x24 tiles, one per
 #    warp, 3 accumulators, 2 k-steps; each sub-core runs two warps (x: warp 0 or 1..3,
@@ -101,26 +92,16 @@ EOF
 #    and ends at 116, lrr y's and ends at 116 too.) 48 mma: IPC 0.421; 48 x 2048 / 114
 #    = 862.3 FMA/clk, 84.2%; busy 384 / 456 = 84.2%.
 for p in gto lrr; do
-expect --gpu a100 --m 128 --n 24 --k 32 --wm 16 --wn 24 --warps 8 --policy $p <<'EOF'
-cycles 114
-mma instructions 48
-IPC 0.421 mma/cycle (0.421 per SM)
-tensor throughput 862.3 FMA/clk/SM (peak 1024, 84.2%)
-tensor-core busy 84.2% of sub-core cycles
-EOF
+expect_report 114 48 0.421 0.421 862.3 1024 84.2 84.2 \
+    --gpu a100 --m 128 --n 24 --k 32 --wm 16 --wn 24 --warps 8 --policy $p
 done
 
 # 6. More completions in one cycle than one poll of 64 takes: 20 SMs x 4 warps, one per
 #    sub-core, each a 16x8 tile of 2 k-steps: all 80 issue at 0, are readable at 26,
 #    issue again at 26 and are readable at 52. 160 mma: IPC 3.077, 0.154 per SM;
 #    160 x 2048 / 52 / 20 = 315.1 FMA/clk/SM, 30.8%; busy 1280 / (52 x 80) = 30.8%.
-expect --gpu a100 --m 1280 --n 8 --k 32 --wm 16 --wn 8 --warps 4 --sms 20 <<'EOF'
-cycles 52
-mma instructions 160
-IPC 3.077 mma/cycle (0.154 per SM)
-tensor throughput 315.1 FMA/clk/SM (peak 1024, 30.8%)
-tensor-core busy 30.8% of sub-core cycles
-EOF
+expect_report 52 160 3.077 0.154 315.1 1024 30.8 30.8 \
+    --gpu a100 --m 1280 --n 8 --k 32 --wm 16 --wn 8 --warps 4 --sms 20
 
 # 7. Greedy, then the oldest: three warps per sub-core (j0, j1, j2: warps 0, 4, 8 on
 #    sub-core 0), one 16x24 tile each (3 accumulators, 2 k-steps).
@@ -130,13 +111,8 @@ EOF
 #    @122 130 138: readable at 164. 72 mma: IPC 0.439; 72 x 2048 / 164 = 899.1 FMA/clk,
 #    87.8%; busy 576 / 656 = 87.8%.
 #  lrr: j0 j1 j2 in turn: k-step 0 @0..64, k-step 1 (each ready 26 after) @72..136: 162.
-expect --gpu a100 --m 192 --n 24 --k 32 --wm 16 --wn 24 --warps 12 --policy gto <<'EOF'
-cycles 164
-mma instructions 72
-IPC 0.439 mma/cycle (0.439 per SM)
-tensor throughput 899.1 FMA/clk/SM (peak 1024, 87.8%)
-tensor-core busy 87.8% of sub-core cycles
-EOF
+expect_report 164 72 0.439 0.439 899.1 1024 87.8 87.8 \
+    --gpu a100 --m 192 --n 24 --k 32 --wm 16 --wn 24 --warps 12 --policy gto
 expect --gpu a100 --m 192 --n 24 --k 32 --wm 16 --wn 24 --warps 12 --policy lrr <<'EOF'
 cycles 162
 mma instructions 72
