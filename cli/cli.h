@@ -8,6 +8,13 @@
 #include <string.h>
 #include "tcsim.h"
 
+/* A function whose argument fmt is a printf format: the compiler checks its arguments. */
+#if defined(__GNUC__)
+#define CLI_PRINTF(fmt, first) __attribute__((format(printf, fmt, first)))
+#else
+#define CLI_PRINTF(fmt, first)
+#endif
+
 /* Exit statuses: 0 success, 2 bad input or usage, 1 internal failure. */
 enum { CLI_OK = 0, CLI_FAIL = 1, CLI_USAGE = 2 };
 
@@ -75,13 +82,13 @@ int cli_is_word_end(const char *p);
 /* One hex word at *s (0x optional, leading zeros ignored): 0 with *out and *s advanced
  * past it; -1 if it is not a hex number, -2 for more than 16 significant digits. */
 int cli_parse_hex_word(const char **s, uint64_t *out);
-/* The next hex word of the line after blanks: 0 at the line's end, else *word at its
- * start and cli_parse_hex_word's answer (its 0 as 1: *out set and *s past the word). */
-int cli_next_hex_word(const char **s, const char **word, uint64_t *out);
-/* The rest of the message "... word N" for a word cli_parse_hex_word refused with why:
+/* The next hex word of the line after blanks: 0 at the line's end, 1 with *word at its
+ * start, *out set and *s past it; -1 for a word cli_parse_hex_word refuses, after the
+ * message on stderr: where (a printf format, with its arguments: "line N: word M") and
  * " '<word>' is not a hex number" (or "is wider than 64 bits"), or ": a stray control
- * character 0xNN after '<word>'", and a newline. */
-void cli_print_bad_hex_word(FILE *f, const char *start, int why);
+ * character 0xNN after '<word>'". */
+int cli_next_hex_word(const char **s, const char **word, uint64_t *out, const char *where, ...)
+    CLI_PRINTF(4, 5);
 
 /* Progress of a long run on stderr (cli_progress.c): nothing in the first 2 s unless
  * forced (--progress), then each tenth, or on a terminal each hundredth on one line that

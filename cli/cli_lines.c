@@ -2,6 +2,7 @@
  * words in them. */
 #define _POSIX_C_SOURCE 200809L /* getc_unlocked */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
@@ -98,18 +99,10 @@ int cli_parse_hex_word(const char **s, uint64_t *out)
     return 0;
 }
 
-int cli_next_hex_word(const char **s, const char **word, uint64_t *out)
-{
-    while (**s == ' ' || **s == '\t')
-        (*s)++;
-    if (cli_is_line_end(*s))
-        return 0;
-    *word = *s;
-    int r = cli_parse_hex_word(s, out);
-    return r ? r : 1;
-}
-
-void cli_print_bad_hex_word(FILE *f, const char *start, int why)
+/* The rest of the message "<where> word N" for a word cli_parse_hex_word refused with
+ * why: " '<word>' is not a hex number" (or "is wider than 64 bits"), or ": a stray
+ * control character 0xNN after '<word>'", and a newline. */
+static void print_bad_hex_word(FILE *f, const char *start, int why)
 {
     const char *e = start;
     while (!cli_is_word_end(e) && (unsigned char)*e >= 0x20)
@@ -120,4 +113,22 @@ void cli_print_bad_hex_word(FILE *f, const char *start, int why)
     else
         fprintf(f, " '%s' %s\n", CLI_WORDN(start, (size_t)(e - start)),
                 why == -2 ? "is wider than 64 bits" : "is not a hex number");
+}
+
+int cli_next_hex_word(const char **s, const char **word, uint64_t *out, const char *where, ...)
+{
+    while (**s == ' ' || **s == '\t')
+        (*s)++;
+    if (cli_is_line_end(*s))
+        return 0;
+    *word = *s;
+    int r = cli_parse_hex_word(s, out);
+    if (!r)
+        return 1;
+    va_list ap;
+    va_start(ap, where);
+    vfprintf(stderr, where, ap);
+    va_end(ap);
+    print_bad_hex_word(stderr, *word, r);
+    return -1;
 }

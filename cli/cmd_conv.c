@@ -72,6 +72,7 @@ static int read_words(const char *opt, const char *path, tc_fmt f, size_t n, uin
         fprintf(stderr, "tcsim %s: cannot open %s '%s'\n", CMD, opt, CLI_PATH(path));
         return -1;
     }
+    const char *qpath = CLI_PATH(path); /* quoted once, not for every word */
     const tc_fmt_info *fi = tc_fmt_get(f);
     size_t got = 0, cap = 0;
     char *line = NULL;
@@ -87,14 +88,11 @@ static int read_words(const char *opt, const char *path, tc_fmt f, size_t n, uin
         for (unsigned word = 1; !err; word++) {
             const char *tok;
             uint64_t v;
-            int r = cli_next_hex_word(&s, &tok, &v);
+            int r = cli_next_hex_word(&s, &tok, &v, "tcsim %s: %s '%s' line %lu: word %u", CMD,
+                                      opt, qpath, lineno, word);
             if (!r)
                 break;
             if (r < 0) {
-                fprintf(stderr, "tcsim %s: %s '%s' line %lu: word %u", CMD, opt, CLI_PATH(path),
-                        lineno,
-                        word);
-                cli_print_bad_hex_word(stderr, tok, r);
                 err = 1;
             } else if (got >= n || v >> (fi->width < 32 ? fi->width : 32)) {
                 fprintf(stderr, "tcsim %s: %s '%s' line %lu: %s '%s'", CMD, opt, CLI_PATH(path),

@@ -114,14 +114,11 @@ int dot_line(dot_stream *ds, const char *line, unsigned long lineno, uint32_t *d
     for (;;) {
         const char *start;
         uint64_t v;
-        int r = cli_next_hex_word(&s, &start, &v);
+        int r = cli_next_hex_word(&s, &start, &v, "line %lu: word %zu", lineno, n + 1);
+        if (r < 0)
+            return -1;
         if (!r)
             break;
-        if (r < 0) {
-            fprintf(stderr, "line %lu: word %zu", lineno, n + 1);
-            cli_print_bad_hex_word(stderr, start, r);
-            return -1;
-        }
         if (n == ds->cap) {
             size_t cap = ds->cap ? 2 * ds->cap : 64;
             uint64_t *w = realloc(ds->words, cap * sizeof *w);

@@ -238,6 +238,7 @@ static long read_matrix(const char *opt, const char *path, unsigned rows, unsign
         fprintf(stderr, "tcsim mma: %s %s: cannot open\n", opt, CLI_PATH(path));
         return -1;
     }
+    const char *qpath = CLI_PATH(path); /* quoted once, not for every word */
     const tc_fmt_info *fi = tc_fmt_get(fmt);
     uint64_t lim = fi->width >= 32 ? UINT64_C(0xffffffff) : (UINT64_C(1) << fi->width) - 1;
     char *line = NULL;
@@ -263,14 +264,10 @@ static long read_matrix(const char *opt, const char *path, unsigned rows, unsign
         for (;;) {
             const char *tok;
             uint64_t v;
-            int why = cli_next_hex_word(&s, &tok, &v);
-            if (!why)
-                break;
-            if (why < 0) {
-                fprintf(stderr, "tcsim mma: %s %s: line %lu: word %u", opt, CLI_PATH(path), lineno,
-                        n + 1);
-                cli_print_bad_hex_word(stderr, tok, why);
-                bad = 1;
+            int r = cli_next_hex_word(&s, &tok, &v, "tcsim mma: %s %s: line %lu: word %u", opt,
+                                      qpath, lineno, n + 1);
+            if (r <= 0) {
+                bad = r < 0;
                 break;
             }
             if (v > lim) {
