@@ -43,6 +43,25 @@ int cli_parse_uint(const char *cmd, const char *opt, const char *s, unsigned lon
 const char *cli_optarg(const char *cmd, int argc, char **argv, int *i);
 int cli_is_help(const char *s);
 
+/* A subcommand's options, for cli_parse_opts: each a flag or an option with a value. */
+typedef struct cli_opt {
+    const char *name;
+    const char **value; /* an option with a value: where the value goes */
+    int *flag;          /* else a flag: set to 1 */
+} cli_opt;
+typedef struct cli_opts {
+    const char *cmd;
+    const char *unknown;           /* what a word no option names is: "option", "argument" */
+    void (*help)(const void *ctx); /* prints the usage on stdout */
+    const void *ctx;
+    const cli_opt *opt;
+    size_t n;
+} cli_opts;
+/* Parses argv[1..] in order: -1 when every word was an option or its value, else the exit
+ * status: CLI_OK after the help for a help word, CLI_USAGE after a message for an unknown
+ * word or a missing value. */
+int cli_parse_opts(const cli_opts *spec, int argc, char **argv);
+
 /* User input as a message quotes it (cli_quote.c): into buf (CLI_QUOTE_SIZE(max) bytes),
  * s's n bytes as at most max characters, printable ASCII as it is, \0 \t \n \r \\ and
  * \xNN for every other byte (no escape sequence reaches the terminal); a longer s is cut,

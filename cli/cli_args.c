@@ -10,6 +10,29 @@ int cli_is_help(const char *s)
     return !strcmp(s, "-h") || !strcmp(s, "--help") || !strcmp(s, "help");
 }
 
+int cli_parse_opts(const cli_opts *spec, int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        if (cli_is_help(argv[i])) {
+            spec->help(spec->ctx);
+            return CLI_OK;
+        }
+        const cli_opt *o = spec->opt;
+        while (o < spec->opt + spec->n && strcmp(argv[i], o->name))
+            o++;
+        if (o == spec->opt + spec->n) {
+            fprintf(stderr, "tcsim %s: unknown %s '%s'\n", spec->cmd, spec->unknown,
+                    CLI_WORD(argv[i]));
+            return CLI_USAGE;
+        }
+        if (!o->value)
+            *o->flag = 1;
+        else if (!(*o->value = cli_optarg(spec->cmd, argc, argv, &i)))
+            return CLI_USAGE;
+    }
+    return -1;
+}
+
 const char *cli_optarg(const char *cmd, int argc, char **argv, int *i)
 {
     if (*i + 1 >= argc) {

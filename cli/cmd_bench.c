@@ -152,33 +152,29 @@ static double cli_rate(double secs, uint64_t *seed)
     return ok ? (double)lines / (t - t0) : failed("tcsim dot", "a run of its engine failed");
 }
 
+/* The usage; ctx: the JSON file's name. */
+static void bench_help(const void *ctx)
+{
+    printf("usage: tcsim bench [--quick] [--profile NAME] [--json FILE]\n\n"
+           "Dot products per second of the model on one core, per FEDP profile (k = L),\nthrough tc_dot and "
+           "tc_dot_batch; ampere mma.m16n8k16 tiles per second\n(tc_mma_tile); "
+           "`tcsim dot` lines per second (ampere fp16, k = 8, parsing\nincluded). "
+           "--profile: that FEDP profile only, named\narch_instr_in_out from `tcsim list` "
+           "(ampere_mma_fp16_fp32). Writes JSON to\n%s (opened before the run).\n",
+           *(const char *const *)ctx);
+}
+
 static int bench_run(int argc, char **argv)
 {
-    double secs = 0.3;
     const char *json = TCSIM_REPORTS_DIR "/model-bench.json", *only = NULL;
-    for (int i = 1; i < argc; i++) {
-        if (cli_is_help(argv[i])) {
-            printf("usage: tcsim bench [--quick] [--profile NAME] [--json FILE]\n\nDot products per second of "
-                   "the model on one core, per FEDP profile (k = L),\nthrough tc_dot and "
-                   "tc_dot_batch; ampere mma.m16n8k16 tiles per second\n(tc_mma_tile); "
-                   "`tcsim dot` lines per second (ampere fp16, k = 8, parsing\nincluded). "
-                   "--profile: that FEDP profile only, named\narch_instr_in_out from `tcsim list` "
-                   "(ampere_mma_fp16_fp32). Writes JSON to\n%s (opened before the run).\n",
-                   json);
-            return CLI_OK;
-        } else if (!strcmp(argv[i], "--quick")) {
-            secs = 0.05;
-        } else if (!strcmp(argv[i], "--profile")) {
-            if (!(only = cli_optarg("bench", argc, argv, &i)))
-                return CLI_USAGE;
-        } else if (!strcmp(argv[i], "--json")) {
-            if (!(json = cli_optarg("bench", argc, argv, &i)))
-                return CLI_USAGE;
-        } else {
-            fprintf(stderr, "tcsim bench: unknown option '%s'\n", CLI_WORD(argv[i]));
-            return CLI_USAGE;
-        }
-    }
+    int quick = 0;
+    const cli_opt opt[] = {{"--quick", NULL, &quick}, {"--profile", &only, NULL},
+                           {"--json", &json, NULL}};
+    int st = cli_parse_opts(&(cli_opts){"bench", "option", bench_help, &json, opt,
+                                        sizeof opt / sizeof opt[0]}, argc, argv);
+    if (st >= 0)
+        return st;
+    double secs = quick ? 0.05 : 0.3;
     const tc_profile *rows;
     size_t nrows = tc_profile_table(&rows);
     if (only) {

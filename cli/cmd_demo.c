@@ -125,25 +125,24 @@ static long check_vectors(const char *root, const a100_cases cs[N_SETS])
     return bad_total;
 }
 
+static void demo_help(const void *ctx)
+{
+    (void)ctx;
+    printf("usage: tcsim demo [--vectors DIR]\n\nRuns the golden model on built-in "
+           "examples for every architecture, then on the\nA100 hardware vectors "
+           "(default: vectors/a100 in tcsim's data folder). Exit status\n1 if a "
+           "vector differs, 2 if the folder or a vector file cannot be read or is\n"
+           "malformed.\n\n" DATA_DIR_HELP);
+}
+
 static int demo_run(int argc, char **argv)
 {
     const char *vectors = NULL;
-    for (int i = 1; i < argc; i++) {
-        if (cli_is_help(argv[i])) {
-            printf("usage: tcsim demo [--vectors DIR]\n\nRuns the golden model on built-in "
-                   "examples for every architecture, then on the\nA100 hardware vectors "
-                   "(default: vectors/a100 in tcsim's data folder). Exit status\n1 if a "
-                   "vector differs, 2 if the folder or a vector file cannot be read or is\n"
-                   "malformed.\n\n" DATA_DIR_HELP);
-            return CLI_OK;
-        } else if (!strcmp(argv[i], "--vectors")) {
-            if (!(vectors = cli_optarg("demo", argc, argv, &i)))
-                return CLI_USAGE;
-        } else {
-            fprintf(stderr, "tcsim demo: unknown option '%s'\n", CLI_WORD(argv[i]));
-            return CLI_USAGE;
-        }
-    }
+    const cli_opt opt[] = {{"--vectors", &vectors, NULL}};
+    int st = cli_parse_opts(&(cli_opts){"demo", "option", demo_help, NULL, opt,
+                                        sizeof opt / sizeof opt[0]}, argc, argv);
+    if (st >= 0)
+        return st;
     static char default_dir[GV_PATH];
     if (!vectors) {
         if (data_dir_find("demo", "vectors/a100", default_dir, sizeof default_dir))

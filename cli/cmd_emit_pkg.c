@@ -351,34 +351,31 @@ static const struct package {
     {"tmem_pkg", "rtl/tmem_pkg.sv", emit_tmem},
 };
 
+static void emit_pkg_help(const void *ctx)
+{
+    (void)ctx;
+    printf("usage: tcsim emit-pkg [--package NAME] [-o FILE | --check FILE]\n\n"
+           "Writes a SystemVerilog package of the RTL from the model's tables:\n"
+           "  tc_pkg (rtl/tc_pkg.sv, the default): format codes, field widths, bias,\n"
+           "    emin/emax, Inf/NaN rules; the FEDP latency; the Blackwell kind codes;\n"
+           "    the FEDP parameter sets of the RTL's instances (tcsim fedp-params)\n"
+           "  tmem_pkg (rtl/tmem_pkg.sv): the tensor memory's geometry and ports\n"
+           "  --package NAME  tc_pkg or tmem_pkg\n"
+           "  -o FILE       write FILE instead of standard output ('-': standard "
+           "output)\n"
+           "  --check FILE  exit 1 if FILE differs from what would be written, 2 if "
+           "it\n                cannot be read\n");
+}
+
 static int emit_pkg_run(int argc, char **argv)
 {
     const char *out = NULL, *against = NULL, *pkg_name = packages[0].name;
-    for (int i = 1; i < argc; i++) {
-        if (cli_is_help(argv[i])) {
-            printf("usage: tcsim emit-pkg [--package NAME] [-o FILE | --check FILE]\n\n"
-                   "Writes a SystemVerilog package of the RTL from the model's tables:\n"
-                   "  tc_pkg (rtl/tc_pkg.sv, the default): format codes, field widths, bias,\n"
-                   "    emin/emax, Inf/NaN rules; the FEDP latency; the Blackwell kind codes;\n"
-                   "    the FEDP parameter sets of the RTL's instances (tcsim fedp-params)\n"
-                   "  tmem_pkg (rtl/tmem_pkg.sv): the tensor memory's geometry and ports\n"
-                   "  --package NAME  tc_pkg or tmem_pkg\n"
-                   "  -o FILE       write FILE instead of standard output ('-': standard "
-                   "output)\n"
-                   "  --check FILE  exit 1 if FILE differs from what would be written, 2 if "
-                   "it\n                cannot be read\n");
-            return CLI_OK;
-        }
-        const char **dst = !strcmp(argv[i], "-o") ? &out
-                           : !strcmp(argv[i], "--check") ? &against
-                           : !strcmp(argv[i], "--package") ? &pkg_name : NULL;
-        if (!dst) {
-            fprintf(stderr, "tcsim emit-pkg: unknown argument '%s'\n", CLI_WORD(argv[i]));
-            return CLI_USAGE;
-        }
-        if (!(*dst = cli_optarg("emit-pkg", argc, argv, &i)))
-            return CLI_USAGE;
-    }
+    const cli_opt opt[] = {{"-o", &out, NULL}, {"--check", &against, NULL},
+                           {"--package", &pkg_name, NULL}};
+    int st = cli_parse_opts(&(cli_opts){"emit-pkg", "argument", emit_pkg_help, NULL, opt,
+                                        sizeof opt / sizeof opt[0]}, argc, argv);
+    if (st >= 0)
+        return st;
     if (out && against) {
         fprintf(stderr, "tcsim emit-pkg: give -o or --check, not both\n");
         return CLI_USAGE;

@@ -174,6 +174,17 @@ static int run_engine(const char *cmd, const hmma_opts *o, tc_warp_frags *w, tc_
 
 /* ------------------------------------------------------------------ hmma-trace */
 
+/* parse_opts for a subcommand's run: -1 to go on, else its exit status: CLI_OK after
+ * help (on stdout) for --help, CLI_USAGE after the message of a bad option. */
+static int run_opts(const char *cmd, int argc, char **argv, int files, void (*help)(FILE *),
+                    hmma_opts *o)
+{
+    int r = parse_opts(cmd, argc, argv, files, o);
+    if (r > 0)
+        help(stdout);
+    return r > 0 ? CLI_OK : r < 0 ? CLI_USAGE : -1;
+}
+
 static void trace_help(FILE *f)
 {
     fprintf(f,
@@ -190,13 +201,9 @@ static void trace_help(FILE *f)
 static int trace_run(int argc, char **argv)
 {
     hmma_opts o;
-    int r = parse_opts("hmma-trace", argc, argv, 0, &o);
-    if (r > 0) {
-        trace_help(stdout);
-        return CLI_OK;
-    }
-    if (r < 0)
-        return CLI_USAGE;
+    int r = run_opts("hmma-trace", argc, argv, 0, trace_help, &o);
+    if (r >= 0)
+        return r;
     tc_hmma_event ev[16];
     size_t n;
     uint64_t done;
@@ -322,13 +329,9 @@ static long read_matrix(const char *opt, const char *path, unsigned rows, unsign
 static int mma_run(int argc, char **argv)
 {
     hmma_opts o;
-    int r = parse_opts("mma", argc, argv, 1, &o);
-    if (r > 0) {
-        mma_help(stdout);
-        return CLI_OK;
-    }
-    if (r < 0)
-        return CLI_USAGE;
+    int r = run_opts("mma", argc, argv, 1, mma_help, &o);
+    if (r >= 0)
+        return r;
     unsigned M, N, K, T;
     tc_shape_dims(o.cfg.shape, &M, &N, &K, &T);
     uint32_t A[4 * 16 * 16], B[4 * 16 * 16], C[4 * 16 * 16], D[4 * 16 * 16];
