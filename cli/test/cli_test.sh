@@ -31,38 +31,32 @@ run 0 "# a comment\n\n3c00 3c00 3c00 0x3c00 3f800000\n0x3c00 0x3c00 0x3c00 0x3c0
     dot --arch volta --in fp16 --out fp32
 expect_out "40400000\n40a00000"
 
-# 3. bad lines: message names the line; results of earlier lines are printed; status 2
-run 2 "3c00 3c00 00000000\n3c00 3c00\n3c00 3c00 00000000\n" dot --arch ampere --in fp16 --out fp32
-expect_err "line 2: 2 words; expected an odd count"
-expect_out "3f800000"
-run 2 "3c00 3c00 00000000\n# x\n3c00 3g00 00000000\n" dot --arch ampere --in fp16 --out fp32
-expect_err "line 3: word 2 '3g00' is not a hex number"
-expect_out "3f800000"
-run 2 "3c00 3c00 00000000\n3c00\0000 3c00 00000000\n" dot --arch ampere --in fp16 --out fp32
-expect_err "line 2: a NUL byte"
-expect_out "3f800000"
-run 2 "13c00 3c00 00000000\n" dot --arch ampere --in fp16 --out fp32
-expect_err "line 1: a_0 = 0x13c00 is wider than fp16 (16 bits)"
-run 2 "3c00 3c00 13c00\n" dot --arch ampere --in fp16 --out fp16
-expect_err "line 1: c = 0x13c00 is wider than fp16 (16 bits)"
-run 2 "3c00 3c00 123456789\n" dot --arch ampere --in fp16 --out fp32
-expect_err "line 1: c = 0x123456789 is wider than fp32 (32 bits)"
+# 3. bad lines: message names the line; results of earlier lines are printed; status 2.
+#    A row: STATUS|OUT (the --out format)|STDIN|what stderr has|STDOUT (none if empty);
+#    a row that starts with # is a comment.
+while IFS='|' read -r want fmt input err want_out; do
+    case $want in '#'*) continue ;; esac
+    run "$want" "$input" dot --arch ampere --in fp16 --out "$fmt"
+    [ -z "$err" ] || expect_err "$err"
+    [ -z "$want_out" ] || expect_out "$want_out"
+done <<'TABLE'
+2|fp32|3c00 3c00 00000000\n3c00 3c00\n3c00 3c00 00000000\n|line 2: 2 words; expected an odd count|3f800000
+2|fp32|3c00 3c00 00000000\n# x\n3c00 3g00 00000000\n|line 3: word 2 '3g00' is not a hex number|3f800000
+2|fp32|3c00 3c00 00000000\n3c00\0000 3c00 00000000\n|line 2: a NUL byte|3f800000
+2|fp32|13c00 3c00 00000000\n|line 1: a_0 = 0x13c00 is wider than fp16 (16 bits)|
+2|fp16|3c00 3c00 13c00\n|line 1: c = 0x13c00 is wider than fp16 (16 bits)|
+2|fp32|3c00 3c00 123456789\n|line 1: c = 0x123456789 is wider than fp32 (32 bits)|
 # the narrowest word that does not fit (17 bits for fp16) is refused, not narrowed
-run 2 "10000 3c00 00000000\n" dot --arch ampere --in fp16 --out fp32
-expect_err "line 1: a_0 = 0x10000 is wider than fp16 (16 bits)"
+2|fp32|10000 3c00 00000000\n|line 1: a_0 = 0x10000 is wider than fp16 (16 bits)|
 # one word is no case: k = 0 has no product (not a dot product that returns c)
-run 2 "3f800000\n" dot --arch ampere --in fp16 --out fp32
-expect_err "line 1: 1 words; expected an odd count 2k+1 >= 3"
+2|fp32|3f800000\n|line 1: 1 words; expected an odd count 2k+1 >= 3|
 # leading zeros are not digits of the value; a word past 64 bits is named as written
-run 0 "3c00 3c00 00000000000000000000003f800000\n" dot --arch ampere --in fp16 --out fp32
-expect_out "40000000"
-run 2 "3c00 3c00 10000000000000000\n" dot --arch ampere --in fp16 --out fp32
-expect_err "line 1: word 3 '10000000000000000' is wider than 64 bits"
+0|fp32|3c00 3c00 00000000000000000000003f800000\n||40000000
+2|fp32|3c00 3c00 10000000000000000\n|line 1: word 3 '10000000000000000' is wider than 64 bits|
 # a CR ends a line only before its LF: a stray one is not a line end that drops the rest
-run 0 "3c00 3c00 00000000\r\n3c00 3c00 3f800000\r\n" dot --arch ampere --in fp16 --out fp32
-expect_out "3f800000\n40000000"
-run 2 "3c00 3c00 3c00\r3c00 3c00 4000\n" dot --arch ampere --in fp16 --out fp32
-expect_err "line 1: word 3: a stray control character 0x0d after '3c00'"
+0|fp32|3c00 3c00 00000000\r\n3c00 3c00 3f800000\r\n||3f800000\n40000000
+2|fp32|3c00 3c00 3c00\r3c00 3c00 4000\n|line 1: word 3: a stray control character 0x0d after '3c00'|
+TABLE
 # the input cannot be read (a directory): an error, not an empty success
 "$tcsim" dot --arch ampere --in fp16 --out fp32 <. >out.txt 2>err.txt
 rc=$?; [ "$rc" = 2 ] || fail "dot < directory exited $rc, expected 2"
