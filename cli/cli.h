@@ -47,11 +47,15 @@ int cli_is_help(const char *s);
 typedef struct cli_opt {
     const char *name;
     const char **value; /* an option with a value: where the value goes */
-    int *flag;          /* else a flag: set to 1 */
+    int *flag;          /* set to 1 when the option is given; without value or parse, a flag */
+    /* an option with a value: checks and converts it into dst; -1 after a message */
+    int (*parse)(const char *cmd, const char *opt, const char *v, void *dst);
+    void *dst;
 } cli_opt;
 typedef struct cli_opts {
     const char *cmd;
     const char *unknown;           /* what a word no option names is: "option", "argument" */
+    int hint;                      /* the unknown word's message ends "(tcsim CMD --help)" */
     void (*help)(const void *ctx); /* prints the usage on stdout */
     const void *ctx;
     const cli_opt *opt;
@@ -61,6 +65,8 @@ typedef struct cli_opts {
  * status: CLI_OK after the help for a help word, CLI_USAGE after a message for an unknown
  * word or a missing value. */
 int cli_parse_opts(const cli_opts *spec, int argc, char **argv);
+/* The number of elements of array a. */
+#define CLI_COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
 /* User input as a message quotes it (cli_quote.c): into buf (CLI_QUOTE_SIZE(max) bytes),
  * s's n bytes as at most max characters, printable ASCII as it is, \0 \t \n \r \\ and

@@ -21,14 +21,22 @@ int cli_parse_opts(const cli_opts *spec, int argc, char **argv)
         while (o < spec->opt + spec->n && strcmp(argv[i], o->name))
             o++;
         if (o == spec->opt + spec->n) {
-            fprintf(stderr, "tcsim %s: unknown %s '%s'\n", spec->cmd, spec->unknown,
+            fprintf(stderr, "tcsim %s: unknown %s '%s'", spec->cmd, spec->unknown,
                     CLI_WORD(argv[i]));
+            if (spec->hint)
+                fprintf(stderr, " (tcsim %s --help)", spec->cmd);
+            fputc('\n', stderr);
             return CLI_USAGE;
         }
-        if (!o->value)
+        if (o->value || o->parse) {
+            const char *v = cli_optarg(spec->cmd, argc, argv, &i);
+            if (!v || (o->parse && o->parse(spec->cmd, o->name, v, o->dst)))
+                return CLI_USAGE;
+            if (o->value)
+                *o->value = v;
+        }
+        if (o->flag)
             *o->flag = 1;
-        else if (!(*o->value = cli_optarg(spec->cmd, argc, argv, &i)))
-            return CLI_USAGE;
     }
     return -1;
 }
@@ -42,37 +50,43 @@ const char *cli_optarg(const char *cmd, int argc, char **argv, int *i)
     return argv[++*i];
 }
 
+/* The message for a name s that none of the count names name(i) is: "tcsim CMD: unknown
+ * WHAT 's' (one of: ...)". Returns -1. */
+static int unknown_name(const char *cmd, const char *what, const char *s, int count,
+                        const char *(*name)(int))
+{
+    fprintf(stderr, "tcsim %s: unknown %s '%s' (one of:", cmd, what, CLI_WORD(s));
+    for (int i = 0; i < count; i++)
+        fprintf(stderr, " %s", name(i));
+    fprintf(stderr, ")\n");
+    return -1;
+}
+
+static const char *arch_name(int i) { return tc_arch_name((tc_arch)i); }
+static const char *instr_name(int i) { return tc_instr_name((tc_instr)i); }
+static const char *fmt_name(int i) { return tc_fmt_get((tc_fmt)i)->name; }
+
 int cli_parse_arch(const char *cmd, const char *s, tc_arch *out)
 {
     if (tc_arch_parse(s, out) == TC_OK)
         return 0;
-    fprintf(stderr, "tcsim %s: unknown --arch '%s' (one of:", cmd, CLI_WORD(s));
-    for (int a = 0; a < TC_ARCH_COUNT; a++)
-        fprintf(stderr, " %s", tc_arch_name((tc_arch)a));
-    fprintf(stderr, ")\n");
-    return -1;
+    return unknown_name(cmd, "--arch", s, TC_ARCH_COUNT, arch_name);
 }
 
 int cli_parse_instr(const char *cmd, const char *s, tc_instr *out)
 {
     if (tc_instr_parse(s, out) == TC_OK)
         return 0;
-    fprintf(stderr, "tcsim %s: unknown --instr '%s' (one of:", cmd, CLI_WORD(s));
-    for (int i = 0; i < TC_INSTR_COUNT; i++)
-        fprintf(stderr, " %s", tc_instr_name((tc_instr)i));
-    fprintf(stderr, ")\n");
-    return -1;
+    return unknown_name(cmd, "--instr", s, TC_INSTR_COUNT, instr_name);
 }
 
 int cli_parse_fmt(const char *cmd, const char *opt, const char *s, tc_fmt *out)
 {
     if (tc_fmt_parse(s, out) == TC_OK)
         return 0;
-    fprintf(stderr, "tcsim %s: unknown format for %s '%s' (one of:", cmd, opt, CLI_WORD(s));
-    for (int f = 0; f < TC_FMT_COUNT; f++)
-        fprintf(stderr, " %s", tc_fmt_get((tc_fmt)f)->name);
-    fprintf(stderr, ")\n");
-    return -1;
+    char what[64];
+    snprintf(what, sizeof what, "format for %s", opt);
+    return unknown_name(cmd, what, s, TC_FMT_COUNT, fmt_name);
 }
 
 int cli_parse_uint(const char *cmd, const char *opt, const char *s, unsigned long long min,

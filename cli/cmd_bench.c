@@ -156,8 +156,8 @@ static double cli_rate(double secs, uint64_t *seed)
 static void bench_help(const void *ctx)
 {
     printf("usage: tcsim bench [--quick] [--profile NAME] [--json FILE]\n\n"
-           "Dot products per second of the model on one core, per FEDP profile (k = L),\nthrough tc_dot and "
-           "tc_dot_batch; ampere mma.m16n8k16 tiles per second\n(tc_mma_tile); "
+           "Dot products per second of the model on one core, per FEDP profile (k = L),\n"
+           "through tc_dot and tc_dot_batch; ampere mma.m16n8k16 tiles per second\n(tc_mma_tile); "
            "`tcsim dot` lines per second (ampere fp16, k = 8, parsing\nincluded). "
            "--profile: that FEDP profile only, named\narch_instr_in_out from `tcsim list` "
            "(ampere_mma_fp16_fp32). Writes JSON to\n%s (opened before the run).\n",
@@ -168,10 +168,11 @@ static int bench_run(int argc, char **argv)
 {
     const char *json = TCSIM_REPORTS_DIR "/model-bench.json", *only = NULL;
     int quick = 0;
-    const cli_opt opt[] = {{"--quick", NULL, &quick}, {"--profile", &only, NULL},
-                           {"--json", &json, NULL}};
-    int st = cli_parse_opts(&(cli_opts){"bench", "option", bench_help, &json, opt,
-                                        sizeof opt / sizeof opt[0]}, argc, argv);
+    const cli_opt opt[] = {{.name = "--quick", .flag = &quick},
+                           {.name = "--profile", .value = &only},
+                           {.name = "--json", .value = &json}};
+    int st = cli_parse_opts(&(cli_opts){"bench", "option", 0, bench_help, &json,
+                                        opt, CLI_COUNT(opt)}, argc, argv);
     if (st >= 0)
         return st;
     double secs = quick ? 0.05 : 0.3;

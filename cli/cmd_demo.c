@@ -138,9 +138,9 @@ static void demo_help(const void *ctx)
 static int demo_run(int argc, char **argv)
 {
     const char *vectors = NULL;
-    const cli_opt opt[] = {{"--vectors", &vectors, NULL}};
-    int st = cli_parse_opts(&(cli_opts){"demo", "option", demo_help, NULL, opt,
-                                        sizeof opt / sizeof opt[0]}, argc, argv);
+    const cli_opt opt[] = {{.name = "--vectors", .value = &vectors}};
+    int st = cli_parse_opts(&(cli_opts){"demo", "option", 0, demo_help, NULL,
+                                        opt, CLI_COUNT(opt)}, argc, argv);
     if (st >= 0)
         return st;
     static char default_dir[GV_PATH];

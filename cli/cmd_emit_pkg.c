@@ -370,10 +370,11 @@ static void emit_pkg_help(const void *ctx)
 static int emit_pkg_run(int argc, char **argv)
 {
     const char *out = NULL, *against = NULL, *pkg_name = packages[0].name;
-    const cli_opt opt[] = {{"-o", &out, NULL}, {"--check", &against, NULL},
-                           {"--package", &pkg_name, NULL}};
-    int st = cli_parse_opts(&(cli_opts){"emit-pkg", "argument", emit_pkg_help, NULL, opt,
-                                        sizeof opt / sizeof opt[0]}, argc, argv);
+    const cli_opt opt[] = {{.name = "-o", .value = &out},
+                           {.name = "--check", .value = &against},
+                           {.name = "--package", .value = &pkg_name}};
+    int st = cli_parse_opts(&(cli_opts){"emit-pkg", "argument", 0, emit_pkg_help, NULL,
+                                        opt, CLI_COUNT(opt)}, argc, argv);
     if (st >= 0)
         return st;
     if (out && against) {

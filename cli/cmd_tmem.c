@@ -10,17 +10,52 @@
 #include "cli.h"
 #include "cli_engine.h"
 
-static int parse_banks(const char *cmd, const char *s, unsigned *out)
+/* Option parsers for cli_parse_opts: the value s of opt into out. */
+static int parse_banks(const char *cmd, const char *opt, const char *s, void *out)
 {
+    (void)opt;
     if (!strcmp(s, "8") || !strcmp(s, "4")) {
-        *out = (unsigned)(s[0] - '0');
+        *(unsigned *)out = (unsigned)(s[0] - '0');
         return 0;
     }
     fprintf(stderr, "tcsim %s: bad value for --banks '%s' (8 or 4)\n", cmd, CLI_WORD(s));
     return -1;
 }
 
+static int parse_lane(const char *cmd, const char *opt, const char *s, void *out)
+{
+    return cli_parse_uint(cmd, opt, s, 0, TC_TMEM_LANES - 1, out);
+}
+
+static int parse_col(const char *cmd, const char *opt, const char *s, void *out)
+{
+    return cli_parse_uint(cmd, opt, s, 0, TC_TMEM_COLS - 1, out);
+}
+
+/* --engine model|rtl: out (an int) is 1 for rtl. */
+static int parse_engine(const char *cmd, const char *opt, const char *s, void *out)
+{
+    (void)opt;
+    if (strcmp(s, "model") && strcmp(s, "rtl")) {
+        fprintf(stderr, "tcsim %s: unknown --engine '%s' (model or rtl)\n", cmd, CLI_WORD(s));
+        return -1;
+    }
+    *(int *)out = !strcmp(s, "rtl");
+    return 0;
+}
+
 /* ------------------------------------------------------------- tmem-map */
+
+static void map_help(const void *ctx)
+{
+    (void)ctx;
+    printf("usage: tcsim tmem-map --lane L --col C [--banks 8|4]\n\n"
+           "Where word (L, C) of the tensor memory lives: 128 lanes (0-127) x 512 "
+           "columns (0-511)\nof 32 bits, 4 lane groups of 32 lanes, banks of 32 "
+           "lanes:\n  group = L / 32, bank = C %% banks, row = C / banks\n"
+           "for 8 banks x 64 rows and 4 banks x 128 rows per group (both unless "
+           "--banks).\n");
+}
 
 static int map_run(int argc, char **argv)
 {
@@ -28,37 +63,14 @@ static int map_run(int argc, char **argv)
     unsigned long long lane = 0, col = 0;
     int have_lane = 0, have_col = 0;
     unsigned only = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *opt = argv[i], *v;
-        if (cli_is_help(opt)) {
-            printf("usage: tcsim tmem-map --lane L --col C [--banks 8|4]\n\n"
-                   "Where word (L, C) of the tensor memory lives: 128 lanes (0-127) x 512 "
-                   "columns (0-511)\nof 32 bits, 4 lane groups of 32 lanes, banks of 32 "
-                   "lanes:\n  group = L / 32, bank = C %% banks, row = C / banks\n"
-                   "for 8 banks x 64 rows and 4 banks x 128 rows per group (both unless "
-                   "--banks).\n");
-            return CLI_OK;
-        }
-        if (!strcmp(opt, "--lane") || !strcmp(opt, "--col") || !strcmp(opt, "--banks")) {
-            if (!(v = cli_optarg(cmd, argc, argv, &i)))
-                return CLI_USAGE;
-            if (!strcmp(opt, "--lane")) {
-                if (cli_parse_uint(cmd, opt, v, 0, TC_TMEM_LANES - 1, &lane))
-                    return CLI_USAGE;
-                have_lane = 1;
-            } else if (!strcmp(opt, "--col")) {
-                if (cli_parse_uint(cmd, opt, v, 0, TC_TMEM_COLS - 1, &col))
-                    return CLI_USAGE;
-                have_col = 1;
-            } else if (parse_banks(cmd, v, &only)) {
-                return CLI_USAGE;
-            }
-        } else {
-            fprintf(stderr, "tcsim %s: unknown option '%s' (tcsim %s --help)\n", cmd,
-                    CLI_WORD(opt), cmd);
-            return CLI_USAGE;
-        }
-    }
+    const cli_opt opt[] = {{.name = "--lane", .flag = &have_lane, .parse = parse_lane,
+                            .dst = &lane},
+                           {.name = "--col", .flag = &have_col, .parse = parse_col, .dst = &col},
+                           {.name = "--banks", .parse = parse_banks, .dst = &only}};
+    int st = cli_parse_opts(&(cli_opts){cmd, "option", 1, map_help, NULL,
+                                        opt, CLI_COUNT(opt)}, argc, argv);
+    if (st >= 0)
+        return st;
     if (!have_lane || !have_col) {
         fprintf(stderr, "tcsim %s: %s is required (tcsim %s --help)\n", cmd,
                 have_lane ? "--col" : "--lane", cmd);
@@ -212,43 +224,31 @@ static int demo_script(demo *d, unsigned cycles[N_STEPS], int *ok)
     return 0;
 }
 
+static void tmem_demo_help(const void *ctx)
+{
+    (void)ctx;
+    printf("usage: tcsim tmem-demo [--engine model|rtl] [--banks 8|4]\n\n"
+           "Runs a fixed sequence of tensor-memory requests and prints the cycles of "
+           "each,\nfor 8 banks x 64 rows and 4 banks x 128 rows per lane group "
+           "(seed 003):\n");
+    for (int s = 0; s < N_STEPS; s++)
+        printf("  %-9s %s\n", step_name[s], step_what[s]);
+    printf("\n--engine rtl counts the cycles on the Verilated rtl/tmem.sv and compares "
+           "its\nread data and contents with the model's.\n");
+}
+
 static int demo_run(int argc, char **argv)
 {
     const char *cmd = "tmem-demo";
     int rtl = 0;
     const engine_tmem_ops *ops = NULL;
     unsigned only = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *opt = argv[i], *v;
-        if (cli_is_help(opt)) {
-            printf("usage: tcsim tmem-demo [--engine model|rtl] [--banks 8|4]\n\n"
-                   "Runs a fixed sequence of tensor-memory requests and prints the cycles of "
-                   "each,\nfor 8 banks x 64 rows and 4 banks x 128 rows per lane group "
-                   "(seed 003):\n");
-            for (int s = 0; s < N_STEPS; s++)
-                printf("  %-9s %s\n", step_name[s], step_what[s]);
-            printf("\n--engine rtl counts the cycles on the Verilated rtl/tmem.sv and compares "
-                   "its\nread data and contents with the model's.\n");
-            return CLI_OK;
-        }
-        if (!strcmp(opt, "--engine")) {
-            if (!(v = cli_optarg(cmd, argc, argv, &i)))
-                return CLI_USAGE;
-            if (strcmp(v, "model") && strcmp(v, "rtl")) {
-                fprintf(stderr, "tcsim %s: unknown --engine '%s' (model or rtl)\n", cmd,
-                        CLI_WORD(v));
-                return CLI_USAGE;
-            }
-            rtl = !strcmp(v, "rtl");
-        } else if (!strcmp(opt, "--banks")) {
-            if (!(v = cli_optarg(cmd, argc, argv, &i)) || parse_banks(cmd, v, &only))
-                return CLI_USAGE;
-        } else {
-            fprintf(stderr, "tcsim %s: unknown option '%s' (tcsim %s --help)\n", cmd,
-                    CLI_WORD(opt), cmd);
-            return CLI_USAGE;
-        }
-    }
+    const cli_opt opt[] = {{.name = "--engine", .parse = parse_engine, .dst = &rtl},
+                           {.name = "--banks", .parse = parse_banks, .dst = &only}};
+    int st = cli_parse_opts(&(cli_opts){cmd, "option", 1, tmem_demo_help, NULL,
+                                        opt, CLI_COUNT(opt)}, argc, argv);
+    if (st >= 0)
+        return st;
     if (rtl) {
         const engine_entry *e = cli_engine(cmd, "tmem", ENGINE_TMEM,
                                            "tensor-memory RTL (configure with -DTCSIM_RTL=ON)");
