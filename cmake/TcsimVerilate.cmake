@@ -94,3 +94,22 @@ function(tcsim_verilate TARGET)
     set_property(SOURCE ${_slow} APPEND_STRING PROPERTY COMPILE_FLAGS " ${_opt}")
   endforeach()
 endfunction()
+
+# tcsim_yosys_read_test(NAME TOP LABELS [PASSES "; pass; ..."] [TIMEOUT S] SOURCES f...):
+# a test that Yosys (Debian's 0.23, the synthesis flow's) reads SOURCES and elaborates TOP,
+# then runs PASSES; its log is NAME.log in the build folder. No test without Yosys.
+function(tcsim_yosys_read_test name top labels)
+  cmake_parse_arguments(A "" "PASSES;TIMEOUT" "SOURCES" ${ARGN})
+  find_program(TCSIM_YOSYS yosys)
+  if(NOT TCSIM_YOSYS)
+    return()
+  endif()
+  list(JOIN A_SOURCES " " _words)
+  add_test(NAME ${name}
+           COMMAND ${TCSIM_YOSYS} -q -l ${CMAKE_CURRENT_BINARY_DIR}/${name}.log -p
+                   "read_verilog -sv ${_words}; hierarchy -check -top ${top}${A_PASSES}")
+  set_tests_properties(${name} PROPERTIES LABELS "${labels}")
+  if(A_TIMEOUT)
+    set_tests_properties(${name} PROPERTIES TIMEOUT ${A_TIMEOUT})
+  endif()
+endfunction()
