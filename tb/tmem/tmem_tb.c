@@ -70,9 +70,7 @@ static void test_reset(pair *p)
     pair_cycle(p, &in);
     pair_reset(p);
     /* the first cycle wrote one column per bank: all 8 with 8 banks, slots 0-3 with 4 */
-    for (unsigned k = 0; k < p->banks; k++)
-        for (unsigned l = 0; l < LANES; l++)
-            g_img.w[l][128 + k] = buf[k * LANES + l];
+    img_put(128, p->banks, buf);
     expect_image(p, &g_img, "reset after the first cycle of a cp");
     tc_tmem_inputs idle = { 0 };
     tc_tmem_outputs o = pair_cycle(p, &idle);
@@ -138,9 +136,7 @@ static void test_reset(pair *p)
         tmem_dut_set_reset(p->rtl, 1);
     }
     pair_reset(p);
-    for (unsigned k = 0; k < p->banks; k++)
-        for (unsigned l = 0; l < LANES; l++)
-            g_img.w[l][200 + k] = buf[k * LANES + l];
+    img_put(200, p->banks, buf);
     expect_image(p, &g_img, "synchronous reset after the first cycle of a cp");
 }
 

@@ -54,6 +54,14 @@ typedef struct image { uint32_t w[LANES][COLS]; } image;
 
 /* The expected image of the directed tests (tmem_tb_directed.c). */
 extern image g_img;
+/* What a write of n columns from col (wrapping at COLS) leaves in g_img: column k of data
+ * is data[k * LANES .. k * LANES + LANES), one word per lane. */
+static inline void img_put(unsigned col, unsigned n, const uint32_t *data)
+{
+    for (unsigned k = 0; k < n; k++)
+        for (unsigned l = 0; l < LANES; l++)
+            g_img.w[l][(col + k) % COLS] = data[k * LANES + l];
+}
 
 /* ---- tmem_tb_pair.c */
 

@@ -168,16 +168,12 @@ void test_wrap(pair *p)
     fill(&r, buf, WIDE);
     tc_tmem_inputs cp = { .cp_valid = 1, .cp_col = 508, .cp_data = buf };
     pair_request(p, &cp, TC_TMEM_PORT_CP, NULL);
-    for (unsigned k = 0; k < SLICE; k++)
-        for (unsigned l = 0; l < LANES; l++)
-            g_img.w[l][(508 + k) % COLS] = buf[k * LANES + l];
+    img_put(508, SLICE, buf);
     static uint32_t d[WIDE];
     fill(&r, d, WIDE);
     tc_tmem_inputs dw = { .d_valid = 1, .d_col = 511, .d_data = d };
     pair_request(p, &dw, TC_TMEM_PORT_D, NULL);
-    for (unsigned k = 0; k < SLICE; k++)
-        for (unsigned l = 0; l < LANES; l++)
-            g_img.w[l][(511 + k) % COLS] = d[k * LANES + l];
+    img_put(511, SLICE, d);
     expect_image(p, &g_img, "cp at 508 and D at 511");
     tc_tmem_inputs a = { .a_valid = 1, .a_col = 505 };
     pair_request(p, &a, TC_TMEM_PORT_A, &o);
@@ -366,9 +362,7 @@ void test_conflicts(pair *p)
     }
     (void)a_out;
     /* the effects in priority order, from the spec's rules alone */
-    for (unsigned k = 0; k < SLICE; k++)
-        for (unsigned l = 0; l < LANES; l++)
-            g_img.w[l][16 + k] = d[k * LANES + l];
+    img_put(16, SLICE, d);
     for (unsigned k = 0; k < SLICE; k++)
         for (unsigned l = 0; l < LANES; l++)
             if (a_seen[k * LANES + l] != g_img.w[l][16 + k]) {
