@@ -95,19 +95,20 @@ function(tcsim_verilate TARGET)
   endforeach()
 endfunction()
 
-# tcsim_yosys_read_test(NAME TOP LABELS [PASSES "; pass; ..."] [TIMEOUT S] SOURCES f...):
-# a test that Yosys (Debian's 0.23, the synthesis flow's) reads SOURCES and elaborates TOP,
-# then runs PASSES; its log is NAME.log in the build folder. No test without Yosys.
+# tcsim_yosys_read_test(NAME TOP LABELS [TIMEOUT S] [PASSES pass...] SOURCES f...): a
+# test that Yosys (Debian's 0.23, the synthesis flow's) reads SOURCES and elaborates TOP,
+# then runs each of PASSES; its log is NAME.log in the build folder. No test without Yosys.
 function(tcsim_yosys_read_test name top labels)
-  cmake_parse_arguments(A "" "PASSES;TIMEOUT" "SOURCES" ${ARGN})
+  cmake_parse_arguments(A "" "TIMEOUT" "PASSES;SOURCES" ${ARGN})
   find_program(TCSIM_YOSYS yosys)
   if(NOT TCSIM_YOSYS)
     return()
   endif()
   list(JOIN A_SOURCES " " _words)
+  set(_script "read_verilog -sv ${_words}" "hierarchy -check -top ${top}" ${A_PASSES})
+  list(JOIN _script "; " _script)
   add_test(NAME ${name}
-           COMMAND ${TCSIM_YOSYS} -q -l ${CMAKE_CURRENT_BINARY_DIR}/${name}.log -p
-                   "read_verilog -sv ${_words}; hierarchy -check -top ${top}${A_PASSES}")
+           COMMAND ${TCSIM_YOSYS} -q -l ${CMAKE_CURRENT_BINARY_DIR}/${name}.log -p "${_script}")
   set_tests_properties(${name} PROPERTIES LABELS "${labels}")
   if(A_TIMEOUT)
     set_tests_properties(${name} PROPERTIES TIMEOUT ${A_TIMEOUT})
