@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "cli.h"
 #include "data_dir.h"
 
 /* The folder of the running executable (symbolic links resolved) into dir[PATH_MAX];
@@ -68,6 +69,6 @@ int data_dir_find(const char *cmd, const char *sub, char *buf, size_t cap)
     struct stat st;
     if (n >= 0 && (size_t)n < cap && stat(buf, &st) == 0 && S_ISDIR(st.st_mode))
         return 0;
-    fprintf(stderr, "tcsim %s: no folder %s/%s (%s)\n", cmd, env, sub, why);
+    fprintf(stderr, "tcsim %s: no folder %s/%s (%s)\n", cmd, CLI_PATH(env), sub, why);
     return -1;
 }

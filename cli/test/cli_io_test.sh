@@ -256,6 +256,11 @@ run 2 "$tcsim" fedp-params "$esc$long_word"
 quoted "tcsim fedp-params: unknown preset '\x1b[2J$(printf %33s | tr ' ' g)... (100004 bytes)'"
 run 2 "$tcsim" fedp-params "n:volta:mma:$long_word"
 quoted "tcsim fedp-params: n: unknown format $cut_word"
+run 2 env TCSIM_DATA_DIR="${esc}data" "$tcsim" vectors
+quoted "tcsim vectors: no folder \x1b[2Jdata/vectors/a100 (TCSIM_DATA_DIR names"
+run 2 env TCSIM_DATA_DIR="$long_word" "$tcsim" vectors   # a path: 200 characters kept
+expect_err "no folder $(printf %200s | tr ' ' g)... (100000 bytes)/vectors/a100"
+awk 'length > 400 { exit 1 }' err.txt || fail "a message line over 400 bytes: $(head -c 500 err.txt)"
 run 2 "$tcsim" emit-pkg --package "$esc"
 quoted "tcsim emit-pkg: unknown package '\x1b[2J' (tc_pkg or tmem_pkg)"
 rm -rf vec_q long_word.txt conv_more.txt
