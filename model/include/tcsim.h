@@ -261,6 +261,7 @@ tc_status tc_mma_tile(const tc_profile *p, size_t M, size_t N, size_t K,
 #include "tcsim_tmem.h"
 #include "tcsim_tc.h"
 #include "tcsim_bw.h"
+#include "tcsim_gemm.h"
 #include "tcsim_timing.h"
 #include "tcsim_sim.h"
 
