@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "cli_engine.h"
 #include "data_dir.h"
 #include "dot_stream.h"
 #include "gpu_vectors.h"
@@ -204,6 +205,10 @@ static int vectors_run(int argc, char **argv)
         return CLI_USAGE;
     }
 
+    /* a build without the RTL says so once, before any output, not once per set */
+    if (o.rtl &&
+        !cli_engine("vectors", "fedp", ENGINE_STEP, "RTL (configure with -DTCSIM_RTL=ON)"))
+        return CLI_USAGE;
     printf("%s results in %s, through %s %s (%s)\n", CLI_WORD(gpu), CLI_PATH(dir),
            tc_arch_name(o.arch), tc_instr_name(o.instr), o.rtl ? "Verilated RTL" : "model");
     printf("%-12s %-28s %3s %7s %10s %7s\n", "set", "profile", "k", "cases", "bit-exact",

@@ -1,7 +1,8 @@
 # `cmake --install`: the model library, its public headers, a CMake package
 # (find_package(tcsim) -> target tcsim::tcsim), a pkg-config file (tcsim.pc) and the
 # data of the tcsim tool (cli/CMakeLists.txt installs the tool itself).
-# Included from model/CMakeLists.txt after tcsim_model is defined; docs/install.md.
+# Included from model/CMakeLists.txt after tcsim_model is defined; docs/integration.md
+# says how a host uses the installed tree.
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 

@@ -18,6 +18,12 @@ no_output dot
 run 0 "$one" dot --arch ampere --in fp16 --out fp32 --engine model
 [ "$(cat out.txt)" = "3f800000" ] || fail "dot --engine model: '$(cat out.txt)'"
 
+# vectors said so once per set, after its header (4 messages for the A100 data)
+run 2 "" vectors --engine rtl
+expect_err "tcsim vectors: --engine rtl: this tcsim was built without the RTL $rtl_flag"
+no_output vectors
+[ "$(grep -c "built without" err.txt)" = 1 ] || fail "vectors: $(grep -c "built without" err.txt) messages"
+
 for cmd in hmma-trace mma; do
     files=""
     [ $cmd = mma ] && files="--a z.txt --b z.txt --c z.txt"
