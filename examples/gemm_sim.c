@@ -40,6 +40,29 @@ typedef struct args {
     int check, quiet;
 } args;
 
+/* An argument as a message quotes it: at most 40 characters (then "..."), control
+ * characters as \xNN, so that a long or binary word cannot flood the terminal. */
+typedef struct shown {
+    char s[4 * 40 + 4];
+} shown;
+
+static shown show(const char *w)
+{
+    shown out;
+    size_t n = 0, i = 0;
+    for (; w[i] && i < 40; i++) {
+        unsigned char ch = (unsigned char)w[i];
+        if (ch < 0x20 || ch == 0x7f)
+            n += (size_t)snprintf(out.s + n, sizeof out.s - n, "\\x%02x", ch);
+        else
+            out.s[n++] = (char)ch;
+    }
+    if (w[i])
+        n += (size_t)snprintf(out.s + n, sizeof out.s - n, "...");
+    out.s[n] = '\0';
+    return out;
+}
+
 static void usage(FILE *f)
 {
     fprintf(f,
@@ -85,13 +108,13 @@ static int parse(int argc, char **argv, args *a)
             unsigned long v = strtoul(argv[++i], &end, 10);
             if (*end || v == 0 || v > 65536) {
                 fprintf(stderr, "gemm_sim: bad value '%s' for %s (a whole number 1..65536)\n",
-                        argv[i], o);
+                        show(argv[i]).s, o);
                 return -1;
             }
             *u = (unsigned)v;
         } else {
             fprintf(stderr, "gemm_sim: unknown or incomplete option '%s' (gemm_sim --help)\n",
-                    o);
+                    show(o).s);
             return -1;
         }
     }
@@ -142,7 +165,7 @@ int main(int argc, char **argv)
      * one option it comes from. */
     tc_gpu_timing known;
     if (tc_gpu_timing_find(a.gpu, &known) != TC_OK) {
-        fprintf(stderr, "gemm_sim: no timing for --gpu '%s'; the GPUs:", a.gpu);
+        fprintf(stderr, "gemm_sim: no timing for --gpu '%s'; the GPUs:", show(a.gpu).s);
         for (size_t i = 0; tc_gpu_timing_get(i, &known) == TC_OK; i++)
             fprintf(stderr, " %s", known.name);
         fprintf(stderr, " (or their architecture names)\n");
@@ -167,7 +190,7 @@ int main(int argc, char **argv)
     /* Opened before the run, so that a bad path is an error now, not after it. */
     FILE *json = a.json ? fopen(a.json, "w") : NULL;
     if (a.json && !json) {
-        fprintf(stderr, "gemm_sim: cannot write '%s': %s\n", a.json, strerror(errno));
+        fprintf(stderr, "gemm_sim: cannot write '%s': %s\n", show(a.json).s, strerror(errno));
         tc_sim_destroy(s);
         return 1;
     }
@@ -375,7 +398,7 @@ int main(int argc, char **argv)
         /* fprintf buffers: a full disk shows up at the latest in fclose. */
         int ok = !ferror(json);
         if (fclose(json) || !ok) {
-            fprintf(stderr, "gemm_sim: cannot write '%s': %s\n", a.json, strerror(errno));
+            fprintf(stderr, "gemm_sim: cannot write '%s': %s\n", show(a.json).s, strerror(errno));
             bad = 1;
         }
     }

@@ -134,6 +134,14 @@ run_with 2 "" "$gemm_sim" --m 256 --n 64 --k 16 --wm 256 --wn 64 --warps 1
 expect_err "(wm/16)*(wn/8) <= 64"
 run_with 2 "" "$gemm_sim" --policy fifo
 expect_err "gemm_sim: --policy is lrr or gto"
+# A bad word is quoted, not echoed whole: 40 characters, then "...", controls as \xNN
+# (a 3000-character --warps value gave a 3000-byte line).
+long=$(printf '%03000d' 7 | tr 0 9)
+run_with 2 "" "$gemm_sim" --warps "$long"
+expect_err "gemm_sim: bad value '$(printf '%040d' 0 | tr 0 9)...' for --warps"
+[ "$(wc -c <err.txt)" -lt 200 ] || fail "gemm_sim --warps <3000 digits>: $(wc -c <err.txt) bytes"
+run_with 2 "" "$gemm_sim" --gpu "$(printf 'x\033[2Jy')"
+expect_err "gemm_sim: no timing for --gpu 'x\\x1b[2Jy'"
 # mma.m16n8k16 is PTX's from sm_80 on: on Turing the run is a what-if and says so; on
 # the Ampere parts it is the GPU's own instruction and no such line is printed.
 run_with 0 "" "$gemm_sim" --gpu rtx2080ti --m 64 --n 64 --k 64 --quiet
