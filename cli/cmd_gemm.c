@@ -222,7 +222,7 @@ static int gemm_compute(operand *ops, const tc_profile *p, unsigned threads, con
         fprintf(stderr, "tcsim gemm: %s\n", tc_strerror(st));
         rc = CLI_FAIL;
     } else if (npy_write(out, out_dtype(ops, p->out), M, N, d, err)) {
-        fprintf(stderr, "tcsim gemm: -o '%s': %s\n", CLI_PATH(out), err);
+        fprintf(stderr, "tcsim gemm: cannot write '%s' (-o): %s\n", CLI_PATH(out), err);
         rc = CLI_FAIL;
     }
     free(d);

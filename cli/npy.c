@@ -1,6 +1,8 @@
 /* npy.c - the dtypes of .npy matrices (npy.h): what NumPy calls them, in the header
- * ('descr') and in messages. Shared by the reader (npy_read.c) and the writer
- * (npy_write.c). */
+ * ('descr') and in messages; and the reasons of errors. Shared by the reader
+ * (npy_read.c) and the writer (npy_write.c). */
+#include <stdarg.h>
+#include <stdio.h>
 #include "npy.h"
 #include "npy_format.h"
 
@@ -21,3 +23,12 @@ const char *npy_dtype_name(npy_dtype t) { return dtypes[t].name; }
 unsigned npy_dtype_bytes(npy_dtype t) { return dtypes[t].bytes; }
 int npy_dtype_is_float(npy_dtype t) { return dtypes[t].is_float; }
 const char *npy_dtype_descr(npy_dtype t) { return dtypes[t].descr; }
+
+int npy_fail(char *err, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, NPY_ERR_SIZE, fmt, ap);
+    va_end(ap);
+    return -1;
+}

@@ -2,7 +2,6 @@
  * file beside the target, renamed over it only once every byte is written and closed. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,16 +9,6 @@
 #include <unistd.h>
 #include "cli.h"
 #include "npy_format.h"
-
-static int fail(char *err, const char *fmt, ...) CLI_PRINTF(2, 3);
-static int fail(char *err, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, NPY_ERR_SIZE, fmt, ap);
-    va_end(ap);
-    return -1;
-}
 
 /* Magic, version 1.0, length and the header dict as NumPy writes it, padded with spaces
  * to NPY_ALIGN bytes and ended by a newline: its length, or 0 if buf is too small. */
@@ -70,8 +59,8 @@ int npy_write(const char *path, npy_dtype t, size_t rows, size_t cols, const uin
     /* a device or a folder is no file to replace (rename would replace /dev/null itself) */
     struct stat st;
     if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
-        return fail(err, "not a regular file (a .npy result is written to a new file, then "
-                         "renamed over it)");
+        return npy_fail(err, "not a regular file (a .npy result is written to a new file, then "
+                        "renamed over it)");
     /* the temporary name: path's folder, ".<name>.XXXXXX" (hidden, and never a .npy that
      * a glob of the folder would take for a result) */
     const char *slash = strrchr(path, '/');
@@ -79,7 +68,7 @@ int npy_write(const char *path, npy_dtype t, size_t rows, size_t cols, const uin
     size_t n = strlen(path);
     char *tmp = malloc(n + 9);
     if (!tmp)
-        return fail(err, "out of memory");
+        return npy_fail(err, "out of memory");
     memcpy(tmp, path, dir);
     tmp[dir] = '.';
     memcpy(tmp + dir + 1, path + dir, n - dir);
@@ -88,7 +77,7 @@ int npy_write(const char *path, npy_dtype t, size_t rows, size_t cols, const uin
     if (fd < 0) {
         int e = errno;
         free(tmp);
-        return fail(err, "cannot create a file in its folder: %s", strerror(e));
+        return npy_fail(err, "cannot create a file in its folder: %s", strerror(e));
     }
     /* mkstemp makes the file private (0600): give it a new file's usual mode */
     mode_t mask = umask(0);
@@ -108,7 +97,7 @@ int npy_write(const char *path, npy_dtype t, size_t rows, size_t cols, const uin
     if (bad) {
         remove(tmp);
         free(tmp);
-        return fail(err, "cannot write: %s", strerror(e));
+        return npy_fail(err, "cannot write: %s", strerror(e));
     }
     free(tmp);
     return 0;

@@ -393,10 +393,10 @@ expect_refused(["gemm", "--arch", "volta", "--instr", "wgmma", "--in", "fp16", "
                 "--a", "ga.npy", "--b", "gb.npy", "-o", "D.npy"], 2, "no profile for --arch volta")
 # outputs that cannot be written: status 1, no temporary file left
 expect_refused([*base, "--a", "ga.npy", "--b", "gb.npy", "-o", "no_dir/d.npy"], 1,
-               "-o 'no_dir/d.npy': cannot create a file in its folder")
+               "cannot write 'no_dir/d.npy' (-o): cannot create a file in its folder")
 os.makedirs("adir", exist_ok=True)
 expect_refused([*base, "--a", "ga.npy", "--b", "gb.npy", "-o", "adir"], 1,
-               "-o 'adir': not a regular file")
+               "cannot write 'adir' (-o): not a regular file")
 if os.listdir("adir"):
     fail(f"adir holds {os.listdir('adir')}")
 rc, out, _ = tcsim("gemm", "--help")

@@ -132,6 +132,26 @@ def _scaled(p):
     return p.contents.kind in (_lib.TC_KIND_MX, _lib.TC_KIND_MXF4)
 
 
+def _scales(p, kind, K, scale_a, scale_b, shapes):
+    """The scale operands (scale_a, scale_b) of a block-scaled profile, None for the other
+    profiles (which take none). shapes(K / B) gives their two shapes."""
+    if not _scaled(p):
+        if scale_a is not None or scale_b is not None:
+            raise TcsimError("scale_a" if scale_a is not None else "scale_b", _lib.TC_EINVAL,
+                             "scales are for block-scaled kinds (kind=)")
+        return None
+    if scale_a is None or scale_b is None:
+        raise TcsimError("scale_a" if scale_a is None else "scale_b", _lib.TC_EINVAL,
+                         f"kind {kind!r} needs scale_a and scale_b")
+    pr = p.contents
+    if K % pr.scale_block:
+        raise TcsimError("a", _lib.TC_ESHAPE, f"K = {K} is not a multiple of the scale "
+                         f"block {pr.scale_block}")
+    sa, sb = shapes(K // pr.scale_block)
+    return (as_words("scale_a", scale_a, pr.scale, len(sa), sa),
+            as_words("scale_b", scale_b, pr.scale, len(sb), sb))
+
+
 def _check(argument, status):
     if status != _lib.TC_OK:
         raise TcsimError(argument, status, "")
@@ -155,22 +175,9 @@ def gemm(a, b, c=None, *, arch, instr="mma", inp=None, out="fp32", threads=0, ki
     N = B.shape[1]
     C = as_words("c", c, pr.out, 2, (M, N)) if c is not None else None
     opts = _lib.GemmOpts(threads=nthreads)
-    keep = []
-    if _scaled(p):
-        if scale_a is None or scale_b is None:
-            raise TcsimError("scale_a" if scale_a is None else "scale_b", _lib.TC_EINVAL,
-                             f"kind {kind!r} needs scale_a and scale_b")
-        blk = pr.scale_block
-        if K % blk:
-            raise TcsimError("a", _lib.TC_ESHAPE, f"K = {K} is not a multiple of the scale "
-                             f"block {blk}")
-        SA = as_words("scale_a", scale_a, pr.scale, 2, (M, K // blk))
-        SB = as_words("scale_b", scale_b, pr.scale, 2, (K // blk, N))
-        opts.scale_a, opts.scale_b = SA.matrix, SB.matrix
-        keep += [SA, SB]
-    elif scale_a is not None or scale_b is not None:
-        raise TcsimError("scale_a" if scale_a is not None else "scale_b", _lib.TC_EINVAL,
-                         "scales are for block-scaled kinds (kind=)")
+    scales = _scales(p, kind, K, scale_a, scale_b, lambda n: ((M, n), (n, N)))
+    if scales:
+        opts.scale_a, opts.scale_b = scales[0].matrix, scales[1].matrix
     d = np.empty((M, N), np.uint32)
     D = _lib.Matrix(d.ctypes.data, _lib.TC_LAYOUT_ROW, N)
     st = lib.tc_gemm(p, M, N, K, ctypes.byref(A.matrix), ctypes.byref(B.matrix),
@@ -193,22 +200,12 @@ def dot(a, b, c=0, *, arch, instr="mma", inp=None, out="fp32", kind=None, scale=
     cw = as_words("c", c, pr.out, 0)
     d = ctypes.c_uint32()
     u32p = ctypes.POINTER(ctypes.c_uint32)
-    if _scaled(p):
-        if scale_a is None or scale_b is None:
-            raise TcsimError("scale_a" if scale_a is None else "scale_b", _lib.TC_EINVAL,
-                             f"kind {kind!r} needs scale_a and scale_b")
-        blk = pr.scale_block
-        if k % blk:
-            raise TcsimError("a", _lib.TC_ESHAPE, f"k = {k} is not a multiple of the scale "
-                             f"block {blk}")
-        SA = as_words("scale_a", scale_a, pr.scale, 1, (k // blk,))
-        SB = as_words("scale_b", scale_b, pr.scale, 1, (k // blk,))
-        st = lib.tc_dot_scaled(p, k, A.pointer(u32p), B.pointer(u32p), SA.pointer(u32p),
-                               SB.pointer(u32p), cw.scalar(), ctypes.byref(d))
+    scales = _scales(p, kind, k, scale_a, scale_b, lambda n: ((n,), (n,)))
+    if scales:
+        st = lib.tc_dot_scaled(p, k, A.pointer(u32p), B.pointer(u32p),
+                               scales[0].pointer(u32p), scales[1].pointer(u32p), cw.scalar(),
+                               ctypes.byref(d))
     else:
-        if scale_a is not None or scale_b is not None:
-            raise TcsimError("scale_a" if scale_a is not None else "scale_b", _lib.TC_EINVAL,
-                             "scales are for block-scaled kinds (kind=)")
         st = lib.tc_dot(p, k, A.pointer(u32p), B.pointer(u32p), cw.scalar(), ctypes.byref(d))
     _check("dot", st)
     return _as_out(np.array([d.value], np.uint32), _out_dtype(p, (a, b, c)))[0]
