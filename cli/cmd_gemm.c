@@ -229,6 +229,23 @@ static int gemm_compute(operand *ops, const tc_profile *p, unsigned threads, con
     return rc;
 }
 
+/* What is wrong with the options taken together, or NULL. */
+static const char *options_fault(const dot_options *o, const operand *ops, const char *out)
+{
+    if (o->arch == TC_ARCH_COUNT || o->in == TC_FMT_COUNT || o->out == TC_FMT_COUNT ||
+        !ops[OP_A].path || !ops[OP_B].path || !out)
+        return "--arch, --in, --out, --a, --b and -o are required (tcsim gemm --help)";
+    if ((o->kind != NULL) != (o->scale != TC_FMT_COUNT))
+        return "--kind and --scale go together (block-scaled kinds)";
+    if (o->block && !o->kind)
+        return "--block is the scale block of --kind; it needs --kind";
+    if (o->kind && !(ops[OP_SA].path && ops[OP_SB].path))
+        return "--scale-a and --scale-b are the scales of --kind: --kind needs both";
+    if (!o->kind && (ops[OP_SA].path || ops[OP_SB].path))
+        return "--scale-a and --scale-b are the scales of --kind: they need --kind";
+    return NULL;
+}
+
 static int gemm_run(int argc, char **argv)
 {
     dot_options o = {.arch = TC_ARCH_COUNT, .instr = TC_INSTR_MMA, .in = TC_FMT_COUNT,
@@ -260,24 +277,9 @@ static int gemm_run(int argc, char **argv)
                                         CLI_COUNT(opt)}, argc, argv);
     if (st >= 0)
         return st;
-    if (o.arch == TC_ARCH_COUNT || o.in == TC_FMT_COUNT || o.out == TC_FMT_COUNT ||
-        !ops[OP_A].path || !ops[OP_B].path || !out) {
-        fprintf(stderr, "tcsim gemm: --arch, --in, --out, --a, --b and -o are required "
-                        "(tcsim gemm --help)\n");
-        return CLI_USAGE;
-    }
-    if ((o.kind != NULL) != (o.scale != TC_FMT_COUNT)) {
-        fprintf(stderr, "tcsim gemm: --kind and --scale go together (block-scaled kinds)\n");
-        return CLI_USAGE;
-    }
-    if (o.block && !o.kind) {
-        fprintf(stderr, "tcsim gemm: --block is the scale block of --kind; it needs --kind\n");
-        return CLI_USAGE;
-    }
-    if ((o.kind != NULL) != (ops[OP_SA].path && ops[OP_SB].path) ||
-        (!o.kind && (ops[OP_SA].path || ops[OP_SB].path))) {
-        fprintf(stderr, "tcsim gemm: --scale-a and --scale-b are the scales of --kind: "
-                        "%s\n", o.kind ? "--kind needs both" : "they need --kind");
+    const char *fault = options_fault(&o, ops, out);
+    if (fault) {
+        fprintf(stderr, "tcsim gemm: %s\n", fault);
         return CLI_USAGE;
     }
     dot_stream ds;

@@ -21,16 +21,17 @@ import struct
 import subprocess
 import sys
 
-TCSIM, WORK = sys.argv[1], sys.argv[2]
-os.makedirs(WORK, exist_ok=True)
-os.chdir(WORK)
-fails = 0
+failures = []
 
 
 def fail(msg):
-    global fails
-    fails += 1
+    failures.append(msg)
     print("FAIL:", msg)
+
+
+TCSIM, WORK = sys.argv[1], sys.argv[2]
+os.makedirs(WORK, exist_ok=True)
+os.chdir(WORK)
 
 
 # ---------------------------------------------------------------- .npy by hand
@@ -404,5 +405,5 @@ if rc != 0 or "usage: tcsim gemm" not in out:
     fail("tcsim gemm --help")
 print("   shape mismatches, options and unwritable outputs likewise")
 
-print("PASSED" if fails == 0 else f"FAILED ({fails})")
-sys.exit(1 if fails else 0)
+print(f"FAILED ({len(failures)})" if failures else "PASSED")
+sys.exit(1 if failures else 0)
