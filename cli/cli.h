@@ -30,6 +30,7 @@ extern const cli_cmd cmd_fedp_params;
 extern const cli_cmd cmd_timing;
 extern const cli_cmd cmd_conv;
 extern const cli_cmd cmd_vectors;
+extern const cli_cmd cmd_gemm;
 
 /* Parse helpers: print "tcsim <cmd>: <what> '<arg>'" on stderr and return non-zero
  * when the value is bad, so every error names the argument that is wrong. */

@@ -6,6 +6,7 @@
 
 static const cli_cmd *const commands[] = {
     &cmd_dot,
+    &cmd_gemm,
     &cmd_list,
     &cmd_bench,
     &cmd_demo,

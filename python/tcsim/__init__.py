@@ -1,0 +1,212 @@
+"""tcsim: the bit-exact tensor-core model (libtcsim) on NumPy arrays.
+
+    import tcsim
+    d = tcsim.gemm(a, b, c, arch="hopper", instr="wgmma", out="fp32")
+    x = tcsim.dot(a_row, b_col, c, arch="ampere", out="fp32")
+
+Arrays hold bit patterns: uint8, uint16 or uint32 for any format they are wide enough
+for, float16 for fp16 and float32 for fp32 and tf32. The input format `inp` may be left
+out for float16 (fp16) and float32 (tf32) arrays. Results come back as float16/float32
+(fp16/fp32 output) when a, b or c was a float array, else as uint16 (fp16) or uint32
+(fp32, s32) bit patterns. Every bad argument raises TcsimError (a ValueError) whose
+message names the argument and carries the model's status text (tc_strerror).
+docs/gemm.md says more.
+"""
+import ctypes
+
+import numpy as np
+
+from . import _lib, _libpath
+from ._lib import lib
+from ._matrix import TcsimError, as_words
+
+__all__ = ["gemm", "dot", "TcsimError", "version"]
+
+_INT = ctypes.c_int
+
+
+def version():
+    """The model's version, as tcsim --version prints it."""
+    return _libpath.VERSION
+
+
+def _names(get):
+    out, i = [], 0
+    while True:
+        n = get(i)
+        if n is None or n == b"?":
+            return out
+        out.append(n.decode())
+        i += 1
+
+
+def _parse(argument, value, parser, names):
+    if not isinstance(value, str):
+        raise TcsimError(argument, _lib.TC_EINVAL, f"{value!r} is not a name (one of: "
+                         f"{' '.join(names())})")
+    v = _INT()
+    if parser(value.encode(), ctypes.byref(v)) != _lib.TC_OK:
+        raise TcsimError(argument, _lib.TC_EINVAL, f"unknown {value!r} (one of: "
+                         f"{' '.join(names())})")
+    return v.value
+
+
+def _fmt_names():
+    return _names(lambda i: lib.tc_fmt_get(i).contents.name if lib.tc_fmt_get(i) else None)
+
+
+def _fmt(argument, value):
+    return _parse(argument, value, lib.tc_fmt_parse, _fmt_names)
+
+
+_KINDS = ("mxf8f6f4", "mxf4", "mxf4nvf4")
+
+
+def _profile(arch, instr, inp, out, kind, scale, block, a):
+    """The profile of the arguments (as `tcsim dot` finds it); inp from a's dtype when
+    it is None."""
+    ar = _parse("arch", arch, lib.tc_arch_parse, lambda: _names(lib.tc_arch_name))
+    ins = _parse("instr", instr, lib.tc_instr_parse, lambda: _names(lib.tc_instr_name))
+    if inp is None:
+        inferred = {np.dtype(np.float16): "fp16", np.dtype(np.float32): "tf32"}
+        inp = inferred.get(np.asarray(a).dtype.newbyteorder("="))
+        if inp is None:
+            raise TcsimError("inp", _lib.TC_EINVAL, "the input format is needed for a "
+                             "of dtype " + str(np.asarray(a).dtype) + " (inp='e4m3', ...)")
+    f_in, f_out = _fmt("inp", inp), _fmt("out", out)
+    p = ctypes.POINTER(_lib.Profile)()
+    if kind is not None:
+        if kind not in _KINDS:
+            raise TcsimError("kind", _lib.TC_EINVAL, f"unknown {kind!r} (one of: "
+                             f"{' '.join(_KINDS)})")
+        if scale is None:
+            raise TcsimError("scale", _lib.TC_EINVAL, "kind needs the scale format "
+                             "(scale='ue8m0' or 'ue4m3')")
+        f_sc = _fmt("scale", scale)
+        st = lib.tc_profile_find_scaled(ar, ins, kind.encode(), f_in, f_sc, int(block),
+                                        ctypes.byref(p))
+        if st == _lib.TC_OK and p.contents.out != f_out:
+            st = _lib.TC_EUNSUPPORTED
+    else:
+        if scale is not None or block:
+            raise TcsimError("scale" if scale is not None else "block", _lib.TC_EINVAL,
+                             "a scale format and block are for block-scaled kinds (kind=)")
+        st = lib.tc_profile_find(ar, ins, f_in, f_out, ctypes.byref(p))
+    if st != _lib.TC_OK:
+        what = f"arch={arch!r} instr={instr!r} inp={inp!r} out={out!r}"
+        if kind is not None:
+            what += f" kind={kind!r} scale={scale!r}" + (f" block={block}" if block else "")
+        raise TcsimError("arch/instr/inp/out", st, f"no profile for {what} (tcsim list "
+                         "shows the supported combinations)")
+    return p
+
+
+def _out_dtype(p, arrays):
+    """float16/float32 for fp16/fp32 output when any input was a float array, else the
+    unsigned integer of the output's width."""
+    floats = any(x is not None and np.asarray(x).dtype.kind == "f" for x in arrays)
+    out = p.contents.out
+    width = lib.tc_fmt_get(out).contents.width
+    if floats and out == _fmt("out", "fp16"):
+        return np.dtype(np.float16)
+    if floats and out == _fmt("out", "fp32"):
+        return np.dtype(np.float32)
+    return np.dtype(np.uint16 if width == 16 else np.uint32)
+
+
+def _as_out(words, dtype):
+    if dtype.itemsize == 2:
+        return words.astype(np.uint16).view(dtype)
+    return words.view(dtype)
+
+
+def _threads(threads):
+    if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) or \
+            not 0 <= threads <= 4096:
+        raise TcsimError("threads", _lib.TC_EINVAL, f"{threads!r} is not a thread count "
+                         "from 0 (one per core) to 4096")
+    return int(threads)
+
+
+def _scaled(p):
+    return p.contents.kind in (_lib.TC_KIND_MX, _lib.TC_KIND_MXF4)
+
+
+def _scales(p, kind, K, scale_a, scale_b, shapes):
+    """The scale operands (scale_a, scale_b) of a block-scaled profile, None for the other
+    profiles (which take none). shapes(K / B) gives their two shapes."""
+    if not _scaled(p):
+        if scale_a is not None or scale_b is not None:
+            raise TcsimError("scale_a" if scale_a is not None else "scale_b", _lib.TC_EINVAL,
+                             "scales are for block-scaled kinds (kind=)")
+        return None
+    if scale_a is None or scale_b is None:
+        raise TcsimError("scale_a" if scale_a is None else "scale_b", _lib.TC_EINVAL,
+                         f"kind {kind!r} needs scale_a and scale_b")
+    pr = p.contents
+    if K % pr.scale_block:
+        raise TcsimError("a", _lib.TC_ESHAPE, f"K = {K} is not a multiple of the scale "
+                         f"block {pr.scale_block}")
+    sa, sb = shapes(K // pr.scale_block)
+    return (as_words("scale_a", scale_a, pr.scale, len(sa), sa),
+            as_words("scale_b", scale_b, pr.scale, len(sb), sb))
+
+
+def _check(argument, status):
+    if status != _lib.TC_OK:
+        raise TcsimError(argument, status, "")
+
+
+def gemm(a, b, c=None, *, arch, instr="mma", inp=None, out="fp32", threads=0, kind=None,
+         scale=None, block=0, scale_a=None, scale_b=None):
+    """D (M x N) = a (M x K) @ b (K x N) + c (M x N) in the profile's arithmetic, each
+    element as tcsim.dot computes it (tc_gemm). c None: every c is +0. Block-scaled
+    kinds (kind=, scale=, block=) take scale_a (M x K/B) and scale_b (K/B x N).
+    threads: worker threads, 0 = one per core; the result does not depend on it."""
+    p = _profile(arch, instr, inp, out, kind, scale, block, a)
+    pr = p.contents
+    nthreads = _threads(threads)
+    A = as_words("a", a, pr.in_, 2)
+    B = as_words("b", b, pr.in_, 2)
+    M, K = A.shape
+    if B.shape[0] != K:
+        raise TcsimError("b", _lib.TC_ESHAPE, f"b has {B.shape[0]} rows; a is {M} x {K}, so "
+                         f"b (K x N) needs K = {K} rows")
+    N = B.shape[1]
+    C = as_words("c", c, pr.out, 2, (M, N)) if c is not None else None
+    opts = _lib.GemmOpts(threads=nthreads)
+    scales = _scales(p, kind, K, scale_a, scale_b, lambda n: ((M, n), (n, N)))
+    if scales:
+        opts.scale_a, opts.scale_b = scales[0].matrix, scales[1].matrix
+    d = np.empty((M, N), np.uint32)
+    D = _lib.Matrix(d.ctypes.data, _lib.TC_LAYOUT_ROW, N)
+    st = lib.tc_gemm(p, M, N, K, ctypes.byref(A.matrix), ctypes.byref(B.matrix),
+                     ctypes.byref(C.matrix) if C is not None else None, ctypes.byref(D),
+                     ctypes.byref(opts))
+    _check("gemm", st)
+    return _as_out(d, _out_dtype(p, (a, b, c)))
+
+
+def dot(a, b, c=0, *, arch, instr="mma", inp=None, out="fp32", kind=None, scale=None,
+        block=0, scale_a=None, scale_b=None):
+    """d = c + sum a[i] * b[i] in the profile's arithmetic (tc_dot; k > L chains steps).
+    a, b: 1-D arrays of k bit patterns (or float16/float32); c: a bit pattern (int) or a
+    float16/float32 scalar. Returns d as a NumPy scalar of the output dtype."""
+    p = _profile(arch, instr, inp, out, kind, scale, block, a)
+    pr = p.contents
+    A = as_words("a", a, pr.in_, 1)
+    B = as_words("b", b, pr.in_, 1, A.shape)
+    k = A.shape[0]
+    cw = as_words("c", c, pr.out, 0)
+    d = ctypes.c_uint32()
+    u32p = ctypes.POINTER(ctypes.c_uint32)
+    scales = _scales(p, kind, k, scale_a, scale_b, lambda n: ((n,), (n,)))
+    if scales:
+        st = lib.tc_dot_scaled(p, k, A.pointer(u32p), B.pointer(u32p),
+                               scales[0].pointer(u32p), scales[1].pointer(u32p), cw.scalar(),
+                               ctypes.byref(d))
+    else:
+        st = lib.tc_dot(p, k, A.pointer(u32p), B.pointer(u32p), cw.scalar(), ctypes.byref(d))
+    _check("dot", st)
+    return _as_out(np.array([d.value], np.uint32), _out_dtype(p, (a, b, c)))[0]
+

@@ -1,0 +1,185 @@
+"""The Python module tcsim: gemm against dot per element, against NumPy's own arithmetic
+where that is exact, layouts and strides, threads, the dtype rule, and every bad argument
+as a TcsimError that names it with the model's status text."""
+import numpy as np
+import pytest
+
+import tcsim
+
+RNG = np.random.default_rng(30)
+
+# (arch, instr, inp, out, width of inp, extra keywords, scale width)
+PROFILES = [
+    ("ampere", "mma", "fp16", "fp32", 16, {}, 0),
+    ("ampere", "mma", "fp16", "fp16", 16, {}, 0),
+    ("ampere", "mma", "bf16", "fp32", 16, {}, 0),
+    ("ampere", "mma", "tf32", "fp32", 32, {}, 0),
+    ("hopper", "wgmma", "e4m3", "fp32", 8, {}, 0),
+    ("hopper", "mma", "e5m2", "fp16", 8, {}, 0),
+    ("blackwell", "tcgen05", "e2m1", "fp32", 4, {}, 0),
+    ("turing", "mma", "int8", "s32", 8, {}, 0),
+    ("blackwell", "tcgen05", "e4m3", "fp32", 8, {"kind": "mxf8f6f4", "scale": "ue8m0"}, 8),
+    ("blackwell", "tcgen05", "e2m1", "fp32", 4, {"kind": "mxf4", "scale": "ue8m0"}, 8),
+]
+
+
+def bits(shape, width):
+    dt = np.uint8 if width <= 8 else np.uint16 if width <= 16 else np.uint32
+    return RNG.integers(0, 1 << width, shape, dtype=np.uint64).astype(dt)
+
+
+@pytest.mark.parametrize("prof", PROFILES, ids=lambda p: "_".join(p[:4]))
+def test_gemm_equals_dot(prof):
+    arch, instr, inp, out, w, kw, wsc = prof
+    blk = {"mxf8f6f4": 32, "mxf4": 32}.get(kw.get("kind"), 0)
+    for _ in range(3):
+        M, N = (int(x) for x in RNG.integers(1, 6, 2))
+        K = int(RNG.choice([1, 5, 19, 33])) if not blk else blk * int(RNG.integers(1, 3))
+        a, b = bits((M, K), w), bits((K, N), w)
+        c = bits((M, N), 16 if out == "fp16" else 32)
+        sc = {}
+        if blk:
+            sc = {"scale_a": (127 + RNG.integers(-2, 3, (M, K // blk))).astype(np.uint8),
+                  "scale_b": (127 + RNG.integers(-2, 3, (K // blk, N))).astype(np.uint8)}
+        d = tcsim.gemm(a, b, c, arch=arch, instr=instr, inp=inp, out=out, **kw, **sc)
+        assert d.shape == (M, N) and d.dtype == (np.uint16 if out == "fp16" else np.uint32)
+        for i in range(M):
+            for j in range(N):
+                s = {}
+                if blk:
+                    s = {"scale_a": sc["scale_a"][i], "scale_b": sc["scale_b"][:, j]}
+                x = tcsim.dot(a[i], b[:, j], int(c[i, j]), arch=arch, instr=instr, inp=inp,
+                              out=out, **kw, **s)
+                assert x == d[i, j], (i, j, hex(x), hex(d[i, j]))
+
+
+def test_numpy_exact_small_integers():
+    """Small integers in fp16 with fp32 output: every product and partial sum is an
+    integer far below 2^24, exact in any order and any alignment, so NumPy's float32
+    arithmetic must give the same values."""
+    for arch, instr in (("volta", "mma"), ("ampere", "mma"), ("hopper", "wgmma")):
+        a = RNG.integers(-8, 9, (7, 45)).astype(np.float16)
+        b = RNG.integers(-8, 9, (45, 5)).astype(np.float16)
+        c = RNG.integers(-100, 101, (7, 5)).astype(np.float32)
+        d = tcsim.gemm(a, b, c, arch=arch, instr=instr, out="fp32")
+        assert d.dtype == np.float32
+        np.testing.assert_array_equal(d, a.astype(np.float32) @ b.astype(np.float32) + c)
+        # fp16 output: the sums stay below 2048, exact in fp16 too
+        a2 = RNG.integers(-3, 4, (4, 9)).astype(np.float16)
+        b2 = RNG.integers(-3, 4, (9, 6)).astype(np.float16)
+        d2 = tcsim.gemm(a2, b2, arch=arch, instr=instr, out="fp16")
+        assert d2.dtype == np.float16
+        np.testing.assert_array_equal(d2, (a2.astype(np.float32) @ b2.astype(np.float32))
+                                      .astype(np.float16))
+
+
+def test_int8_against_numpy():
+    a = RNG.integers(-128, 128, (5, 37)).astype(np.int8)
+    b = RNG.integers(-128, 128, (37, 4)).astype(np.int8)
+    d = tcsim.gemm(a.view(np.uint8), b.view(np.uint8), arch="turing", inp="int8", out="s32")
+    np.testing.assert_array_equal(d.view(np.int32), a.astype(np.int32) @ b.astype(np.int32))
+
+
+def test_layouts_strides_byte_order_threads():
+    a = bits((6, 20), 16) & np.uint16(0x3fff)
+    b = bits((20, 7), 16) & np.uint16(0x3fff)
+    c = bits((6, 7), 32)
+    ref = tcsim.gemm(a, b, c, arch="ampere", inp="fp16")
+    wide = np.zeros((6, 31), np.uint32)
+    wide[:, 3:23] = a
+    variants = [
+        (np.asfortranarray(a), np.asfortranarray(b), np.asfortranarray(c)),
+        (a.astype(np.uint32), b.astype(np.uint32), c),
+        (wide[:, 3:23], b.T.copy().T, c.T.copy().T),        # a row stride, F-order views
+        (a.astype(">u2"), b.astype(">u4"), c.astype(">u4")),  # big-endian in memory
+        (a[::-1][::-1], b[:, ::-1][:, ::-1], c),              # negative-stride round trip
+    ]
+    for va, vb, vc in variants:
+        np.testing.assert_array_equal(tcsim.gemm(va, vb, vc, arch="ampere", inp="fp16"), ref)
+    for t in (1, 2, 3, 4):
+        np.testing.assert_array_equal(tcsim.gemm(a, b, c, arch="ampere", inp="fp16",
+                                                 threads=t), ref)
+
+
+def test_no_copy_where_the_memory_allows():
+    from tcsim._matrix import as_words
+    fp16 = 2  # TC_FMT_FP16
+    base = np.zeros((5, 40), np.uint32)
+    for x in (base, np.asfortranarray(base), base[:, 2:30], base.T[3:9]):
+        w = as_words("a", x, fp16, 2)
+        assert np.shares_memory(w.array, x)
+    assert w.matrix.layout == 1 and w.matrix.ld == 40  # base.T[3:9]: columns 40 apart
+
+
+def test_output_dtype_rule():
+    a16, b16 = np.ones((2, 3), np.float16), np.ones((3, 2), np.float16)
+    u16a, u16b = a16.view(np.uint16), b16.view(np.uint16)
+    assert tcsim.gemm(a16, b16, arch="ampere").dtype == np.float32
+    assert tcsim.gemm(u16a, u16b, arch="ampere", inp="fp16").dtype == np.uint32
+    assert tcsim.gemm(u16a, u16b, arch="ampere", inp="fp16", out="fp16").dtype == np.uint16
+    assert tcsim.gemm(u16a, u16b, np.zeros((2, 2), np.float32), arch="ampere",
+                      inp="fp16").dtype == np.float32
+    np.testing.assert_array_equal(tcsim.gemm(a16, b16, arch="ampere"), 3.0)
+    assert tcsim.dot(np.ones(3, np.float16), np.ones(3, np.float16), np.float32(1.5),
+                     arch="ampere") == np.float32(4.5)
+    assert tcsim.dot(u16a[0], u16b[:, 0], 0, arch="ampere", inp="fp16") == 0x40400000
+    assert tcsim.version().count(".") == 2
+
+
+def err(call, argument, *needles):
+    with pytest.raises(tcsim.TcsimError) as e:
+        call()
+    assert e.value.argument == argument, str(e.value)
+    for n in needles:
+        assert n in str(e.value), str(e.value)
+    return e.value
+
+
+def test_errors_name_the_argument():
+    a, b = np.ones((2, 3), np.float16), np.ones((3, 2), np.float16)
+    g = tcsim.gemm
+    err(lambda: g(a, b, arch="pascal"), "arch", "invalid argument", "'pascal'", "volta")
+    err(lambda: g(a, b, arch=3), "arch", "invalid argument")
+    err(lambda: g(a, b, arch="ampere", instr="xmma"), "instr", "'xmma'")
+    err(lambda: g(a, b, arch="ampere", out="fp8"), "out", "'fp8'")
+    err(lambda: g(a.view(np.uint16), b, arch="ampere"), "inp", "input format is needed")
+    e = err(lambda: g(a, b, arch="volta", instr="wgmma"), "arch/instr/inp/out",
+            "combination not supported", "no profile for arch='volta' instr='wgmma'")
+    assert e.status == 6  # TC_EUNSUPPORTED
+    err(lambda: g(a, b, arch="ampere", inp="bf16"), "a", "bit pattern does not fit its "
+        "format", "dtype float16 holds fp16, not bf16")
+    err(lambda: g(a.astype(np.float64), b, arch="ampere", inp="fp16"), "a",
+        "dtype float64 is not uint8")
+    err(lambda: g(np.ones((2, 3), np.uint8), b, arch="ampere", inp="fp16"), "a",
+        "dtype uint8 is narrower than fp16 (16 bits)")
+    wide = np.full((2, 3), 0x3c00, np.uint32)
+    wide[1, 2] = 0x13c00
+    err(lambda: g(wide, b, arch="ampere", inp="fp16"), "a",
+        "element (1, 2) = 0x13c00 is wider than fp16 (16 bits)")
+    err(lambda: g(a, np.ones((4, 2), np.float16), arch="ampere"), "b", "shape not supported",
+        "b has 4 rows; a is 2 x 3, so b (K x N) needs K = 3 rows")
+    err(lambda: g(a, b, np.ones((3, 3), np.float32), arch="ampere"), "c", "shape (3, 3); "
+        "(2, 2) is needed")
+    err(lambda: g(a[0], b, arch="ampere"), "a", "a 1-D array")
+    err(lambda: g(np.ones((0, 3), np.float16), b[:0], arch="ampere"), "a", "an empty array")
+    err(lambda: g(a, b, arch="ampere", threads=-1), "threads", "not a thread count")
+    err(lambda: g(a, b, arch="ampere", threads="2"), "threads")
+    e8 = np.full((2, 64), 0x38, np.uint8)
+    bw = dict(arch="blackwell", instr="tcgen05", inp="e4m3")
+    err(lambda: g(e8, e8.T, kind="mxf9", scale="ue8m0", **bw), "kind", "'mxf9'")
+    err(lambda: g(e8, e8.T, kind="mxf8f6f4", **bw), "scale", "needs the scale format")
+    err(lambda: g(e8, e8.T, kind="mxf8f6f4", scale="ue8m0", **bw), "scale_a", "needs scale_a")
+    err(lambda: g(e8, e8.T, kind="mxf8f6f4", scale="ue8m0", scale_a=np.ones((2, 2), np.uint8),
+                  scale_b=np.ones((3, 2), np.uint8), **bw), "scale_b", "shape (3, 2)")
+    err(lambda: g(e8[:, :40], e8.T[:40], kind="mxf8f6f4", scale="ue8m0",
+                  scale_a=np.ones((2, 1), np.uint8), scale_b=np.ones((1, 2), np.uint8), **bw),
+        "a", "K = 40 is not a multiple of the scale block 32")
+    err(lambda: g(a, b, arch="ampere", scale_a=np.ones((2, 2), np.uint8)), "scale_a",
+        "block-scaled kinds")
+    d = tcsim.dot
+    err(lambda: d(a[0], b[:2, 0], arch="ampere"), "b", "shape (2,); (3,) is needed")
+    err(lambda: d(a[0], b[:, 0], 0x1_0000_0000, arch="ampere"), "c",
+        "0x100000000 is not a bit pattern of fp32")
+    err(lambda: d(a[0], b[:, 0], -1, arch="ampere"), "c", "is not a bit pattern")
+    err(lambda: d(a[0], b[:, 0], 1.5, arch="ampere"), "c", "dtype float64")
+    assert isinstance(err(lambda: d(a, b, arch="ampere"), "a", "a 2-D array"), ValueError)
