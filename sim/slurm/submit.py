@@ -147,3 +147,34 @@ def wait(jobs, poll=2.0):
             print(f"slurm: waiting for job(s) {', '.join(left)}", file=sys.stderr, flush=True)
             last = left
         time.sleep(poll)
+
+
+def wait_for_result(run, array, merge, prog):
+    """--wait: until the merge ended; prints RUN/summary.txt and returns RUN/status (the
+    run's exit status), 1 when the merge left none, 130 on Ctrl-C (the jobs go on)."""
+    try:
+        wait([array, merge])
+    except KeyboardInterrupt:
+        print(f"\n{prog}: stopped waiting; the jobs go on (scancel {array} {merge} stops "
+              "them)", file=sys.stderr)
+        return 130
+    try:
+        with open(os.path.join(run, "summary.txt"), encoding="utf-8") as f:
+            print(f.read(), end="")
+        with open(os.path.join(run, "status"), encoding="utf-8") as f:
+            return int(f.read().strip())
+    except (OSError, ValueError):
+        print(f"{prog}: the merge job {merge} ended without a result: see {run}/merge.out",
+              file=sys.stderr)
+        return 1
+
+
+def record_result(run, text, status):
+    """The merge's end: its summary printed (the merge job's log) and kept as
+    RUN/summary.txt, its exit status in RUN/status, both for --wait."""
+    print(text, end="")
+    with open(os.path.join(run, "summary.txt"), "w", encoding="utf-8") as f:
+        f.write(text)
+    with open(os.path.join(run, "status"), "w", encoding="utf-8") as f:
+        f.write(f"{status}\n")
+    return status

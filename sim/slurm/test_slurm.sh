@@ -5,7 +5,8 @@
 # --wait; its merged JUnit XML against the same shards run here, its merged coverage
 # (made-up counters, one line per shard) against the known answer; bad input (no sbatch
 # on PATH, a partition that does not exist, a shard past its time limit) refused or
-# reported with a clear message and the local results untouched; the daemons stopped
+# reported with a clear message and the local results untouched; synth/synth.py --slurm
+# (two small blocks, and a failing one) against a local run; the daemons stopped
 # afterwards, also when the test fails. Exit 77 (skipped), saying why, where Slurm cannot
 # be installed or its daemons cannot start.
 set -u
@@ -123,6 +124,41 @@ ln -sf "$(python3 -c 'import sys; print(sys.executable)')" nobin/python3
 bad "no sbatch" "sbatch, scontrol, squeue not on PATH" PATH="$work/nobin" python3 "$regress"
 bad "unknown partition" "--partition nosuch: no such partition on this cluster (it has: debug)" \
     "$regress" --partition nosuch
+
+# --- synth/synth.py --slurm: one task per block (two widths of the leading-zero counter),
+# the reports as one local run writes them; a block that fails (a parameter its module
+# does not have) named, no report written, the old one kept. Where the nodes can run it.
+liberty=/usr/share/qflow/tech/osu018/osu018_stdcells.lib
+if command -v yosys >/dev/null && command -v sta >/dev/null && [ -f $liberty ]; then
+    synth=$root/synth/synth.py
+    printf 'top fedp_lzc\nblock lzc_w8 fedp_lzc - set=W=8\nblock lzc_w16 fedp_lzc - set=W=16\n' > blocks.txt
+    printf 'top fedp_lzc\nblock lzc_w8 fedp_lzc - set=W=8\nblock lzc_bad fedp_lzc - set=NoSuch=3\n' > blocks_bad.txt
+    python3 "$synth" --blocks blocks.txt --work synth-local --reports synth-local --jobs 1 \
+        --liberty $liberty >synth-local.out 2>&1 || fail "local synth.py: $(tail -2 synth-local.out)"
+    python3 "$synth" --blocks blocks.txt --work synth-w --reports synth-r --liberty $liberty \
+        --slurm --wait >synth.out 2>&1 || fail "synth.py --slurm --wait: exit $?: $(tail -3 synth.out)"
+    grep -q "^synth.py: submitted 2 blocks as array job [0-9]* and merge job [0-9]*" synth.out \
+        || fail "synth.py --slurm printed no job ids"
+    python3 - synth-local/synth.json synth-r/synth.json <<'P' || fail "synth.json through Slurm differs from the local one"
+import json, sys
+a, b = (json.load(open(p))["blocks"] for p in sys.argv[1:])
+same = lambda r: {k: v for k, v in r.items() if not k.endswith("seconds")}
+assert list(a) == list(b) == ["lzc_w8", "lzc_w16"], (list(a), list(b))
+assert all(same(a[k]) == same(b[k]) for k in a), (a, b)
+P
+    grep -q "^| lzc_w16 " synth-r/synth.md || fail "no lzc_w16 row in synth.md"
+    cp synth-r/synth.json synth.orig
+    python3 "$synth" --blocks blocks_bad.txt --work synth-w --reports synth-r --liberty $liberty \
+        --slurm --wait >synth-bad.out 2>&1; rc=$?
+    [ "$rc" = 1 ] && grep -q "^FAILED lzc_bad (task 2, Slurm state FAILED)" synth-bad.out \
+        && grep -q "no report written" synth-bad.out || fail "a failing block: exit $rc: $(tail -4 synth-bad.out)"
+    cmp -s synth-r/synth.json synth.orig || fail "a failed sweep changed synth.json"
+    python3 "$synth" --blocks blocks.txt --reports synth-p --slurm --partition nosuch >/dev/null 2>err.txt; rc=$?
+    [ "$rc" = 2 ] && grep -q -- "--partition nosuch: no such partition" err.txt && [ ! -e synth-p ] \
+        || fail "synth.py --partition nosuch: exit $rc: $(cat err.txt)"
+else
+    echo "note: no yosys, sta or $liberty: synth.py --slurm not tested"
+fi
 
 # --- the shard past its time limit: reported as stopped by Slurm, its finished job kept,
 # the local results untouched
