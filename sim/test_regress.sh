@@ -116,6 +116,17 @@ python3 -c "import xml.etree.ElementTree as E; c=E.parse('j9.xml').getroot().fin
 m=[(x.get('classname'), x.find('skipped').get('message') if x.find('skipped') is not None else 'ran') for x in c]; \
 assert m==[('done','ran'),('kid','stopped: interrupted'),('later','not started: interrupted')], m" 2>err.txt \
     && [ "$rc" = 130 ] || fail "interrupted run's JUnit: exit $rc: $(tail -1 err.txt)"
+# the stop signal reaching the job's processes, then the runner (as Slurm's time limit
+# does, to every process of the task): the job it ended is "stopped: interrupted" too,
+# not a failure (the job's session id is its shell's pid)
+# ("other", still running, keeps the runner going until its own signal)
+printf 'term - echo $$ > sh.pid; sleep 47\nother - echo $$ > o.pid; sleep 47\n' > term.txt
+rm -f sh.pid o.pid; "$regress" --list term.txt --build "$work" -j 2 --junit j10.xml >/dev/null 2>&1 & rp=$!
+started sh.pid && started o.pid || fail "signal to both: the jobs did not start within 30 s"
+kill -TERM -- "-$(cat sh.pid)"; sleep 0.5; kill -TERM $rp; wait $rp; rc=$?
+python3 -c "import xml.etree.ElementTree as E; c=E.parse('j10.xml').getroot().find('testcase'); \
+m=c.find('skipped') is not None and c.find('skipped').get('message'); assert m=='stopped: interrupted', m" 2>err.txt \
+    && [ "$rc" = 130 ] || fail "a job and the runner stopped together: exit $rc: $(tail -1 err.txt)"
 
 # 8. bad arguments and files: exit 2, the argument or file named, no traceback, no job run
 printf 'mark - touch marker\n' > mark.txt
@@ -140,6 +151,15 @@ done
 printf 'x - echo ${HOME} | awk '"'"'{print $1}'"'"' | grep -E "o{1,2}"\n' > shell.txt
 "$regress" --list shell.txt --build "$work" --dry-run >/dev/null 2>err.txt || fail "shell braces taken for placeholders: $(cat err.txt)"
 bad "--seeds with --seed-list" "--seed-list" --list list.txt --build "$work" --dry-run --seeds 3 --seed-list 7
+# the Slurm options: only with --slurm, checked before Slurm is asked anything
+bad "--wait alone" "--wait goes with --slurm" --list mark.txt --build "$work" --wait
+bad "--partition alone" "--partition goes with --slurm" --list mark.txt --build "$work" --partition p
+bad "--shard with --slurm" "--slurm deals the shards itself" --list mark.txt --build "$work" --slurm --shard 1/2
+bad "--time 1h" "--time must be a Slurm time limit" --list mark.txt --build "$work" --slurm --time 1h
+bad "--shards -1" "--shards must be >= 1" --list mark.txt --build "$work" --slurm --shards -1
+"$regress" --list list.txt --build "$work" --slurm --shards 4 --dry-run > sd.txt 2>&1
+[ "$(grep -c '^shard [1-4]/4: ' sd.txt)" = 4 ] && grep -q "^sbatch --array=1-4 " sd.txt \
+    && grep -q "^sbatch --dependency=afterany:ARRAY " sd.txt || fail "--slurm --dry-run: $(cat sd.txt)"
 # the JUnit XML cannot be written after the run: the summary is printed all the same
 "$regress" --list mark.txt --build "$work" --junit /dev/full >out.txt 2>err.txt; rc=$?
 [ "$rc" = 2 ] && grep -q "1 jobs (shard 1/1)" out.txt && grep -q -- "--junit /dev/full" err.txt \

@@ -12,6 +12,9 @@ README), and keeps every log and netlist in WORK/<block>/.
            [--tcsim EXE] [--liberty FILE] [--period NS]
   synth.py --lint [--quick] [--only NAME,...] [--only-top TOP] [--tcsim EXE]
   synth.py --sta-only NAME --netlist FILE ...   timing of a given netlist (a test hook)
+  synth.py --slurm [--partition P] [--time T] [--wait] [selection and options as above]
+           one Slurm array task per block (synth/../sim/slurm/synth_shard.sbatch), then a
+           merge job writing REPORTS/synth.json and synth.md (docs/sim.md)
 
 Exit status: 0 when every block that exists was built and timed; 1 when a tool failed
 (the message names the block, the tool and its log); 2 for bad usage or a missing input
@@ -36,6 +39,8 @@ import time
 
 SYNTH_DIR = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(SYNTH_DIR)
+sys.path.insert(0, os.path.join(ROOT, 'sim', 'slurm'))
+import submit  # noqa: E402  (sim/slurm/submit.py: sbatch, job states, waiting)
 RTL_DIR = os.path.join(ROOT, 'rtl')
 DEFAULT_LIBERTY = '/usr/share/qflow/tech/osu018/osu018_stdcells.lib'
 
@@ -821,6 +826,82 @@ def lint(blocks, tcsim):
     return 1 if failed else 0
 
 
+# ------------------------------------------------------------------ Slurm
+
+def slurm_submit(a, blocks):
+    """One array task per block (each a `synth.py --only BLOCK` on the shared project),
+    then the merge job (afterany). The tools are checked on the nodes, by each task: a
+    login node often has no Yosys. Nothing is written before the Slurm checks pass."""
+    try:
+        submit.check_client(a.partition)
+    except submit.SlurmError as e:
+        raise UsageError(str(e))
+    reports = os.path.abspath(a.reports)
+    opts = ['--work', os.path.abspath(a.work), '--tcsim', os.path.abspath(a.tcsim),
+            '--liberty', os.path.abspath(a.liberty), '--period', repr(a.period),
+            '--blocks', os.path.abspath(a.blocks)]
+    names = [b['name'] for b in blocks]
+    run = submit.new_run_dir(reports, 'synth')
+    doc = {'reports': reports, 'blocks': names, 'quick': a.quick, 'options': opts,
+           'submitted': time.time()}
+    submit.write_json(os.path.join(run, 'run.json'), doc)
+    common = [f'--partition={a.partition}'] if a.partition else []
+    try:
+        array, merge = submit.submit(run, 'synth', len(names), common,
+                                     [ROOT, run, ','.join(names)] + opts, [ROOT, run], a.time)
+    except submit.SlurmError as e:
+        shutil.rmtree(run, ignore_errors=True)
+        raise UsageError(str(e))
+    doc.update(array=array, merge=merge)
+    submit.write_json(os.path.join(run, 'run.json'), doc)
+    print(f'synth.py: submitted {len(names)} blocks as array job {array} and merge job {merge}'
+          f'\n  block logs: {run}/shard-<i>.out\n  summary:    {run}/summary.txt\n'
+          f'  reports:    {reports}/synth.json, synth.md (when every block was built)',
+          flush=True)
+    return submit.wait_for_result(run, array, merge, 'synth.py') if a.wait else 0
+
+
+def slurm_merge(run):
+    """The merge job: every task's record in one synth.json and synth.md, in blocks.txt
+    order; no report when a block failed or its task was stopped (as without Slurm)."""
+    run = os.path.abspath(run)
+    try:
+        doc = submit.read_json(os.path.join(run, 'run.json'))
+    except (OSError, ValueError) as e:
+        print(f'synth.py: --slurm-merge {run}: no readable run.json: {e}', file=sys.stderr)
+        return 2
+    states = submit.task_states(doc['array']) if doc.get('array') else {}
+    records, failed, task = [], [], {}
+    for i, name in enumerate(doc['blocks'], 1):
+        try:
+            task = submit.read_json(os.path.join(run, f'block-{i}', 'synth.json'))
+            records.append(task['blocks'][name])
+        except (OSError, ValueError, KeyError):
+            failed.append((i, name, states.get(i, 'unknown')))
+    lines = []
+    for r in records:
+        lines.append(f'  {r["name"]:28s} skipped: {r["skipped"]}' if 'skipped' in r else
+                     f'  {r["name"]:28s} {r["area_um2"]:>12,.0f} um^2 {r["cells"]:>8,} cells '
+                     f'{r["critical_path_ns"]:7.2f} ns  yosys {r["yosys_seconds"]:.0f} s')
+    for i, name, state in failed:
+        lines.append(f'FAILED {name} (task {i}, Slurm state {state}): see {run}/shard-{i}.out; '
+                     'rerun it here:\n  ' + ' '.join([os.path.join(SYNTH_DIR, 'synth.py'),
+                                                     '--only', name] + doc['options']))
+    total = time.time() - doc.get('submitted', time.time())
+    if failed:
+        lines.append(f'synth.py: {len(failed)} block(s) failed; no report written '
+                     f'({doc["reports"]} left as it was)')
+        return submit.record_result(run, '\n'.join(lines) + '\n', 1)
+    lib_area = {NAND2_CELL: task.get('nand2_area_um2', 0.0)}
+    cfg = {'liberty': task.get('liberty', ''), 'nand2_area': lib_area[NAND2_CELL],
+           'period': task.get('period_ns', DEFAULT_PERIOD_NS), 'jobs': len(records),
+           'quick': doc['quick'], 'reports': doc['reports']}
+    jpath, mpath = write_reports(records, cfg, total)
+    lines.append(f'synth.py: {len(records)} blocks in {total:.0f} s, one Slurm task each '
+                 f'(array {doc.get("array", "?")}) -> {jpath}, {mpath}')
+    return submit.record_result(run, '\n'.join(lines) + '\n', 0)
+
+
 # ------------------------------------------------------------------ main
 
 def positive_float(text):
@@ -886,7 +967,33 @@ def main(argv):
     ap.add_argument('--lint', action='store_true',
                     help='only `verilator --lint-only -Wall` of the selected blocks')
     ap.add_argument('--only-top', default='', metavar='TOP', help='the blocks of one top')
+    sl = ap.add_argument_group('Slurm (docs/sim.md; the project and its build on a shared '
+                               'file system)')
+    sl.add_argument('--slurm', action='store_true',
+                    help='submit one array task per selected block and a merge job that '
+                    'writes the reports; prints the job ids')
+    sl.add_argument('--partition', default='', help='Slurm partition (default: the cluster\'s)')
+    sl.add_argument('--time', default='', metavar='LIMIT',
+                    help='Slurm time limit of each block, e.g. 30 or 2:00:00')
+    sl.add_argument('--wait', action='store_true',
+                    help='wait for the merge, print its summary, exit with its status')
+    sl.add_argument('--slurm-merge', default='', metavar='RUN', help=argparse.SUPPRESS)
     a = ap.parse_args(argv)
+    if a.slurm_merge:            # the merge job (sim/slurm/synth_merge.sbatch)
+        return slurm_merge(a.slurm_merge)
+    given = [o for o, v in (('--partition', a.partition), ('--time', a.time),
+                            ('--wait', a.wait)) if v]
+    if given and not a.slurm:
+        print(f'synth.py: {given[0]} goes with --slurm', file=sys.stderr)
+        return 2
+    if a.slurm and (a.lint or a.sta_only):
+        print('synth.py: --slurm runs the synthesis flow, not --lint or --sta-only',
+              file=sys.stderr)
+        return 2
+    if a.time and not re.fullmatch(r'\d+(:\d+){0,2}|\d+-\d+(:\d+){0,2}', a.time):
+        print(f'synth.py: --time must be a Slurm time limit (30, 2:00:00, 1-0), got {a.time!r}',
+              file=sys.stderr)
+        return 2
     t0 = time.monotonic()
     try:
         blocks = read_blocks(a.blocks)
@@ -898,6 +1005,8 @@ def main(argv):
         selected = select(blocks, a)
         if a.lint:
             return lint(selected, a.tcsim)
+        if a.slurm:
+            return slurm_submit(a, selected)
         for tool in ('yosys', 'sta'):
             if not shutil.which(tool):
                 raise UsageError(f'{tool} is not on PATH (Debian packages yosys, opensta)')

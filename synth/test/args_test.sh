@@ -141,5 +141,11 @@ printf '%s\nblock bad fedp fedp:volta_fp17\n' "$fedp_top" > "$work/badfedp.txt"
 expect 2 "tcsim fedp-params: unknown preset 'volta_fp17'" \
     --blocks "$work/badfedp.txt" --lint --tcsim "$tcsim"
 
+# The Slurm options (sim_slurm runs --slurm on a real cluster): only with --slurm, which
+# runs the flow, not --lint; a time limit in Slurm's form.
+expect 2 "--wait goes with --slurm" --wait --liberty "$nolib"
+expect 2 "--slurm runs the synthesis flow, not --lint" --slurm --lint --tcsim "$tcsim"
+expect 2 "--time must be a Slurm time limit" --slurm --time 2h --liberty "$nolib"
+
 [ $status -eq 0 ] && echo "args_test: all passed" || echo "args_test: FAILED"
 exit $status
