@@ -96,12 +96,13 @@ def table(head, rows, cls=""):
     return f'<table class="{cls}"><thead><tr>{h}</tr></thead><tbody>{r}</tbody></table>'
 
 
-def parse_steps(specs, page):
+def parse_steps(specs):
     steps = []
     for s in specs:
         m = re.fullmatch(r"([\w-]+)=(\d+):(\d+)", s)
         if not m:
-            raise SystemExit(f"report_html: bad --step '{s}': expected NAME=STATUS:SECONDS")
+            print(f"report_html: bad --step '{s}': expected NAME=STATUS:SECONDS", file=sys.stderr)
+            sys.exit(2)
         steps.append((m.group(1), int(m.group(2)), int(m.group(3))))
     return steps
 
@@ -415,7 +416,7 @@ def main():
         print(f"report_html: --reports {args.reports}: not a folder", file=sys.stderr)
         return 2
     page = Page(args.reports)
-    steps = parse_steps(args.step, page)
+    steps = parse_steps(args.step)
     mpl_missing = ensure_matplotlib()
     if mpl_missing:
         print(f"report_html: {mpl_missing}", file=sys.stderr)
