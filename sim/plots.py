@@ -9,6 +9,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402  (after the back end is chosen)
+from matplotlib.ticker import MaxNLocator  # noqa: E402
 
 DPI = 96
 
@@ -56,6 +57,7 @@ def depth_sweep(series, out):
     for ax in (a, b):
         ax.grid(alpha=0.3)
         ax.legend(fontsize=8)
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     _save(fig, out)
 
 

@@ -301,13 +301,18 @@ def section_synth(page, mpl_missing):
     fedp = [(r["name"], r["area_um2"], slowest_stage(r)) for r in main["blocks"].values()
             if is_fedp(r)]
     plot(page, mpl_missing, "fedp_instances", "fedp_instances", fedp)
+    # A series per report and profile (a sweep's flow may not be synth.json's, so their
+    # figures are not mixed); a block without a Depth parameter is at the depth of its
+    # registered stages (fedp.sv's default).
     series = {}
-    for doc in docs.values():
+    for rel, doc in docs.items():
         for r in (doc.get("blocks") or {}).values():
-            depth = (r.get("params") or {}).get("Depth")
-            if is_fedp(r) and depth is not None:
-                series.setdefault(r.get("source", r["name"]), {})[depth] = (
-                    depth, r["area_um2"], slowest_stage(r))
+            if not is_fedp(r):
+                continue
+            depth = (r.get("params") or {}).get("Depth", len(r.get("stages") or {}) or None)
+            if depth is not None:
+                key = f"{r.get('source', r['name']).split(':')[-1]} ({rel})"
+                series.setdefault(key, {})[depth] = (depth, r["area_um2"], slowest_stage(r))
     series = {k: list(v.values()) for k, v in series.items() if len(v) >= 2}
     if series:
         plot(page, mpl_missing, "fedp_depth", "depth_sweep", series)
