@@ -208,7 +208,8 @@ def section_coverage(page):
                      cell(m["toggle_hit"], m["toggle"]), ", ".join(pages)])
     page.add(table(["module", "line", "toggle", "source (genhtml)"], rows))
     if d.get("not_measured"):
-        page.add(f"<p>Not measured (in no coverage build): {esc(', '.join(d['not_measured']))}.</p>")
+        page.add("<p>Not measured (in no coverage build): "
+                 f"{esc(', '.join(d['not_measured']))}.</p>")
 
 
 def section_waves(page):

@@ -237,8 +237,8 @@ def check_static(index, failing, case):
     body = doc.split("<body>", 1)[-1]
     first = " ".join(re.sub(r"<[^>]*>", " ", html.unescape(body.split("</div>", 1)[0])).split())
     if failing:
-        if not (first.startswith("MAIN JOB FAILED") and "step regress failed (exit status 1)" in first
-                and "1 failed" in first):
+        if not (first.startswith("MAIN JOB FAILED") and "1 failed" in first
+                and "step regress failed (exit status 1)" in first):
             fail(f"{case}: the top of the page does not name the failure: '{first[:200]}'")
     elif not first.startswith("Main job passed"):
         fail(f"{case}: the top of the page does not say it passed: '{first[:200]}'")
