@@ -3,8 +3,13 @@
 # Sourced by ./run; exits non-zero, with the exact apt-get line, when it cannot install.
 # zlib1g-dev: Verilator's FST writer (and sim/waves/xwd2png) include zlib.h; xauth:
 # xvfb-run needs it. Neither comes with its user package when recommends are not installed.
+# lcov: genhtml, the coverage HTML; python3-matplotlib: the plots of build/reports/index.html.
 TCSIM_PACKAGES="cmake make gcc g++ git python3 verilator yosys libsystemc-dev gtkwave opensta \
-qflow-tech-osu018 iverilog xvfb xauth libgmp-dev libmpfr-dev pkgconf zlib1g-dev"
+qflow-tech-osu018 iverilog xvfb xauth libgmp-dev libmpfr-dev pkgconf zlib1g-dev lcov \
+python3-matplotlib"
+# Only for the tests that look at build/reports/index.html in a browser (sim_report_page_
+# browser, which skips without it): not installed by ./run, named by scripts/deps.sh.
+TCSIM_TEST_PACKAGES="chromium"
 
 tcsim_missing_packages() {
     local p missing=""
@@ -41,6 +46,9 @@ if [ "${BASH_SOURCE[0]}" = "$0" ]; then
     esac
     command -v dpkg-query >/dev/null || { echo "scripts/deps.sh: needs a Debian 12 system (no dpkg-query)" >&2; exit 1; }
     missing=$(tcsim_missing_packages)
+    optional=$(TCSIM_PACKAGES=$TCSIM_TEST_PACKAGES tcsim_missing_packages)
+    [ -z "$optional" ] || echo "optional, for the browser test of the HTML report: $optional" \
+        "(as root: apt-get install -y $optional)"
     if [ -z "$missing" ]; then
         echo "every package the project needs is installed: $TCSIM_PACKAGES"
         exit 0

@@ -14,6 +14,15 @@ sim/regress (seeds, -j, JUnit XML as any regression). Then:
                      lines marked %000000 were never reached
   DIR/summary.txt    first line `line coverage: NN.N%` for the files of rtl/ as a whole,
                      then toggle coverage, a table per module, and the lines never reached
+  DIR/summary.json   the same figures per module, with each module's source file and its
+                     genhtml page (read by sim/report_html.py)
+  DIR/coverage.info  the rtl/ files' counters as lcov tracefile (verilator_coverage
+                     --write-info; Verilator's line, branch and toggle points as DA lines)
+  DIR/html/          genhtml's browsable per-file, per-line report of coverage.info
+                     (Debian package lcov; without it the exact apt-get line is printed
+                     and the exit status is 1, the summary still written)
+  DIR/junit.xml      the JUnit XML of the coverage runs (never BUILD/reports/junit.xml,
+                     the default regression's)
 
 A coverage point counts once however many instances it has: a line of fedp.sv is covered
 when any of the 32 FEDPs of tc_warp, or any fedp instance, reached it (the same rule as
@@ -24,6 +33,7 @@ Exit status: 0 done, 1 a run or a tool failed, 2 bad usage.
 import argparse
 import collections
 import glob
+import json
 import os
 import re
 import shutil
@@ -71,12 +81,14 @@ def summarize(points, out):
     rtl = {k: v for k, v in points.items() if os.path.abspath(k[2]).startswith(RTL)}
     tot = collections.Counter()
     per = collections.defaultdict(collections.Counter)
+    files = collections.defaultdict(set)
     missed = collections.defaultdict(set)
     for (kind, module, fname, lineno, *_), count in rtl.items():  # _: column, comment, S
         tot[kind] += 1
         tot[kind + "_hit"] += count > 0
         per[module][kind] += 1
         per[module][kind + "_hit"] += count > 0
+        files[module].add(os.path.relpath(os.path.abspath(fname), ROOT))
         if kind == "line" and count == 0:
             # the lines the point stands for ("S": "289-291,293"), else where it starts
             span = _[-1] or str(lineno)
@@ -108,7 +120,58 @@ def summarize(points, out):
         lines.append("  none")
     with open(out, "w", encoding="utf-8") as f:
         f.write("\n".join(lines) + "\n")
+    doc = {"line_pct": round(pct(tot["line_hit"], tot["line"]), 1),
+           "toggle_pct": round(pct(tot["toggle_hit"], tot["toggle"]), 1),
+           "modules": [{"module": m, "files": sorted(files[m]),
+                        "line": per[m]["line"], "line_hit": per[m]["line_hit"],
+                        "toggle": per[m]["toggle"], "toggle_hit": per[m]["toggle_hit"]}
+                       for m in sorted(per)],
+           "not_measured": unmeasured}
+    with open(os.path.splitext(out)[0] + ".json", "w", encoding="utf-8") as f:
+        json.dump(doc, f, indent=1)
+        f.write("\n")
     return lines
+
+
+LCOV_INSTALL = "apt-get install -y lcov"
+
+
+def rtl_only_info(src, dst):
+    """Copies the records of an lcov tracefile whose source (SF:) is under rtl/: the
+    testbench tops are not what is measured (as in summary.txt)."""
+    keep, out = False, []
+    with open(src, encoding="utf-8", errors="replace") as f:
+        for line in f:
+            if line.startswith("SF:"):
+                keep = os.path.abspath(line[3:].strip()).startswith(RTL)
+            if keep or line.startswith("TN:"):
+                out.append(line)
+            if line.startswith("end_of_record"):
+                keep = False
+    with open(dst, "w", encoding="utf-8") as f:
+        f.writelines(out)
+
+
+def lcov_html(vc, merged, reports):
+    """coverage.info and html/ (genhtml) from merged.dat. Returns 0, or 1 when genhtml is
+    missing (the apt-get line printed) or a tool failed."""
+    html = os.path.join(reports, "html")
+    shutil.rmtree(html, ignore_errors=True)
+    raw = os.path.join(reports, "all.info")
+    info = os.path.join(reports, "coverage.info")
+    run([vc, "--write-info", raw, merged], stdout=subprocess.DEVNULL)
+    rtl_only_info(raw, info)
+    os.remove(raw)
+    genhtml = shutil.which("genhtml")
+    if not genhtml:
+        print("coverage: genhtml not found, so no html/ report (Debian package lcov). "
+              f"As root: {LCOV_INSTALL}", file=sys.stderr)
+        return 1
+    # --prefix: pages named rtl/<file>.gcov.html; sources read from rtl/ as they are now
+    run([genhtml, "--quiet", "--output-directory", html, "--prefix", ROOT,
+         "--title", "tcsim rtl/ (Verilator line, branch and toggle points)",
+         "--ignore-errors", "source", info], stdout=subprocess.DEVNULL)
+    return 0
 
 
 def die(msg):
@@ -182,15 +245,17 @@ def main():
             stdout=subprocess.DEVNULL)
         sources = [merged]
     else:
-        print("coverage: verilator_coverage not found: no merged.dat or annotated/")
+        print("coverage: verilator_coverage not found: no merged.dat, annotated/ or html/")
         sources = dats
     points = {}
     for d in sources:
         parse_dat(d, points)
     lines = summarize(points, os.path.join(args.reports, "summary.txt"))
+    status = lcov_html(vc, merged, args.reports) if vc else 0
     print("\n".join(lines[:3 + 2 + 20]))
-    print(f"coverage: {os.path.join(args.reports, 'summary.txt')}, {annotated}/")
-    return 0
+    print(f"coverage: {os.path.join(args.reports, 'summary.txt')}, {annotated}/"
+          + ("" if status else f", {os.path.join(args.reports, 'html', 'index.html')}"))
+    return status
 
 
 if __name__ == "__main__":

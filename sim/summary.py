@@ -4,7 +4,8 @@
     sim/summary.py --reports build/reports [--step NAME=STATUS:SECONDS ...]
 
 Reads what the main job's steps wrote under the reports folder and prints: each step with
-its status and time, the regression's counts (junit.xml), coverage (coverage/summary.txt),
+its status and time, each regression's counts under its own name (junit.xml: the default
+regression; coverage/junit.xml: the coverage runs), coverage (coverage/summary.txt),
 the area/timing table (synth.md), and the paths of the reports. The coverage summary is
 checked, not only shown: its first line must read `line coverage: NN.N%`.
 Exit status 1 when a step failed or a report is missing or malformed, else 0.
@@ -15,6 +16,11 @@ import os
 import re
 import sys
 import xml.etree.ElementTree as ET
+
+
+# The regressions of the main job: JUnit XML (relative to the reports folder) and name.
+REGRESSIONS = [("junit.xml", "default regression (sim/regress.list)"),
+               (os.path.join("coverage", "junit.xml"), "coverage runs (sim/coverage.list)")]
 
 
 def section(title):
@@ -43,21 +49,27 @@ def main():
             problems.append(f"step {name} failed")
     print(f"  {'total':<12} {'':<12} {int(total):>5} s")
 
-    section("tests (sim/regress, default configuration)")
-    junit = os.path.join(rep, "junit.xml")
-    try:
-        s = ET.parse(junit).getroot()
+    # Each regression has its own JUnit XML, reported under its own name (the coverage
+    # runs' once overwrote the default regression's junit.xml, and were shown as it).
+    junits = []
+    for rel, title in REGRESSIONS:
+        section(f"tests: {title}")
+        junit = os.path.join(rep, rel)
+        junits.append(junit)
+        try:
+            s = ET.parse(junit).getroot()
+        except (OSError, ET.ParseError) as err:
+            print(f"  no readable {junit}: {err}")
+            problems.append(f"no results of the {title}")
+            continue
         n, f, e, sk = (int(s.get(k, 0)) for k in ("tests", "failures", "errors", "skipped"))
         print(f"  {n} jobs: {n - f - e - sk} passed, {f} failed, {e} stopped, {sk} skipped "
-              f"in {float(s.get('time', 0)):.0f} s")
+              f"in {float(s.get('time', 0)):.0f} s ({junit})")
         for c in s.findall("testcase"):
             if c.find("failure") is not None or c.find("error") is not None:
                 print(f"  FAILED {c.get('classname')} {c.get('name')}")
         if f or e:
-            problems.append("regression failures")
-    except (OSError, ET.ParseError) as err:
-        print(f"  no readable {junit}: {err}")
-        problems.append("no regression results")
+            problems.append(f"failures in the {title}")
 
     section("coverage (rtl/, Verilator line + toggle, random regressions)")
     cov = os.path.join(rep, "coverage", "summary.txt")
@@ -98,7 +110,9 @@ def main():
         problems.append("no synthesis report")
 
     section("reports")
-    for p in [junit, cov, os.path.join(rep, "coverage", "annotated") + "/", md,
+    for p in junits + [cov, os.path.join(rep, "coverage", "html", "index.html"),
+              os.path.join(rep, "coverage", "annotated") + "/", md,
+              os.path.join(rep, "index.html"),
               os.path.join(rep, "synth.json")] + sorted(glob.glob(os.path.join(rep, "waves", "*.png"))):
         print(f"  {p}{'' if os.path.exists(p.rstrip('/')) else '   (missing)'}")
 

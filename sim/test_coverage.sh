@@ -51,7 +51,43 @@ grep "^not measured" $s | grep -q "rtl/fedp.sv" && fail "fedp.sv has data but is
 if command -v verilator_coverage >/dev/null; then
     [ -s out/merged.dat ] || fail "no merged.dat"
     ls out/annotated/*fedp.sv >/dev/null 2>&1 || fail "no annotated fedp.sv"
+    # lcov tracefile of rtl/ only; genhtml's page for every module measured
+    grep -q "^SF:$a\$" out/coverage.info || fail "coverage.info lacks $a"
+    grep -q "fedp_tb_top" out/coverage.info && fail "coverage.info has a file outside rtl/"
+    if command -v genhtml >/dev/null; then
+        for m in $(python3 -c "import json; print(' '.join(f for m in json.load(open('out/summary.json'))['modules'] for f in m['files']))"); do
+            [ -s "out/html/$m.gcov.html" ] || fail "no genhtml page out/html/$m.gcov.html"
+        done
+        [ -s out/html/rtl/fedp.sv.gcov.html ] && [ -s out/html/rtl/tmem.sv.gcov.html ] \
+            || fail "genhtml pages of fedp.sv and tmem.sv missing"
+    fi
+    # without genhtml: the exact install line, exit 1, the summary still written
+    mkdir -p nolcov   # a PATH with what coverage.py and verilator_coverage run, no genhtml
+    for t in verilator_coverage verilator_coverage_bin_dbg perl bash sh env; do
+        command -v $t >/dev/null && ln -sf "$(command -v $t)" nolcov/
+    done
+    PATH=$work/nolcov "$(python3 -c "import sys; print(sys.executable)")" "$root/sim/coverage.py" --report-only a.dat --reports out4 >log4.txt 2>&1; rc=$?
+    [ "$rc" = 1 ] && grep -q "As root: apt-get install -y lcov$" log4.txt && [ -s out4/summary.txt ] \
+        || fail "no genhtml: exit $rc: $(tail -2 log4.txt)"
 fi
+python3 - <<'PY' || fail "summary.json figures"
+import json
+d = json.load(open("out/summary.json"))
+m = {x["module"]: x for x in d["modules"]}
+assert d["line_pct"] == 75.0 and d["toggle_pct"] == 66.7, d
+assert (m["fedp"]["line_hit"], m["fedp"]["line"], m["fedp"]["toggle_hit"], m["fedp"]["toggle"]) == (2, 3, 1, 2), m
+assert m["fedp"]["files"] == ["rtl/fedp.sv"] and m["tmem"]["files"] == ["rtl/tmem.sv"], m
+PY
+# a run through sim/regress: its JUnit XML goes to the reports folder, and the default
+# regression's (BUILD/reports/junit.xml) is left as it was (issue 35: it was overwritten)
+mkdir -p fakebuild/reports; echo default > fakebuild/reports/junit.xml
+printf 'copy 1 cp %s/a.dat "$TCSIM_COVERAGE_DIR/a{seed}.dat"\n' "$work" > copy.list
+python3 "$root/sim/coverage.py" --build fakebuild --list copy.list --reports out5 -j 1 >log5.txt 2>&1
+rc=$?; [ "$rc" = 0 ] || command -v genhtml >/dev/null || rc=0
+[ "$rc" = 0 ] || fail "coverage.py --build: exit $rc: $(tail -2 log5.txt)"
+grep -q 'tests="1"' out5/junit.xml 2>/dev/null || fail "no out5/junit.xml of the coverage runs"
+[ "$(cat fakebuild/reports/junit.xml)" = default ] || fail "the default regression's junit.xml was overwritten"
+[ "$(head -1 out5/summary.txt)" = "line coverage: 75.0%" ] || fail "coverage.py --build summary: $(head -1 out5/summary.txt)"
 # no rtl/ data at all is an error, not 100%
 printf '# SystemC::Coverage-3\n' > empty.dat
 python3 "$root/sim/coverage.py" --report-only empty.dat --reports out2 >/dev/null 2>&1 \
