@@ -261,8 +261,9 @@ enum { TC_ASYNC_WARPGROUPS = 16, TC_ASYNC_GROUPS = 64, TC_ASYNC_BARRIERS = 16 };
 /* TC_EINVAL for a NULL or bad g (tc_gpu_timing_check), TC_ENOMEM. */
 tc_status tc_async_create(const tc_gpu_timing *g, tc_async **out);
 void tc_async_destroy(tc_async *a);
-tc_status tc_async_tick(tc_async *a, uint64_t cycles);   /* TC_EINVAL past 2^62 */
-tc_status tc_async_now(const tc_async *a, uint64_t *cycle);
+/* Advances the clock by cycles (0: none); *now (may be NULL) the cycle it is then.
+ * TC_EINVAL past 2^62. */
+tc_status tc_async_tick(tc_async *a, uint64_t cycles, uint64_t *now);
 
 /* wgmma.fence of warpgroup wg (< TC_ASYNC_WARPGROUPS): its register writes are ordered
  * before its next wgmma. PTX requires one before a warpgroup's first wgmma and after it

@@ -24,11 +24,16 @@ __device__ __forceinline__ int mma(uint32_t *d, const uint32_t *a, const uint32_
                  : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3])                         \
                  : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]),      \
                    "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]))
-#if __CUDA_ARCH__ >= 800
-    if (K == K_F16_F32) {
-        MMA_F32("m16n8k16.row.col.f32.f16.f16.f32");
-        return 1;
+/* One f32-accumulator kind: its instruction where the target has it. */
+#define KIND_F32(kind, shape_types) \
+    if (K == kind) {                \
+        MMA_F32(shape_types);       \
+        return 1;                   \
     }
+#if __CUDA_ARCH__ >= 800
+    KIND_F32(K_F16_F32, "m16n8k16.row.col.f32.f16.f16.f32")
+    KIND_F32(K_BF16_F32, "m16n8k16.row.col.f32.bf16.bf16.f32")
+    KIND_F32(K_TF32_F32, "m16n8k8.row.col.f32.tf32.tf32.f32")
     if (K == K_F16_F16) {
         asm volatile("mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16 {%0,%1},"
                      " {%2,%3,%4,%5}, {%6,%7}, {%8,%9};\n"
@@ -37,25 +42,12 @@ __device__ __forceinline__ int mma(uint32_t *d, const uint32_t *a, const uint32_
                        "r"(c[0]), "r"(c[1]));
         return 1;
     }
-    if (K == K_BF16_F32) {
-        MMA_F32("m16n8k16.row.col.f32.bf16.bf16.f32");
-        return 1;
-    }
-    if (K == K_TF32_F32) {
-        MMA_F32("m16n8k8.row.col.f32.tf32.tf32.f32");
-        return 1;
-    }
 #endif
 #if __CUDA_ARCH__ >= 890
-    if (K == K_E4M3_F32) {
-        MMA_F32("m16n8k32.row.col.f32.e4m3.e4m3.f32");
-        return 1;
-    }
-    if (K == K_E5M2_F32) {
-        MMA_F32("m16n8k32.row.col.f32.e5m2.e5m2.f32");
-        return 1;
-    }
+    KIND_F32(K_E4M3_F32, "m16n8k32.row.col.f32.e4m3.e4m3.f32")
+    KIND_F32(K_E5M2_F32, "m16n8k32.row.col.f32.e5m2.e5m2.f32")
 #endif
+#undef KIND_F32
 #undef MMA_F32
     (void)d, (void)a, (void)b, (void)c;
     return 0;
@@ -186,6 +178,19 @@ static int fail(char *err, size_t size, const char *what, cudaError_t e)
     return -1;
 }
 
+/* The end of a run: 0, or -1 with why (a CUDA error, or an instruction the target lacks). */
+static int finish(cudaError_t e, int miss, const char *what, char *err, size_t size)
+{
+    if (e != cudaSuccess)
+        return fail(err, size, what, e);
+    if (miss) {
+        snprintf(err, size, "%s: this GPU's target has no such instruction in this build",
+                 what);
+        return -1;
+    }
+    return 0;
+}
+
 extern "C" int probe_cuda_open(char *name, size_t name_size, char *driver, size_t drv_size,
                                unsigned *sm, unsigned *sms, unsigned *clock_mhz, char *err,
                                size_t size)
@@ -247,13 +252,7 @@ extern "C" int probe_cuda_mma(int kind, size_t nmma, unsigned na, unsigned nb, u
     if (e == cudaSuccess) e = cudaMemcpy(d, dd, sc, cudaMemcpyDeviceToHost);
     if (e == cudaSuccess) e = cudaMemcpy(&miss, missing, sizeof miss, cudaMemcpyDeviceToHost);
     cudaFree(da), cudaFree(db), cudaFree(dc), cudaFree(dd), cudaFree(missing);
-    if (e != cudaSuccess)
-        return fail(err, size, "mma kernel", e);
-    if (miss) {
-        snprintf(err, size, "this GPU's target has no such mma in this build");
-        return -1;
-    }
-    return 0;
+    return finish(e, miss, "mma kernel", err, size);
 }
 
 template <int K>
@@ -314,12 +313,6 @@ extern "C" int probe_cuda_time(int kind, unsigned warps, unsigned ilp, unsigned 
     cudaError_t e = time_once(kind, warps, ilp, iters, &loop, &miss);
     if (e == cudaSuccess) e = time_once(kind, warps, ilp, iters, &loop, &miss);
     if (e == cudaSuccess) e = time_once(kind, warps, ilp, 0, &empty, &miss);
-    if (e != cudaSuccess)
-        return fail(err, size, "timing kernel", e);
-    if (miss) {
-        snprintf(err, size, "this GPU's target has no such instruction in this build");
-        return -1;
-    }
     *cycles = loop > empty ? loop - empty : 0;
-    return 0;
+    return finish(e, miss, "timing kernel", err, size);
 }
