@@ -1,6 +1,10 @@
 /* cmd_timing.c - `tcsim timing`: predicted latency and throughput of a tensor-core
- * instruction on a GPU of model/data/timing.txt (tcsim_timing.h). Thin: parse, call
- * tc_op_timing_of / tc_bench_mma / tc_wmma_cumulative, print. */
+ * instruction on a GPU of model/data/timing.txt or of a record file (tcsim_timing.h).
+ * Thin: parse, call tc_op_timing_of / tc_bench_mma / tc_wmma_cumulative (and for the
+ * asynchronous wgmma and tcgen05.mma tc_wgmma_timing_of / tc_tcgen05_timing_of /
+ * tc_bench_async), print. */
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include "cli.h"
 
@@ -8,17 +12,20 @@ static void usage(FILE *f)
 {
     fprintf(f,
         "usage: tcsim timing --arch ARCH|GPU --op OP --in FMT --acc FMT\n"
-        "                    [--warps W] [--ilp I] [--iters N] [--progress]\n"
+        "                    [--warps W] [--ilp I] [--iters N] [--progress] [--params FILE]\n"
         "       tcsim timing --list | --list-ptx\n\n"
         "Predicts one instruction's timing from the GPU's parameters (tcsim timing --list\n"
         "prints them; docs/timing.md explains them).\n"
-        "  --arch    a GPU (v100, a100, rtx3070ti, rtx2080ti) or an arch (its first GPU)\n"
-        "  --op      mma.mMnNkK, mma.sp.mMnNkK (2:4 sparse, dense k), or wmma.mMnNkK\n"
-        "  --in      fp16, bf16, tf32, int8, uint8, int4, uint4\n"
+        "  --arch    a GPU (tcsim timing --list) or an arch (its first GPU)\n"
+        "  --op      mma.mMnNkK, mma.sp.mMnNkK (2:4 sparse, dense k), wmma.mMnNkK,\n"
+        "            wgmma.m64nNkK, wgmma.sp.m64nNkK (Hopper) or tcgen05.mMnNkK (Blackwell)\n"
+        "  --in      fp16, bf16, tf32, int8, uint8, int4, uint4, e4m3, e5m2\n"
         "  --acc     fp32, fp16, s32\n"
         "  --warps   warps on one SM (default 1); warp w runs on sub-core w mod subcores\n"
         "  --ilp     independent mma per warp and loop iteration (default 1)\n"
         "  --iters   loop iterations (default 200)\n"
+        "  --params  read the GPU named by --arch from FILE (timing.txt's format, e.g. a\n"
+        "            record the probe wrote) instead of the built-in table\n"
         "  --progress  report the benchmark's progress on stderr from the start (without\n"
         "            it, a run still going after 2 s reports; stdout is the same either way)\n"
         "mma prints the instruction's steps, issue interval and latency, then seed 004's\n"
@@ -27,7 +34,11 @@ static void usage(FILE *f)
         "--warps, --ilp and --iters are the mma benchmark's, refused with a wmma.\n"
         "An instruction the GPU's PTX target lacks is timed too, as the structure's\n"
         "what-if: a 'what-if:' line says so. --list-ptx prints the PTX instructions and\n"
-        "the first target of each.\n");
+        "the first target of each.\n"
+        "wgmma and tcgen05 are timed as asynchronous operations: --warps (a multiple of\n"
+        "4, default 4) gives warpgroups (wgmma) or CTAs (tcgen05), each iterating ILP\n"
+        "instructions, commit, wait. A latency parameter no measurement backs is named on\n"
+        "an 'uncalibrated:' line.\n");
 }
 
 static void print_x10(const char *what, uint64_t v, const char *unit)
@@ -87,9 +98,111 @@ static void print_what_if(const tc_gpu_timing *g, const tc_mma_op *op, int wmma,
     printf(": the structure's figures, checked against no measurement\n");
 }
 
+/* The uncalibrated line: the record's "~" keys among those the figures printed use
+ * (the latency's and the benchmark loop's); none if there is none. */
+static void print_uncalibrated(const tc_gpu_timing *g, const tc_mma_op *op, int wmma,
+                               int async)
+{
+    static const char *const used[] = {"depth", "drain_rows", "step_fwd", "acc32_extra",
+                                       "ii_min", "sparse_ii_min", "warp_overhead",
+                                       "measure_offset"};
+    int n = 0;
+    for (unsigned i = 0; tc_gpu_timing_key(i); i++) {
+        const char *k = tc_gpu_timing_key(i);
+        int use = 0;
+        for (size_t j = 0; j < sizeof used / sizeof used[0]; j++)
+            use |= !strcmp(k, used[j]);
+        if (!strcmp(k, "acc32_extra"))
+            use = op->acc == TC_FMT_FP32;
+        if (!strcmp(k, "ii_min") || !strcmp(k, "sparse_ii_min"))
+            use = !strcmp(k, op->sparse ? "sparse_ii_min" : "ii_min");
+        if (!strcmp(k, "measure_offset"))
+            use = wmma;
+        if (async == 2 && strcmp(k, "depth") && strcmp(k, "warp_overhead"))
+            use = 0; /* tcgen05: the array model, plus these two */
+        if (!use || !(g->uncalibrated >> i & 1u))
+            continue;
+        printf("%s%s", n++ ? ", " : "uncalibrated: ", k);
+    }
+    if (n)
+        printf(" of %s %s assumed, backed by no measurement (model/data/timing.txt '~'):"
+               " the latencies are the structure's guess\n", g->name, n > 1 ? "are" : "is");
+}
+
+/* The GPU called name in FILE (timing.txt's format) into *g: CLI_OK, or a message. */
+static int read_params(const char *file, const char *name, tc_gpu_timing *g)
+{
+    FILE *f = fopen(file, "rb");
+    if (!f) {
+        fprintf(stderr, "tcsim timing: --params %s: %s\n", CLI_PATH(file), strerror(errno));
+        return CLI_USAGE;
+    }
+    enum { MAX_TEXT = 1 << 20 };
+    char *text = malloc(MAX_TEXT + 1);
+    size_t n = text ? fread(text, 1, MAX_TEXT + 1, f) : 0;
+    int err = ferror(f);
+    fclose(f);
+    if (!text || err || n > MAX_TEXT) {
+        fprintf(stderr, "tcsim timing: --params %s: %s\n", CLI_PATH(file),
+                !text ? "out of memory" : err ? "cannot read it" : "longer than 1 MiB");
+        free(text);
+        return text ? CLI_USAGE : CLI_FAIL;
+    }
+    text[n] = 0;
+    tc_status st = memchr(text, 0, n) ? TC_EINVAL : tc_gpu_timing_parse(text, name, g);
+    free(text);
+    if (st == TC_EUNSUPPORTED)
+        fprintf(stderr, "tcsim timing: --params %s has no 'gpu %s' record\n", CLI_PATH(file),
+                CLI_WORD(name));
+    else if (st != TC_OK)
+        fprintf(stderr, "tcsim timing: --params %s: a malformed record before or in 'gpu %s'"
+                        " (timing.txt's format, tcsim_timing.h)\n", CLI_PATH(file),
+                CLI_WORD(name));
+    return st == TC_OK ? CLI_OK : CLI_USAGE;
+}
+
+/* wgmma / tcgen05: the instruction on each sub-core (or the array), then the benchmark. */
+static int run_async(const tc_gpu_timing *g, const tc_mma_op *op, const char *ops,
+                     tc_instr instr, unsigned long long warps, unsigned long long ilp,
+                     unsigned long long iters)
+{
+    tc_op_timing t;
+    tc_bench_result r;
+    tc_status st = instr == TC_INSTR_WGMMA ? tc_wgmma_timing_of(g, op, &t)
+                                           : tc_tcgen05_timing_of(g, op, 1, 0, &t);
+    if (st == TC_OK && warps % 4) {
+        fprintf(stderr, "tcsim timing: --warps %llu: %s is issued per warpgroup of 4 warps "
+                        "(a multiple of 4)\n", warps, ops);
+        return CLI_USAGE;
+    }
+    if (st == TC_OK)
+        st = tc_bench_async(g, op, instr, (unsigned)warps, (unsigned)ilp, (unsigned)iters, &r);
+    if (st != TC_OK) {
+        fprintf(stderr, "tcsim timing: %s on %s: %s\n", ops, g->name, tc_strerror(st));
+        return st == TC_ENOMEM ? CLI_FAIL : CLI_USAGE;
+    }
+    printf("gpu %s (%s): %s %s -> %s\n", g->name, tc_arch_name(g->arch), ops,
+           tc_fmt_get(op->in)->name, tc_fmt_get(op->acc)->name);
+    print_uncalibrated(g, op, 0, instr == TC_INSTR_WGMMA ? 1 : 2);
+    if (instr == TC_INSTR_WGMMA)
+        printf("instruction: on each of %u sub-cores %u step(s) of %u beat(s), issue interval "
+               "%u cycles, completion latency %u cycles\n", g->subcores, t.steps, t.beats,
+               t.issue_interval, t.latency);
+    else
+        printf("instruction: %u array pass(es), issue interval %u cycles, completion latency "
+               "%u cycles (to the mbarrier)\n", t.beats, t.issue_interval, t.latency);
+    printf("benchmark: %llu %s x ILP %llu, %llu iterations, %llu cycles\n", warps / 4,
+           instr == TC_INSTR_WGMMA ? "warpgroup(s)" : "CTA(s)", ilp, iters,
+           (unsigned long long)r.cycles);
+    print_x10("latency", r.latency_x10, "cycles per iteration");
+    print_x10("throughput", r.fma_per_clk_x10, "FMA/clk/SM");
+    return CLI_OK;
+}
+
 static int timing_run(int argc, char **argv)
 {
-    const char *cmd = "timing", *gpu = NULL, *ops = NULL;
+    const char *cmd = "timing", *gpu = NULL, *ops = NULL, *params = NULL;
+    int warps_given = 0;
     tc_mma_op op = {0, 0, 0, TC_FMT_COUNT, TC_FMT_COUNT, 0};
     unsigned long long warps = 1, ilp = 1, iters = 200;
     const char *bench_opt = NULL; /* --warps, --ilp or --iters: the mma benchmark's */
@@ -114,7 +227,7 @@ static int timing_run(int argc, char **argv)
         }
         if (strcmp(a, "--arch") && strcmp(a, "--op") && strcmp(a, "--in") &&
             strcmp(a, "--acc") && strcmp(a, "--warps") && strcmp(a, "--ilp") &&
-            strcmp(a, "--iters")) {
+            strcmp(a, "--iters") && strcmp(a, "--params")) {
             fprintf(stderr, "tcsim timing: unknown option '%s' (tcsim timing --help)\n",
                     CLI_WORD(a));
             return CLI_USAGE;
@@ -125,6 +238,8 @@ static int timing_run(int argc, char **argv)
             gpu = v;
         else if (!strcmp(a, "--op"))
             ops = v;
+        else if (!strcmp(a, "--params"))
+            params = v;
         else if (!strcmp(a, "--in")) {
             if (cli_parse_fmt(cmd, a, v, &op.in))
                 return CLI_USAGE;
@@ -135,6 +250,7 @@ static int timing_run(int argc, char **argv)
             unsigned long long *dst = &iters, max = 1000000;
             bench_opt = a;
             if (!strcmp(a, "--warps")) {
+                warps_given = 1;
                 dst = &warps;
                 max = 64;
             } else if (!strcmp(a, "--ilp")) {
@@ -150,10 +266,28 @@ static int timing_run(int argc, char **argv)
         return CLI_USAGE;
     }
     tc_gpu_timing g;
-    if (tc_gpu_timing_find(gpu, &g) != TC_OK) {
+    if (params) {
+        int rc = read_params(params, gpu, &g);
+        if (rc != CLI_OK)
+            return rc;
+    } else if (tc_gpu_timing_find(gpu, &g) != TC_OK) {
         fprintf(stderr, "tcsim timing: unknown --arch '%s' (tcsim timing --list)\n",
                 CLI_WORD(gpu));
         return CLI_USAGE;
+    }
+    /* The asynchronous ops: wgmma[.sp] and tcgen05. */
+    tc_instr async = !strncmp(ops, "wgmma.", 6) ? TC_INSTR_WGMMA
+                   : !strncmp(ops, "tcgen05.", 8) ? TC_INSTR_TCGEN05 : TC_INSTR_MMA;
+    if (async != TC_INSTR_MMA) {
+        const char *sh = async == TC_INSTR_TCGEN05 ? ops + 8
+                       : !strncmp(ops, "wgmma.sp.", 9) ? ops + 9 : ops + 6;
+        op.sparse = !strncmp(ops, "wgmma.sp.", 9);
+        if (tc_mma_shape_parse(sh, &op.m, &op.n, &op.k) != TC_OK) {
+            fprintf(stderr, "tcsim timing: bad --op '%s' (wgmma.m64n256k16, "
+                            "tcgen05.m128n256k16)\n", CLI_WORD(ops));
+            return CLI_USAGE;
+        }
+        return run_async(&g, &op, ops, async, warps_given ? warps : 4, ilp, iters);
     }
     int wmma = !strncmp(ops, "wmma.", 5);
     const char *shape = wmma ? ops + 5 : !strncmp(ops, "mma.sp.", 7) ? ops + 7
@@ -195,6 +329,7 @@ static int timing_run(int argc, char **argv)
     printf("gpu %s (%s): %s %s -> %s\n", g.name, tc_arch_name(g.arch), ops,
            tc_fmt_get(op.in)->name, tc_fmt_get(op.acc)->name);
     print_what_if(&g, &op, wmma, ops);
+    print_uncalibrated(&g, &op, wmma, 0);
     if (wmma) {
         printf("cumulative cycles after each HMMA:");
         for (size_t i = 0; i < n; i++)

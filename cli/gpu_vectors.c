@@ -245,6 +245,29 @@ static int parse_word(const char *tok, uint32_t *out)
     return 0;
 }
 
+/* fp32 bits w exactly as a pattern of `to`. tc_convert_exact converts into the IEEE
+ * formats only; an fp8 input (e4m3: no Inf, one NaN per sign) is found among its 256
+ * patterns instead, a NaN as the format's canonical one (added for the probe's fp8
+ * vectors; the IEEE formats read as before). */
+static tc_status exact_from_fp32(uint32_t w, tc_fmt to, uint32_t *out)
+{
+    tc_status st = tc_convert_exact(TC_FMT_FP32, w, to, out);
+    if (st != TC_EINVAL || tc_fmt_get(to)->width > 8 || tc_fmt_get(to)->cls != TC_CLASS_FLOAT)
+        return st;
+    if ((w & 0x7f800000u) == 0x7f800000u && (w & 0x7fffffu)) {
+        *out = tc_canonical_nan(to);
+        return TC_OK;
+    }
+    for (uint32_t p = 0; p < 1u << tc_fmt_get(to)->width; p++) {
+        uint32_t x;
+        if (tc_convert_exact(to, p, TC_FMT_FP32, &x) == TC_OK && x == w) {
+            *out = p;
+            return TC_OK;
+        }
+    }
+    return TC_EINVAL;
+}
+
 /* Reads a file of rows of *k words (*k == 0: the first row's count), converting each.
  * Returns the words (rows * k of them), or NULL with a message naming file and line. */
 static uint32_t *read_rows(const char *dir, const char *file, const word_conv *cv, size_t *k,
@@ -278,7 +301,7 @@ static uint32_t *read_rows(const char *dir, const char *file, const word_conv *c
                 break;
             }
             tc_status st = cv->round ? tc_convert_rne(TC_FMT_FP32, v, cv->to, &c)
-                                     : tc_convert_exact(TC_FMT_FP32, v, cv->to, &c);
+                                     : exact_from_fp32(v, cv->to, &c);
             if (st != TC_OK) {
                 fprintf(stderr, "%s:%zu: word '%s' (fp32 bits) is not %s %s value\n",
                         CLI_PATH(path), line_no, CLI_WORD(tok),

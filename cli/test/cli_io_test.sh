@@ -49,8 +49,8 @@ run 0 "$gemm_sim" --m 65536 --n 8 --k 16 --wm 16 --wn 8 --warps 1 --quiet
 "$gemm_sim" $small >/dev/full 2>err.txt
 rc=$?; [ "$rc" = 1 ] || fail "gemm_sim >/dev/full exited $rc, expected 1"
 expect_err "gemm_sim: cannot write the report"
-run 2 "$gemm_sim" --gpu h100
-expect_err "gemm_sim: no timing for --gpu 'h100'; the GPUs: "
+run 2 "$gemm_sim" --gpu h300
+expect_err "gemm_sim: no timing for --gpu 'h300'; the GPUs: "
 expect_err " a100 "
 # A and B of --check need 16 GiB here; under a 1 GB address-space limit malloc fails.
 # A sanitizer build cannot start under such a limit at all: then this is skipped.

@@ -72,7 +72,14 @@ typedef struct tc_gpu_timing {
     unsigned acc32_buffer;       /* front-end passes the front end may run ahead of a
                                     slower (fp32, acc32_rate_div > 1) accumulator stage:
                                     Turing 1 (seed 001 Table I FP32-acc rows) */
+    /* appended in 0.3 */
+    unsigned uncalibrated;       /* bit i: key i (tc_gpu_timing_key) was written "~VALUE"
+                                    in the text: assumed, backed by no measurement */
 } tc_gpu_timing;
+
+/* The name of key i of timing.txt ("subcores", ...), the key bit i of
+ * tc_gpu_timing.uncalibrated stands for; NULL past the last key. */
+const char *tc_gpu_timing_key(unsigned i);
 
 /* The i-th GPU of the built-in table (0, 1, ...), copied into *out; TC_EUNSUPPORTED
  * past the end. */
@@ -92,7 +99,8 @@ tc_status tc_gpu_timing_find(const char *name, tc_gpu_timing *out);
  * subcores, tc_per_subcore, fedps_per_tc, fedp_len16, acc32_rate_div, step_k16,
  * drain_rows, ii_min and sparse_ii_min are at least 1; on arch volta the volta_* keys
  * must also be a pipeline tc_volta_hmma_timing runs (tcsim_tc.h). A name has at most
- * TC_GPU_NAME_MAX - 1 characters. */
+ * TC_GPU_NAME_MAX - 1 characters. A value written "~VALUE" (e.g. "depth ~14") is read
+ * as VALUE and marked uncalibrated (the uncalibrated field). */
 tc_status tc_gpu_timing_parse(const char *text, const char *name, tc_gpu_timing *out);
 
 /* One tensor-core instruction, as timing sees it: its shape and formats. */
@@ -211,6 +219,93 @@ tc_status tc_bench_mma_progress(const tc_gpu_timing *g, const tc_mma_op *op, uns
  * Volta: not 16x16x16), of more than 64 HMMAs or of more than cap. */
 tc_status tc_wmma_cumulative(const tc_gpu_timing *g, const tc_mma_op *op, uint64_t *cum,
                              size_t cap, size_t *n);
+
+/* ------------------------------------------------ asynchronous instructions */
+
+/* Hopper's wgmma.mma_async: one warpgroup (4 warps, one per sub-core) computes
+ * m64 x n x k, each sub-core the 16 rows of its warp, A from registers or shared memory
+ * and B from shared memory. Shapes: m 64, n 8..256 in steps of 8, k the instruction's
+ * (32 bytes of input: k16 for 16-bit, k8 for tf32, k32 for 8-bit; op->sparse doubles it
+ * and runs as the dense k, as mma.sp does). On each sub-core it is the structure's
+ * instruction m16 x n x k (steps, beats, issue interval as tc_op_timing_of); its result
+ * is readable
+ *     depth + ceil(16 / drain_rows) + (steps-1) * max(step_fwd, beats) + beats
+ * after the sub-cores start it: unlike a small mma, whose beats hide under the pipeline's
+ * depth, a wgmma streams n/8 column blocks and its last row leaves after the last beat.
+ * TC_EUNSUPPORTED for an arch without wgmma (tc_profile_find) or formats it lacks,
+ * TC_ESHAPE for a shape PTX does not have, TC_EINVAL for bad parameters. */
+tc_status tc_wgmma_timing_of(const tc_gpu_timing *g, const tc_mma_op *op, tc_op_timing *out);
+
+/* Blackwell's tcgen05.mma through the array model (tcsim_bw.h, tc_bw_mma_cost): issued by
+ * one thread for the CTA (cta_group 1: M 64 or 128) or for a CTA pair (cta_group 2:
+ * M 128 or 256, each SM computing M/2 rows and holding half of B); n 8..256 in steps
+ * of 8 (16 for M 128 per SM), k the instruction's (32 bytes: k16 for 16-bit, k8 tf32,
+ * k32 8-bit). a_tmem: A from tensor memory (else shared memory, which then also streams
+ * A's rows). One SM's part: issue_interval = the cost's cycles (array passes, or shared
+ * memory when that is slower), latency = those cycles + depth (the array's last pass to
+ * D in tensor memory and the commit's arrive; uncalibrated on every GPU so far),
+ * fmas = the SM's share of m*n*k. TC_EUNSUPPORTED off Blackwell. */
+tc_status tc_tcgen05_timing_of(const tc_gpu_timing *g, const tc_mma_op *op,
+                               unsigned cta_group, int a_tmem, tc_op_timing *out);
+
+/* One SM's asynchronous tensor-core operations, for a host that issues them and waits
+ * as a kernel does: wgmma per warpgroup with wgmma.fence, commit_group and wait_group N;
+ * tcgen05.mma from the CTA's issuing thread with tcgen05.commit to an mbarrier. The
+ * handle's clock starts at 0 and only tc_async_tick moves it; an operation happens at the
+ * current cycle. The tensor cores take the operations in issue order, each when the
+ * sub-cores (wgmma) or the array (tcgen05) are done with the one before: issuing never
+ * stalls (the queue is the hardware's), waiting does. Cycles only, no data. */
+typedef struct tc_async tc_async;
+enum { TC_ASYNC_WARPGROUPS = 16, TC_ASYNC_GROUPS = 64, TC_ASYNC_BARRIERS = 16 };
+
+/* TC_EINVAL for a NULL or bad g (tc_gpu_timing_check), TC_ENOMEM. */
+tc_status tc_async_create(const tc_gpu_timing *g, tc_async **out);
+void tc_async_destroy(tc_async *a);
+/* Advances the clock by cycles (0: none); *now (may be NULL) the cycle it is then.
+ * TC_EINVAL past 2^62. */
+tc_status tc_async_tick(tc_async *a, uint64_t cycles, uint64_t *now);
+
+/* wgmma.fence of warpgroup wg (< TC_ASYNC_WARPGROUPS): its register writes are ordered
+ * before its next wgmma. PTX requires one before a warpgroup's first wgmma and after it
+ * touched the accumulators, which the handle takes to be after each wait: a wgmma with
+ * no fence since the warpgroup's last wait (or ever) is TC_EINVAL. TC_EBUSY while the
+ * warpgroup is still waiting (before the cycle its last wait returned). */
+tc_status tc_async_wgmma_fence(tc_async *a, unsigned wg);
+/* wgmma.mma_async: queued at the current cycle into wg's open group; *ready (may be NULL)
+ * is the cycle its result will be readable. Statuses of tc_wgmma_timing_of; TC_EINVAL
+ * without a fence; TC_EBUSY while the warpgroup waits. */
+tc_status tc_async_wgmma(tc_async *a, unsigned wg, const tc_mma_op *op, uint64_t *ready);
+/* wgmma.commit_group: the open wgmmas (possibly none) become one group. TC_EBUSY with
+ * TC_ASYNC_GROUPS groups pending or while the warpgroup waits. */
+tc_status tc_async_wgmma_commit(tc_async *a, unsigned wg);
+/* wgmma.wait_group n: *at = the first cycle (>= now) at which at most n of wg's committed
+ * groups are pending. The warpgroup is blocked until then (its fence, wgmma and commit
+ * are TC_EBUSY); the groups it waited for are retired. Uncommitted wgmmas are not
+ * waited for (as in PTX). */
+tc_status tc_async_wgmma_wait(tc_async *a, unsigned wg, unsigned n, uint64_t *at);
+
+/* tcgen05.mma of one CTA (cta_group 1) or of this SM's half of a pair (2), queued at the
+ * current cycle; *ready (may be NULL) as above. Statuses of tc_tcgen05_timing_of. */
+tc_status tc_async_tcgen05_mma(tc_async *a, const tc_mma_op *op, unsigned cta_group,
+                               int a_tmem, uint64_t *ready);
+/* tcgen05.commit to mbarrier bar (< TC_ASYNC_BARRIERS): the barrier's next phase
+ * completes when every tcgen05.mma issued before the commit has. TC_EBUSY with
+ * TC_ASYNC_GROUPS phases pending on the barrier. */
+tc_status tc_async_tcgen05_commit(tc_async *a, unsigned bar);
+/* mbarrier wait for bar's oldest pending phase: *at = the cycle (>= now) it completes;
+ * the phase is retired. TC_EINVAL if no commit is pending on bar (the wait would never
+ * return). */
+tc_status tc_async_mbarrier_wait(tc_async *a, unsigned bar, uint64_t *at);
+
+/* The seed-004 benchmark for the asynchronous instructions: warps / 4 warpgroups (wgmma;
+ * warps a multiple of 4) or warps / 4 CTAs sharing one issuing SM (tcgen05, cta_group 1,
+ * A in shared memory; the CTAs take turns on the SM's one array), each iterating: fence,
+ * ilp instructions, commit, wait for all of them (wait_group 0 / the mbarrier), then
+ * warp_overhead cycles of loop. latency_x10: cycles per iteration of the slowest;
+ * fma_per_clk_x10: FMA per cycle of the SM. TC_EINVAL for warps not a multiple of 4,
+ * 0 or above 64, ilp 0 or above 16, iters 0 or above 10^6; else the op's status. */
+tc_status tc_bench_async(const tc_gpu_timing *g, const tc_mma_op *op, tc_instr instr,
+                         unsigned warps, unsigned ilp, unsigned iters, tc_bench_result *out);
 
 #ifdef __cplusplus
 }

@@ -131,11 +131,20 @@ static tc_status parse_fields(const char *text, size_t *pos, tc_gpu_timing *g)
             i++;
         if (i == N_KEYS)
             return TC_EINVAL;
+        /* "~VALUE": a value no measurement backs (assumed or taken from another GPU);
+         * tcsim timing says so with an `uncalibrated:` line where it is used. */
+        int assumed = v.p[0] == '~';
+        if (assumed) {
+            v.p++;
+            v.len--;
+        }
         unsigned val;
         if ((seen >> i & 1u) || word_uint(v, keys[i].max, &val))
             return TC_EINVAL;
         memcpy((char *)g + keys[i].off, &val, sizeof val);
         seen |= 1u << i;
+        if (assumed)
+            g->uncalibrated |= 1u << i;
     }
     if (seen != (1u << (N_KEYS + 1)) - 1)
         return TC_EINVAL;
@@ -159,10 +168,17 @@ tc_status tc_gpu_timing_check(const tc_gpu_timing *g)
         !g->acc32_rate_div || !g->step_k16 || !g->drain_rows || !g->ii_min ||
         !g->sparse_ii_min)
         return TC_EINVAL;
+    if (g->uncalibrated >> N_KEYS)
+        return TC_EINVAL; /* a mark on no key */
     if (g->arch == TC_ARCH_VOLTA &&
         (tc_volta_timing_check(&g->volta) != TC_OK || g->volta.issue_offset > 100000))
         return TC_EINVAL;
     return TC_OK;
+}
+
+const char *tc_gpu_timing_key(unsigned i)
+{
+    return i < N_KEYS ? keys[i].key : NULL;
 }
 
 /* The next "gpu NAME key value ..." record of text from *pos into *g: TC_OK,

@@ -56,7 +56,7 @@ static void test_create(void)
     cfg.sms = 0;
     CHECK_COND(tc_sim_create(&cfg, &s) == TC_EINVAL && s == sentinel);
     tc_sim_config_init(&cfg);
-    cfg.gpu = "h100";
+    cfg.gpu = "h300";
     CHECK_COND(tc_sim_create(&cfg, &s) == TC_EUNSUPPORTED && s == sentinel);
     tc_sim_config_init(&cfg);
     cfg.gpu = NULL;

@@ -73,6 +73,13 @@ int main(void)
             if (p.form == TC_PTX_WMMA || p.sm > tc_arch_ptx_sm(g.arch) ||
                 (g.arch != TC_ARCH_VOLTA && !timed_off_volta(&p)))
                 continue;
+            /* PTX keeps the int4 mma on sm_90 and sm_100, which have no int4 tensor-core
+             * rate (the H100 and B200 datasheets list none) and no int4 profile: the
+             * arithmetic has no such instruction to time there. */
+            const tc_profile *prof;
+            if (g.arch >= TC_ARCH_HOPPER &&
+                tc_profile_find(g.arch, TC_INSTR_MMA, p.in, p.acc, &prof) != TC_OK)
+                continue;
             tc_mma_op o = {p.m, p.n, p.k, p.in, p.acc, p.form == TC_PTX_MMA_SP};
             tc_op_timing t;
             tc_status st = tc_op_timing_of(&g, &o, &t);

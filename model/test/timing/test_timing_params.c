@@ -60,18 +60,21 @@ static void toy_text(char *buf, size_t cap, const char *name, const char *sep,
 int main(void)
 {
     tc_gpu_timing g;
-    /* The built-in table: the four GPUs of the seeds, by name and by arch. */
-    const char *names[] = {"v100", "a100", "rtx3070ti", "rtx2080ti"};
-    for (size_t i = 0; i < 4; i++) {
+    /* The built-in table: the four GPUs of the seeds, then Ada, Hopper and Blackwell
+     * (issue 32), by name and by arch. */
+    const char *names[] = {"v100", "a100", "rtx3070ti", "rtx2080ti",
+                           "l40s", "h100", "h200", "b200"};
+    for (size_t i = 0; i < 8; i++) {
         CHECK_COND(tc_gpu_timing_get(i, &g) == TC_OK && !strcmp(g.name, names[i]));
         CHECK_COND(tc_gpu_timing_find(names[i], &g) == TC_OK && !strcmp(g.name, names[i]));
     }
-    CHECK_COND(tc_gpu_timing_get(4, &g) == TC_EUNSUPPORTED);
+    CHECK_COND(tc_gpu_timing_get(8, &g) == TC_EUNSUPPORTED);
     CHECK_COND(tc_gpu_timing_find("ampere", &g) == TC_OK && !strcmp(g.name, "a100"));
     CHECK_COND(tc_gpu_timing_find("turing", &g) == TC_OK && !strcmp(g.name, "rtx2080ti"));
     CHECK_COND(tc_gpu_timing_find("volta", &g) == TC_OK && g.volta.operand_fetch == 3 &&
           g.volta.issue_offset == 8);
-    CHECK_COND(tc_gpu_timing_find("hopper", &g) == TC_EUNSUPPORTED);
+    CHECK_COND(tc_gpu_timing_find("hopper", &g) == TC_OK && !strcmp(g.name, "h100"));
+    CHECK_COND(tc_gpu_timing_find("blackwell", &g) == TC_OK && !strcmp(g.name, "b200"));
     CHECK_COND(tc_gpu_timing_find("nope", &g) == TC_EUNSUPPORTED);
     CHECK_COND(tc_gpu_timing_find(NULL, &g) == TC_EINVAL);
     CHECK_COND(tc_gpu_timing_find("a100", NULL) == TC_EINVAL);

@@ -1,0 +1,110 @@
+/* test_timing_peaks - the new GPU records against their datasheets: the structure's
+ * dense throughput per SM and clock (mma on the sub-cores, wgmma on the four m16
+ * shares, tcgen05.mma on the Blackwell array) must be the vendor's peak divided by SMs
+ * and clock, and the benchmark must reach it with enough work in flight. The expected
+ * figures are computed here from the datasheet numbers typed in below (TFLOPS, SMs,
+ * MHz), not taken from the model. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "tcsim.h"
+
+static int fails;
+
+/* A datasheet line: dense TFLOPS (or TOPS) of one input format on a GPU. */
+typedef struct peak {
+    const char *gpu;
+    tc_instr instr;
+    unsigned m, n, k;
+    tc_fmt in, acc;
+    double tflops, sms, mhz;   /* mhz 0: no published clock (checked as a ratio) */
+    double tol;                /* relative tolerance: the datasheets round */
+} peak;
+
+/* FMA per clock and SM the structure gives: the fmas of one instruction over the
+ * cycles the SM's tensor cores are busy with it (mma: one per sub-core at a time). */
+static double model_rate(const peak *p, double *bench)
+{
+    tc_gpu_timing g;
+    tc_op_timing t;
+    tc_mma_op op = {p->m, p->n, p->k, p->in, p->acc, 0};
+    tc_bench_result r = {0};
+    tc_status st = tc_gpu_timing_find(p->gpu, &g);
+    if (st == TC_OK && p->instr == TC_INSTR_MMA) {
+        st = tc_op_timing_of(&g, &op, &t);
+        if (st == TC_OK)
+            st = tc_bench_mma(&g, &op, 16, 4, 200, &r);
+    } else if (st == TC_OK) {
+        st = p->instr == TC_INSTR_WGMMA ? tc_wgmma_timing_of(&g, &op, &t)
+                                        : tc_tcgen05_timing_of(&g, &op, 1, 1, &t);
+        if (st == TC_OK)
+            st = tc_bench_async(&g, &op, p->instr, 8, 4, 200, &r);
+    }
+    if (st != TC_OK) {
+        printf("FAIL %s %s m%un%uk%u %s: %s\n", p->gpu, tc_instr_name(p->instr), p->m, p->n,
+               p->k, tc_fmt_get(p->in)->name, tc_strerror(st));
+        fails++;
+        return 0;
+    }
+    *bench = r.fma_per_clk_x10 / 10.0;
+    double units = p->instr == TC_INSTR_MMA ? g.subcores : 1;
+    return units * (double)t.fmas / t.issue_interval;
+}
+
+int main(void)
+{
+#define H100(instr, m, n, k, in, acc, tf) \
+    {"h100", TC_INSTR_##instr, m, n, k, TC_FMT_##in, TC_FMT_##acc, tf, 132, 1830, 0.001}
+#define H200(instr, m, n, k, in, acc, tf) \
+    {"h200", TC_INSTR_##instr, m, n, k, TC_FMT_##in, TC_FMT_##acc, tf, 132, 1830, 0.001}
+    /* H100 SXM5 / H200 SXM datasheets, dense (half the "with sparsity" figures): 989.4
+     * fp16/bf16, 494.7 tf32, 1978.9 fp8/int8 at 1830 MHz on 132 SMs. L40S datasheet:
+     * 362.05 fp16/bf16, 183 tf32, 733 fp8, 142 SMs, 2520 MHz (its fp16 figure is 1.2%
+     * under the fp8 one halved: tolerance 1.5%). */
+    const peak peaks[] = {
+        H100(MMA, 16, 8, 16, FP16, FP32, 989.4), H100(MMA, 16, 8, 16, BF16, FP32, 989.4),
+        H100(MMA, 16, 8, 8, TF32, FP32, 494.7), H100(MMA, 16, 8, 32, INT8, S32, 1978.9),
+        H100(WGMMA, 64, 256, 16, FP16, FP32, 989.4), H100(WGMMA, 64, 256, 16, BF16, FP32, 989.4),
+        H100(WGMMA, 64, 256, 16, FP16, FP16, 989.4), H100(WGMMA, 64, 256, 8, TF32, FP32, 494.7),
+        H100(WGMMA, 64, 256, 32, E4M3, FP32, 1978.9), H100(WGMMA, 64, 256, 32, E5M2, FP32, 1978.9),
+        H100(WGMMA, 64, 256, 32, INT8, S32, 1978.9),
+        H200(WGMMA, 64, 256, 16, FP16, FP32, 989.4), H200(WGMMA, 64, 256, 8, TF32, FP32, 494.7),
+        H200(WGMMA, 64, 256, 32, E4M3, FP32, 1978.9), H200(WGMMA, 64, 256, 32, INT8, S32, 1978.9),
+        {"l40s", TC_INSTR_MMA, 16, 8, 16, TC_FMT_FP16, TC_FMT_FP32, 362.05, 142, 2520, 0.015},
+        {"l40s", TC_INSTR_MMA, 16, 8, 16, TC_FMT_BF16, TC_FMT_FP32, 362.05, 142, 2520, 0.015},
+        {"l40s", TC_INSTR_MMA, 16, 8, 8, TC_FMT_TF32, TC_FMT_FP32, 183, 142, 2520, 0.015},
+        {"l40s", TC_INSTR_MMA, 16, 8, 32, TC_FMT_E4M3, TC_FMT_FP32, 733, 142, 2520, 0.015},
+        {"l40s", TC_INSTR_MMA, 16, 8, 32, TC_FMT_E5M2, TC_FMT_FP32, 733, 142, 2520, 0.015},
+    };
+    for (size_t i = 0; i < sizeof peaks / sizeof peaks[0]; i++) {
+        const peak *p = &peaks[i];
+        double want = p->tflops * 1e12 / (2 * p->sms * p->mhz * 1e6), bench = 0;
+        double got = model_rate(p, &bench);
+        int ok = fabs(got - want) <= p->tol * want && bench >= 0.99 * got;
+        printf("%s %-4s %-6s m%un%uk%u %-5s %-4s datasheet %7.1f model %6.0f bench %7.1f "
+               "FMA/clk/SM\n", ok ? "ok  " : "FAIL", p->gpu, tc_instr_name(p->instr), p->m,
+               p->n, p->k, tc_fmt_get(p->in)->name, tc_fmt_get(p->acc)->name, want, got, bench);
+        fails += !ok;
+    }
+    /* B200 (HGX B200 datasheet, with sparsity: fp16/bf16 4.5 PFLOPS, tf32 2.2, fp8 9,
+     * int8 9 POPS) gives no clock: the array's fp16 rate is seed 003's (4 sub-cores x
+     * 8 x 8 FEDPs x k16 = 4096), and the other formats hold the datasheet's ratios. */
+    const struct { tc_fmt in, acc; unsigned k; double pf; } bw[] = {
+        {TC_FMT_FP16, TC_FMT_FP32, 16, 4.5}, {TC_FMT_BF16, TC_FMT_FP32, 16, 4.5},
+        {TC_FMT_TF32, TC_FMT_FP32, 8, 2.2}, {TC_FMT_E4M3, TC_FMT_FP32, 32, 9},
+        {TC_FMT_INT8, TC_FMT_S32, 32, 9},
+    };
+    for (size_t i = 0; i < sizeof bw / sizeof bw[0]; i++) {
+        peak p = {"b200", TC_INSTR_TCGEN05, 128, 256, bw[i].k, bw[i].in, bw[i].acc, 0, 0, 0, 0};
+        double bench = 0, got = model_rate(&p, &bench);
+        double want = 4096 * bw[i].pf / 4.5;
+        /* 2.2 is 2.25 rounded down: 2.3% */
+        int ok = fabs(got - want) <= 0.025 * want && bench >= 0.99 * got;
+        printf("%s b200 tcgen05 m128n256k%u %-5s datasheet ratio %7.1f model %6.0f bench %7.1f "
+               "FMA/clk/SM\n", ok ? "ok  " : "FAIL", bw[i].k, tc_fmt_get(bw[i].in)->name, want,
+               got, bench);
+        fails += !ok;
+    }
+    printf("%s\n", fails ? "FAILED" : "all peaks hold");
+    return fails != 0;
+}

@@ -1,0 +1,35 @@
+#!/bin/bash
+# probe/run.sh OUTDIR [tcsim-probe options] - measures this machine's GPU in one command:
+# builds tcsim and tcsim-probe with the CUDA kernels (model only, -DTCSIM_PROBE=ON) in
+# build-probe/ unless TCSIM_PROBE and TCSIM name the two programs, runs the probe into
+# OUTDIR (gpu.txt, vectors/, timing.txt), then checks what it measured: `tcsim vectors`
+# on the vectors (bit for bit against the model) and the timing table (measured beside
+# the model) with `tcsim timing --params` on the measured record. Exit status: the
+# probe's, else 1 if a result differs from the model.
+set -u
+out=${1:?usage: probe/run.sh OUTDIR [tcsim-probe options]}
+shift
+root=$(cd "$(dirname "$0")/.." && pwd)
+probe=${TCSIM_PROBE:-}
+tcsim=${TCSIM:-}
+if [ -z "$probe" ] || [ -z "$tcsim" ]; then
+    build=$root/build-probe
+    mkdir -p "$build" && log=$build/run-build.log
+    cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DTCSIM_RTL=OFF -DTCSIM_PROBE=ON \
+        >"$log" 2>&1 &&
+        cmake --build "$build" -j "$(nproc)" --target tcsim tcsim-probe >>"$log" 2>&1 ||
+        { echo "probe/run.sh: the build failed (see $log)" >&2; exit 2; }
+    probe=$build/tcsim-probe
+    tcsim=$build/tcsim
+fi
+"$probe" --out "$out" "$@" || exit $?
+cat "$out/gpu.txt"
+echo "== numerics: tcsim vectors $out/vectors"
+"$tcsim" vectors "$out/vectors" --show 2 | tee "$out/vectors-check.txt"
+status=${PIPESTATUS[0]}
+echo "== timing: measured against the model ($out/timing.txt)"
+grep '^#' "$out/timing.txt"
+name=$(sed -n 's/^gpu \([^ ]*\) .*/\1/p' "$out/timing.txt" | head -1)
+"$tcsim" timing --params "$out/timing.txt" --arch "$name" --op mma.m16n8k16 --in fp16 \
+    --acc fp32 | tee "$out/timing-check.txt"
+exit $status

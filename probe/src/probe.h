@@ -1,0 +1,120 @@
+/* probe.h - tcsim-probe: measures a GPU's tensor-core arithmetic and timing and writes
+ * them in the formats tcsim reads (`tcsim vectors`, `tcsim timing --params`).
+ * docs/timing.md ("The probe") describes the method.
+ *
+ * The host side (C11, this header) lists the forms a target has, draws the cases, packs
+ * them into the instructions' register fragments, and writes the files; the device side
+ * (probe_device.h: the CUDA kernels of cuda/, or a canned device for the tests) only runs
+ * instructions on register words and times loops. */
+#ifndef TCSIM_PROBE_H
+#define TCSIM_PROBE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "tcsim.h"
+
+/* One instruction form: what the probe runs and measures. */
+typedef struct probe_form {
+    tc_instr instr;          /* mma, wgmma or tcgen05 */
+    int sparse;              /* mma.sp */
+    unsigned m, n, k;
+    tc_fmt in, acc;
+    unsigned sm;             /* first target that has it */
+    int numerics;            /* 1: this build has a numerics kernel for it */
+    int timing;              /* 1: this build has a timing kernel for it */
+} probe_form;
+
+/* The forms of target sm (70..100), in a fixed order: every mma and mma.sp row of the
+ * library's PTX table (tc_ptx_instr_get) the target has and the arithmetic times (its
+ * profile table), then wgmma (sm_90) and tcgen05.mma (sm_100) over the formats of their
+ * profiles. Returns the count (<= cap). */
+size_t probe_forms(unsigned sm, probe_form *out, size_t cap);
+/* "mma.m16n8k16", "wgmma.m64n256k16", "tcgen05.m128n256k16" into buf. */
+void probe_form_op(const probe_form *f, char *buf, size_t size);
+/* The arch of a target: 70 volta, 75 turing, 80..87 ampere, 89 ada, 90 hopper, 100..
+ * blackwell; TC_ARCH_COUNT for another. */
+tc_arch probe_arch_of_sm(unsigned sm);
+
+/* ---- cases: the generator families of the tests (testkit) */
+enum {
+    PROBE_RANDOM = 0,        /* any bit pattern of the input format (specials too) */
+    PROBE_SPECIALS,          /* corner values (zeros, extremes, Inf, NaN) among finite */
+    PROBE_CANCEL,            /* a[0]b[0] = -a[1]b[1] exactly, the rest small */
+    PROBE_SUBNORMAL,         /* products below fp32's (and fp16's) normal range */
+    PROBE_C_ZERO,            /* c = 0: with fp16 output, the alignment-floor question */
+    PROBE_FAMILIES
+};
+/* Case i of n (family i % PROBE_FAMILIES) for inputs `in`, dot length k: a[k], b[k]
+ * (patterns of in) and c (fp32 pattern), drawn from seed and i only (any order). */
+void probe_case(tc_fmt in, unsigned k, uint64_t seed, size_t i, uint32_t *a, uint32_t *b,
+                uint32_t *c);
+
+/* ---- fragments: the mma.sync register layouts of the PTX ISA ("Matrix fragments for
+ * mma.m16n8kK"). One mma carries n independent cases: case j is row j of A, column j
+ * of B and C[j][j], read back from D[j][j]; A's rows n.. and the rest of C are zero. */
+enum { PROBE_LANES = 32, PROBE_MAX_REGS = 8 };
+typedef struct probe_frag {
+    unsigned a_regs, b_regs, c_regs, d_regs;   /* 32-bit registers per lane */
+} probe_frag;
+/* TC_OK and the register counts for an mma form with a numerics kernel; else
+ * TC_EUNSUPPORTED. */
+tc_status probe_frag_of(const probe_form *f, probe_frag *out);
+/* Packs cases [0, n) (a: n*k, b: n*k patterns of in; c: n fp32 patterns, converted to
+ * the accumulator format RNE) into one mma's registers: regs[lane * count + r]. */
+tc_status probe_frag_pack(const probe_form *f, const uint32_t *a, const uint32_t *b,
+                          const uint32_t *c, uint32_t *a_regs, uint32_t *b_regs,
+                          uint32_t *c_regs);
+/* The inverse, for a device that computes from registers (the canned one): the tiles
+ * A (m x k), B (k x n), C (m x n) row-major as patterns. */
+void probe_frag_unpack_ab(const probe_form *f, const uint32_t *a_regs, const uint32_t *b_regs,
+                          const uint32_t *c_regs, uint32_t *A, uint32_t *B, uint32_t *C);
+/* D (m x n, accumulator patterns) into registers, and d[j] = D[j][j] out of them. */
+void probe_frag_pack_d(const probe_form *f, const uint32_t *D, uint32_t *d_regs);
+void probe_frag_diag(const probe_form *f, const uint32_t *d_regs, uint32_t *d);
+
+/* ---- the device (probe_device.c: CUDA; probe_canned.c: the tests') */
+typedef struct probe_gpu {
+    char name[64];           /* "NVIDIA H100 80GB HBM3" */
+    char driver[32];
+    unsigned sm;             /* 90 */
+    unsigned sms;
+    unsigned clock_mhz;      /* the SM clock the timing counts */
+} probe_gpu;
+/* 0 and *g, or -1 with a message in err. */
+int probe_dev_open(probe_gpu *g, char *err, size_t size);
+/* nmma instructions of form f, each from its lanes' registers (probe_frag counts). */
+int probe_dev_mma(const probe_form *f, size_t nmma, const uint32_t *a_regs,
+                  const uint32_t *b_regs, const uint32_t *c_regs, uint32_t *d_regs,
+                  char *err, size_t size);
+/* Seed 004's loop on one SM: warps warps, each iters iterations of ilp independent
+ * instructions; *cycles = clock64 around the loop (slowest warp) minus the same loop
+ * without instructions. */
+int probe_dev_time(const probe_form *f, unsigned warps, unsigned ilp, unsigned iters,
+                   uint64_t *cycles, char *err, size_t size);
+
+/* ---- writers */
+/* The vectors of one form under dir (made if missing) in `tcsim vectors`' layout:
+ * a_<GPU>_<in>.txt, b_..., c_<GPU>_fp32.txt, d_<GPU>_<acc>.txt (for fp16 output, the
+ * GPU was given c rounded RNE to fp16, as the reader assumes). Appends d for the set
+ * when a/b/c exist already (the fp16 and fp32 accumulators share the cases). */
+int probe_write_vectors(const char *dir, const char *gpu, const probe_form *f, size_t n,
+                        const uint32_t *a, const uint32_t *b, const uint32_t *c,
+                        const uint32_t *d, int write_inputs);
+/* The header: GPU, driver, SMs, clock, date, seed, cases. */
+int probe_write_header(const char *path, const probe_gpu *g, const char *date, uint64_t seed,
+                       size_t cases);
+/* A measured point: latency (one warp, ILP 1) or a warps x ILP throughput point. */
+typedef struct probe_point {
+    probe_form f;
+    unsigned warps, ilp, iters;
+    uint64_t cycles;
+} probe_point;
+/* The GPU's timing record (timing.txt's format, name `name`): the built-in record of
+ * its arch with depth calibrated from the first latency point of an mma (the measured
+ * cycles per iteration less the structure's other terms); the keys not calibrated keep
+ * their "~" mark. Then, as comments, each point beside the model's prediction. */
+int probe_write_record(FILE *out, const char *name, const probe_gpu *g,
+                       const probe_point *pts, size_t n);
+
+#endif

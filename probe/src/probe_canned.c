@@ -1,0 +1,80 @@
+/* probe_canned.c - the device of the probe's tests (ctest -L probe): no GPU, results
+ * from the model. Its mma runs the register fragments backwards (probe_frag.c) through
+ * tc_mma_tile, so that the host's packing, the files and their reading by `tcsim vectors`
+ * are tested end to end; its timing is the model's benchmark on the built-in record with
+ * depth raised by PROBE_CANNED_DEPTH_PLUS (default 3) cycles, which the record writer
+ * must find again. PROBE_CANNED_SM picks the target (default 90), PROBE_CANNED_FLIP=1
+ * flips the low bit of case 2's result (a GPU that disagrees with the model). */
+#include <stdlib.h>
+#include <string.h>
+#include "probe.h"
+
+static unsigned env_u(const char *name, unsigned def)
+{
+    const char *s = getenv(name);
+    return s && *s ? (unsigned)strtoul(s, NULL, 10) : def;
+}
+
+int probe_dev_open(probe_gpu *g, char *err, size_t size)
+{
+    (void)err, (void)size;
+    memset(g, 0, sizeof *g);
+    g->sm = env_u("PROBE_CANNED_SM", 90);
+    snprintf(g->name, sizeof g->name, "NVIDIA %s (canned: the tcsim model)",
+             g->sm >= 100 ? "B200" : g->sm == 90 ? "H100" : g->sm == 89 ? "L40S" : "A100");
+    snprintf(g->driver, sizeof g->driver, "canned");
+    g->sms = 132;
+    g->clock_mhz = 1830;
+    return 0;
+}
+
+int probe_dev_mma(const probe_form *f, size_t nmma, const uint32_t *a_regs,
+                  const uint32_t *b_regs, const uint32_t *c_regs, uint32_t *d_regs,
+                  char *err, size_t size)
+{
+    probe_frag fr;
+    const tc_profile *p;
+    tc_arch arch = probe_arch_of_sm(env_u("PROBE_CANNED_SM", 90));
+    if (probe_frag_of(f, &fr) != TC_OK ||
+        tc_profile_find(arch, TC_INSTR_MMA, f->in, f->acc, &p) != TC_OK) {
+        snprintf(err, size, "canned device: no mma for this form");
+        return -1;
+    }
+    uint32_t A[16 * 32], B[32 * 8], C[16 * 8], D[16 * 8];
+    for (size_t t = 0; t < nmma; t++) {
+        probe_frag_unpack_ab(f, a_regs + t * PROBE_LANES * fr.a_regs,
+                             b_regs + t * PROBE_LANES * fr.b_regs,
+                             c_regs + t * PROBE_LANES * fr.c_regs, A, B, C);
+        if (tc_mma_tile(p, 16, 8, f->k, A, B, C, D) != TC_OK) {
+            snprintf(err, size, "canned device: tc_mma_tile failed");
+            return -1;
+        }
+        if (t == 0 && env_u("PROBE_CANNED_FLIP", 0))
+            D[2 * 8 + 2] ^= 1; /* case 2: the cancellation family, finite */
+        probe_frag_pack_d(f, D, d_regs + t * PROBE_LANES * fr.d_regs);
+    }
+    return 0;
+}
+
+int probe_dev_time(const probe_form *f, unsigned warps, unsigned ilp, unsigned iters,
+                   uint64_t *cycles, char *err, size_t size)
+{
+    tc_gpu_timing g;
+    tc_arch arch = probe_arch_of_sm(env_u("PROBE_CANNED_SM", 90));
+    tc_mma_op op = {f->m, f->n, f->k, f->in, f->acc, f->sparse};
+    tc_bench_result r;
+    if (tc_gpu_timing_find(tc_arch_name(arch), &g) != TC_OK) {
+        snprintf(err, size, "canned device: no record");
+        return -1;
+    }
+    g.depth += env_u("PROBE_CANNED_DEPTH_PLUS", 3);
+    tc_status st = f->instr == TC_INSTR_MMA ? tc_bench_mma(&g, &op, warps, ilp, iters, &r)
+                                            : tc_bench_async(&g, &op, f->instr, warps, ilp,
+                                                             iters, &r);
+    if (st != TC_OK) {
+        snprintf(err, size, "canned device: %s", tc_strerror(st));
+        return -1;
+    }
+    *cycles = r.cycles;
+    return 0;
+}

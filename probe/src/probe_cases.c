@@ -1,0 +1,71 @@
+/* probe_cases.c - the probe's cases: the tests' generator families (testkit's seeded
+ * SplitMix64 stream and value generators over the format table), one stream per case
+ * so that case i is the same whatever else is drawn. */
+#include "probe.h"
+#include "fmt_values.h"
+
+/* An fp32 word that is exactly a pattern of `in`: the files hold inputs as fp32. Low
+ * bits a format ignores (tf32's 13) are cleared. */
+static uint32_t clean(const tc_fmt_info *fi, uint32_t bits)
+{
+    return bits & ~tk_mask32(fi->ignore_low);
+}
+
+/* A finite value of moderate size: exponent within 3 binades of 1. */
+static uint32_t moderate(tk_rng *r, const tc_fmt_info *fi)
+{
+    return tk_finite(r, fi, fi->bias - 3, fi->bias + 3);
+}
+
+void probe_case(tc_fmt in, unsigned k, uint64_t seed, size_t i, uint32_t *a, uint32_t *b,
+                uint32_t *c)
+{
+    const tc_fmt_info *fi = tc_fmt_get(in), *f32 = tc_fmt_get(TC_FMT_FP32);
+    tk_rng r = {seed ^ (UINT64_C(0x9e3779b97f4a7c15) * (i + 1))};
+    uint32_t corners[TK_MAX_CORNERS], c32[TK_MAX_CORNERS];
+    size_t nc = tk_corners(in, corners), nc32 = tk_corners(TC_FMT_FP32, c32);
+    switch (i % PROBE_FAMILIES) {
+    case PROBE_RANDOM:
+        for (unsigned j = 0; j < k; j++) {
+            a[j] = clean(fi, tk_bits(&r, fi->width));
+            b[j] = clean(fi, tk_bits(&r, fi->width));
+        }
+        *c = tk_bits(&r, 32);
+        break;
+    case PROBE_SPECIALS:
+        for (unsigned j = 0; j < k; j++) {
+            a[j] = tk_mod(&r, 4) ? moderate(&r, fi) : corners[tk_mod(&r, (unsigned)nc)];
+            b[j] = tk_mod(&r, 4) ? moderate(&r, fi) : corners[tk_mod(&r, (unsigned)nc)];
+        }
+        *c = tk_mod(&r, 4) ? moderate(&r, f32) : c32[tk_mod(&r, (unsigned)nc32)];
+        break;
+    case PROBE_CANCEL:
+        /* a[0]b[0] + a[1]b[1] = 0 exactly; what is left is the small rest and c */
+        for (unsigned j = 0; j < k; j++) {
+            a[j] = j < 2 ? moderate(&r, fi) : tk_finite(&r, fi, fi->bias - 8, fi->bias - 5);
+            b[j] = j < 2 ? moderate(&r, fi) : tk_finite(&r, fi, fi->bias - 8, fi->bias - 5);
+        }
+        if (k >= 2) {
+            a[1] = tk_negate(in, a[0]);
+            b[1] = b[0];
+        }
+        *c = tk_finite(&r, f32, f32->bias - 12, f32->bias - 6);
+        break;
+    case PROBE_SUBNORMAL:
+        /* both factors at the bottom of the format (subnormal or the first binades):
+         * products far below the accumulator's normal range for 8- and 16-bit inputs */
+        for (unsigned j = 0; j < k; j++) {
+            a[j] = tk_finite(&r, fi, 0, 2);
+            b[j] = tk_finite(&r, fi, 0, 2);
+        }
+        *c = tk_mod(&r, 2) ? 0 : tk_finite(&r, f32, 0, 2);
+        break;
+    default: /* PROBE_C_ZERO */
+        for (unsigned j = 0; j < k; j++) {
+            a[j] = tk_finite(&r, fi, 1, fi->bias + 4);
+            b[j] = tk_finite(&r, fi, 1, fi->bias + 4);
+        }
+        *c = 0;
+        break;
+    }
+}

@@ -1,0 +1,62 @@
+/* probe_device.c - the probe's device on a CUDA GPU: maps a form to the kernels of
+ * cuda/probe_device.cu (probe_cuda_*, a C ABI) and back. */
+#include "probe.h"
+
+int probe_cuda_open(char *name, size_t name_size, char *driver, size_t drv_size,
+                    unsigned *sm, unsigned *sms, unsigned *clock_mhz, char *err, size_t size);
+int probe_cuda_mma(int kind, size_t nmma, unsigned na, unsigned nb, unsigned nc,
+                   const uint32_t *a, const uint32_t *b, const uint32_t *c, uint32_t *d,
+                   char *err, size_t size);
+int probe_cuda_time(int kind, unsigned warps, unsigned ilp, unsigned iters,
+                    unsigned long long *cycles, char *err, size_t size);
+
+/* The kernel kind of a form (the enum of probe_device.cu), -1 for none. */
+static int kind_of(const probe_form *f)
+{
+    if (f->instr == TC_INSTR_WGMMA)
+        return f->in == TC_FMT_FP16 && f->acc == TC_FMT_FP32 && f->n == 256 ? 6 : -1;
+    if (f->instr != TC_INSTR_MMA || f->sparse)
+        return -1;
+    switch (f->in) {
+    case TC_FMT_FP16: return f->acc == TC_FMT_FP32 ? 0 : 1;
+    case TC_FMT_BF16: return 2;
+    case TC_FMT_TF32: return 3;
+    case TC_FMT_E4M3: return 4;
+    case TC_FMT_E5M2: return 5;
+    default: return -1;
+    }
+}
+
+int probe_dev_open(probe_gpu *g, char *err, size_t size)
+{
+    return probe_cuda_open(g->name, sizeof g->name, g->driver, sizeof g->driver, &g->sm,
+                           &g->sms, &g->clock_mhz, err, size);
+}
+
+int probe_dev_mma(const probe_form *f, size_t nmma, const uint32_t *a_regs,
+                  const uint32_t *b_regs, const uint32_t *c_regs, uint32_t *d_regs,
+                  char *err, size_t size)
+{
+    probe_frag fr;
+    int k = kind_of(f);
+    if (k < 0 || k == 6 || probe_frag_of(f, &fr) != TC_OK) {
+        snprintf(err, size, "no numerics kernel for this form");
+        return -1;
+    }
+    return probe_cuda_mma(k, nmma, fr.a_regs, fr.b_regs, fr.c_regs, a_regs, b_regs, c_regs,
+                          d_regs, err, size);
+}
+
+int probe_dev_time(const probe_form *f, unsigned warps, unsigned ilp, unsigned iters,
+                   uint64_t *cycles, char *err, size_t size)
+{
+    int k = kind_of(f);
+    unsigned long long c = 0;
+    if (k < 0) {
+        snprintf(err, size, "no timing kernel for this form");
+        return -1;
+    }
+    int rc = probe_cuda_time(k, warps, ilp, iters, &c, err, size);
+    *cycles = c;
+    return rc;
+}

@@ -1,0 +1,259 @@
+/* probe_main.c - tcsim-probe: lists the forms of a target, or measures the GPU it runs on
+ * and writes what it measured (probe.h; docs/timing.md "The probe"). */
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include "probe.h"
+
+enum { MAX_FORMS = 512, MAX_POINTS = 256 };
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+        "usage: tcsim-probe --list [--sm NN]\n"
+        "       tcsim-probe --out DIR [--cases N] [--seed S] [--iters N] [--date TEXT]\n\n"
+        "--list prints the forms the probe measures on target sm_NN (default: the GPU's),\n"
+        "with 'numerics' and 'timing' where this build has a kernel for them.\n"
+        "--out measures the GPU: for each numerics form N random cases (default 5000) in\n"
+        "the test generators' families, written under DIR/vectors/ as `tcsim vectors`\n"
+        "reads them; seed 004's latency and warps x ILP throughput loops for each timing\n"
+        "form, written as DIR/timing.txt (`tcsim timing --params`) with the model's\n"
+        "prediction beside each point; DIR/gpu.txt: GPU, driver, clock, date.\n");
+}
+
+static int parse_u(const char *opt, const char *s, unsigned long long max,
+                   unsigned long long *out)
+{
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (!isdigit((unsigned char)*s) || *end || errno || v > max) {
+        fprintf(stderr, "tcsim-probe: bad value for %s '%s' (an integer up to %llu)\n", opt,
+                s, max);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+static void print_list(unsigned sm, const probe_form *forms, size_t n)
+{
+    printf("sm_%u (%s): %zu forms\n%-22s %-5s %-5s %-8s %s\n", sm,
+           tc_arch_name(probe_arch_of_sm(sm)), n, "form", "in", "acc", "numerics", "timing");
+    for (size_t i = 0; i < n; i++) {
+        char op[64];
+        probe_form_op(&forms[i], op, sizeof op);
+        printf("%-22s %-5s %-5s %-8s %s\n", op, tc_fmt_get(forms[i].in)->name,
+               tc_fmt_get(forms[i].acc)->name, forms[i].numerics ? "yes" : "-",
+               forms[i].timing ? "yes" : "-");
+    }
+}
+
+/* "NVIDIA H100 80GB HBM3" -> "H100": the word tcsim vectors maps to an arch. */
+static void short_name(const char *name, char *out, size_t size)
+{
+    if (!strncmp(name, "NVIDIA ", 7))
+        name += 7;
+    size_t n = 0;
+    while (n + 1 < size && isalnum((unsigned char)name[n])) {
+        out[n] = name[n];
+        n++;
+    }
+    out[n] = 0;
+}
+
+static int numerics(const char *dir, const char *gpu, const probe_form *forms, size_t nf,
+                    size_t cases, uint64_t seed)
+{
+    enum { PER = 8 }; /* cases per mma: the diagonal of m16n8 */
+    size_t nmma = (cases + PER - 1) / PER, n = nmma * PER;
+    uint32_t *a = malloc(n * 32 * sizeof *a), *b = malloc(n * 32 * sizeof *b);
+    uint32_t *c = malloc(n * sizeof *c), *d = malloc(n * sizeof *d);
+    uint32_t *ar = malloc(nmma * PROBE_LANES * PROBE_MAX_REGS * sizeof *ar);
+    uint32_t *br = malloc(nmma * PROBE_LANES * PROBE_MAX_REGS * sizeof *br);
+    uint32_t *cr = malloc(nmma * PROBE_LANES * PROBE_MAX_REGS * sizeof *cr);
+    uint32_t *dr = malloc(nmma * PROBE_LANES * PROBE_MAX_REGS * sizeof *dr);
+    int rc = a && b && c && d && ar && br && cr && dr ? 0 : -1;
+    char sub[1024], err[256];
+    for (size_t fi = 0; rc == 0 && fi < nf; fi++) {
+        const probe_form *f = &forms[fi];
+        probe_frag fr;
+        if (probe_frag_of(f, &fr) != TC_OK)
+            continue;
+        for (size_t i = 0; i < n; i++)
+            probe_case(f->in, f->k, seed, i, a + i * f->k, b + i * f->k, c + i);
+        for (size_t t = 0; rc == 0 && t < nmma; t++) {
+            const size_t o = t * PER;
+            uint32_t c_fed[PER];
+            for (size_t j = 0; j < PER; j++) /* fp16 output: the GPU gets c in fp16 */
+                c_fed[j] = c[o + j];
+            if (probe_frag_pack(f, a + o * f->k, b + o * f->k, c_fed,
+                                ar + t * PROBE_LANES * fr.a_regs,
+                                br + t * PROBE_LANES * fr.b_regs,
+                                cr + t * PROBE_LANES * fr.c_regs) != TC_OK)
+                rc = -1;
+        }
+        if (rc == 0 && probe_dev_mma(f, nmma, ar, br, cr, dr, err, sizeof err)) {
+            fprintf(stderr, "tcsim-probe: %s\n", err);
+            rc = -1;
+        }
+        for (size_t t = 0; rc == 0 && t < nmma; t++)
+            probe_frag_diag(f, dr + t * PROBE_LANES * fr.d_regs, d + t * PER);
+        char op[64];
+        probe_form_op(f, op, sizeof op);
+        for (char *p = op; *p; p++)
+            *p = *p == '.' ? '_' : *p;
+        if (snprintf(sub, sizeof sub, "%s/%s_%s", dir, op, tc_fmt_get(f->in)->name) >=
+            (int)sizeof sub) {
+            fprintf(stderr, "tcsim-probe: %s: path too long\n", dir);
+            rc = -1;
+        }
+        /* the fp32 and fp16 accumulators of a shape share its cases: inputs once */
+        int first = fi == 0 || forms[fi - 1].m != f->m || forms[fi - 1].n != f->n ||
+                    forms[fi - 1].k != f->k || forms[fi - 1].in != f->in ||
+                    !forms[fi - 1].numerics;
+        if (rc == 0)
+            rc = probe_write_vectors(sub, gpu, f, cases, a, b, c, d, first);
+    }
+    free(a), free(b), free(c), free(d), free(ar), free(br), free(cr), free(dr);
+    return rc;
+}
+
+static int timing(const char *dir, const char *name, const probe_gpu *g,
+                  const probe_form *forms, size_t nf, unsigned iters)
+{
+    static const unsigned mma_pts[][2] = {{1, 1}, {4, 1}, {4, 4}, {8, 4}, {16, 4}};
+    static const unsigned wg_pts[][2] = {{4, 1}, {4, 4}, {8, 4}};
+    probe_point pts[MAX_POINTS];
+    size_t n = 0;
+    char err[256];
+    for (size_t i = 0; i < nf; i++) {
+        if (!forms[i].timing)
+            continue;
+        int wg = forms[i].instr != TC_INSTR_MMA;
+        size_t np = wg ? 3 : 5;
+        for (size_t j = 0; j < np && n < MAX_POINTS; j++) {
+            probe_point *p = &pts[n];
+            p->f = forms[i];
+            p->warps = wg ? wg_pts[j][0] : mma_pts[j][0];
+            p->ilp = wg ? wg_pts[j][1] : mma_pts[j][1];
+            p->iters = iters;
+            if (probe_dev_time(&p->f, p->warps, p->ilp, iters, &p->cycles, err, sizeof err)) {
+                fprintf(stderr, "tcsim-probe: %s\n", err);
+                return -1;
+            }
+            n++;
+        }
+    }
+    char path[1100];
+    snprintf(path, sizeof path, "%s/timing.txt", dir);
+    FILE *f = strlen(dir) < 1024 ? fopen(path, "w") : NULL;
+    if (!f) {
+        fprintf(stderr, "tcsim-probe: %s: %s\n", path, strerror(errno));
+        return -1;
+    }
+    int rc = probe_write_record(f, name, g, pts, n);
+    if (fclose(f) != 0)
+        rc = -1;
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    const char *out = NULL, *date = NULL;
+    unsigned long long sm = 0, cases = 5000, seed = 1, iters = 1000;
+    int list = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            usage(stdout);
+            return 0;
+        }
+        if (!strcmp(a, "--list")) {
+            list = 1;
+            continue;
+        }
+        if (i + 1 >= argc) {
+            fprintf(stderr, "tcsim-probe: unknown option or missing value '%s' "
+                            "(tcsim-probe --help)\n", a);
+            return 2;
+        }
+        const char *v = argv[++i];
+        int bad = 0;
+        if (!strcmp(a, "--sm"))
+            bad = parse_u(a, v, 1000, &sm);
+        else if (!strcmp(a, "--cases"))
+            bad = parse_u(a, v, 10000000, &cases) || (cases == 0 && parse_u(a, "x", 0, &cases));
+        else if (!strcmp(a, "--seed"))
+            bad = parse_u(a, v, UINT64_MAX, &seed);
+        else if (!strcmp(a, "--iters"))
+            bad = parse_u(a, v, 1000000, &iters) || (iters == 0 && parse_u(a, "x", 0, &iters));
+        else if (!strcmp(a, "--out"))
+            out = v;
+        else if (!strcmp(a, "--date"))
+            date = v;
+        else {
+            fprintf(stderr, "tcsim-probe: unknown option '%s' (tcsim-probe --help)\n", a);
+            return 2;
+        }
+        if (bad)
+            return 2;
+    }
+    if (list == !!out) {
+        fprintf(stderr, "tcsim-probe: one of --list and --out (tcsim-probe --help)\n");
+        return 2;
+    }
+    static probe_form forms[MAX_FORMS];
+    probe_gpu g;
+    char err[256];
+    if (list && sm) {
+        if (probe_arch_of_sm((unsigned)sm) == TC_ARCH_COUNT) {
+            fprintf(stderr, "tcsim-probe: --sm %llu is no target from sm_70 to sm_103\n", sm);
+            return 2;
+        }
+        print_list((unsigned)sm, forms, probe_forms((unsigned)sm, forms, MAX_FORMS));
+        return 0;
+    }
+    if (probe_dev_open(&g, err, sizeof err)) {
+        fprintf(stderr, "tcsim-probe: %s%s\n", err, list ? " (--sm NN lists a target)" : "");
+        return 1;
+    }
+    size_t nf = probe_forms(g.sm, forms, MAX_FORMS);
+    if (nf > MAX_FORMS)
+        nf = MAX_FORMS;
+    if (list) {
+        print_list(g.sm, forms, nf);
+        return 0;
+    }
+    char gpu[64], name[64], path[1024], when[64], vdir[1024];
+    short_name(g.name, gpu, sizeof gpu);
+    if (!gpu[0])
+        snprintf(gpu, sizeof gpu, "sm%u", g.sm);
+    for (size_t i = 0; i <= strlen(gpu); i++)
+        name[i] = (char)tolower((unsigned char)gpu[i]);
+    if (!date) {
+        time_t t = time(NULL);
+        strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
+        date = when;
+    }
+    if (strlen(out) > 900) {
+        fprintf(stderr, "tcsim-probe: --out: path too long\n");
+        return 2;
+    }
+    snprintf(path, sizeof path, "%s/gpu.txt", out);
+    snprintf(vdir, sizeof vdir, "%s/vectors", out);
+    if ((mkdir(out, 0777) && errno != EEXIST) || (mkdir(vdir, 0777) && errno != EEXIST)) {
+        fprintf(stderr, "tcsim-probe: %s: %s\n", out, strerror(errno));
+        return 1;
+    }
+    if (probe_write_header(path, &g, date, seed, (size_t)cases) ||
+        numerics(vdir, gpu, forms, nf, (size_t)cases, seed) ||
+        timing(out, name, &g, forms, nf, (unsigned)iters))
+        return 1;
+    printf("tcsim-probe: %s (sm_%u): %s/gpu.txt, %s/, %s/timing.txt\n", g.name, g.sm, out,
+           vdir, out);
+    return 0;
+}

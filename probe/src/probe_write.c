@@ -1,0 +1,157 @@
+/* probe_write.c - what the probe writes: vectors in `tcsim vectors`' layout
+ * (cli/gpu_vectors.h), the header of a run, and a timing record in timing.txt's format
+ * with the measured points beside the model's predictions. */
+#include <errno.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "probe.h"
+
+static int say(const char *path, const char *what)
+{
+    fprintf(stderr, "tcsim-probe: %s: %s\n", path, what);
+    return -1;
+}
+
+/* Writes n rows of per words (patterns of fmt, as fp32 bits in hex) to dir/name. */
+static int write_rows(const char *dir, const char *name, tc_fmt fmt, size_t n, unsigned per,
+                      const uint32_t *w)
+{
+    char path[1024];
+    if (snprintf(path, sizeof path, "%s/%s", dir, name) >= (int)sizeof path)
+        return say(dir, "path too long");
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return say(path, strerror(errno));
+    for (size_t i = 0; i < n; i++)
+        for (unsigned j = 0; j < per; j++) {
+            uint32_t x;
+            if (tc_convert_exact(fmt, w[i * per + j], TC_FMT_FP32, &x) != TC_OK)
+                x = 0x7fc00000u; /* a NaN of fmt: fp32 has no other exact image of it */
+            fprintf(f, "%08x%c", (unsigned)x, j + 1 < per ? ' ' : '\n');
+        }
+    if (fclose(f) != 0)
+        return say(path, "cannot write");
+    return 0;
+}
+
+int probe_write_vectors(const char *dir, const char *gpu, const probe_form *f, size_t n,
+                        const uint32_t *a, const uint32_t *b, const uint32_t *c,
+                        const uint32_t *d, int write_inputs)
+{
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST)
+        return say(dir, strerror(errno));
+    char name[256];
+    const char *in = tc_fmt_get(f->in)->name;
+    if (write_inputs) {
+        snprintf(name, sizeof name, "a_%s_%s.txt", gpu, in);
+        if (write_rows(dir, name, f->in, n, f->k, a))
+            return -1;
+        snprintf(name, sizeof name, "b_%s_%s.txt", gpu, in);
+        if (write_rows(dir, name, f->in, n, f->k, b))
+            return -1;
+        snprintf(name, sizeof name, "c_%s_fp32.txt", gpu);
+        if (write_rows(dir, name, TC_FMT_FP32, n, 1, c))
+            return -1;
+    }
+    snprintf(name, sizeof name, "d_%s_%s.txt", gpu, tc_fmt_get(f->acc)->name);
+    return write_rows(dir, name, f->acc, n, 1, d);
+}
+
+int probe_write_header(const char *path, const probe_gpu *g, const char *date, uint64_t seed,
+                       size_t cases)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return say(path, strerror(errno));
+    fprintf(f, "gpu %s\ndriver %s\nsm %u\nsms %u\nclock_mhz %u\ndate %s\nseed %llu\n"
+               "cases %zu\n", g->name, g->driver, g->sm, g->sms, g->clock_mhz, date,
+            (unsigned long long)seed, cases);
+    return fclose(f) == 0 ? 0 : say(path, "cannot write");
+}
+
+/* --------------------------------------------------------------- the record */
+
+/* The model's prediction of a point under record r (tc_bench_mma / tc_bench_async). */
+static tc_status predict(const tc_gpu_timing *r, const probe_point *p, tc_bench_result *out)
+{
+    tc_mma_op op = {p->f.m, p->f.n, p->f.k, p->f.in, p->f.acc, p->f.sparse};
+    if (p->f.instr == TC_INSTR_MMA)
+        return tc_bench_mma(r, &op, p->warps, p->ilp, p->iters, out);
+    return tc_bench_async(r, &op, p->f.instr, p->warps, p->ilp, p->iters, out);
+}
+
+static unsigned key_bit(const char *key)
+{
+    for (unsigned i = 0; tc_gpu_timing_key(i); i++)
+        if (!strcmp(tc_gpu_timing_key(i), key))
+            return 1u << i;
+    return 0;
+}
+
+int probe_write_record(FILE *out, const char *name, const probe_gpu *g,
+                       const probe_point *pts, size_t n)
+{
+    tc_arch arch = probe_arch_of_sm(g->sm);
+    tc_gpu_timing r;
+    if (arch == TC_ARCH_COUNT || tc_gpu_timing_find(tc_arch_name(arch), &r) != TC_OK) {
+        fprintf(stderr, "tcsim-probe: no timing record of sm_%u's arch to start from\n", g->sm);
+        return -1;
+    }
+    snprintf(r.name, sizeof r.name, "%s", name);
+    /* depth from the first single-warp, ILP-1 mma point: the rest of the structure's
+     * latency is its rate's (steps, beats) and the loop's, so the difference is depth's */
+    for (size_t i = 0; i < n; i++) {
+        const probe_point *p = &pts[i];
+        tc_bench_result b;
+        if (p->f.instr != TC_INSTR_MMA || p->warps != 1 || p->ilp != 1 ||
+            predict(&r, p, &b) != TC_OK)
+            continue;
+        long long meas10 = (long long)((p->cycles * 10 + p->iters / 2) / p->iters);
+        long long depth = (long long)r.depth + (meas10 - (long long)b.latency_x10 +
+                                                (meas10 >= (long long)b.latency_x10 ? 5 : -5)) / 10;
+        r.depth = depth < 0 ? 0 : depth > 100000 ? 100000 : (unsigned)depth;
+        r.uncalibrated &= ~key_bit("depth");
+        break;
+    }
+    const struct { const char *key; unsigned v; } kv[] = {
+        {"subcores", r.subcores}, {"tc_per_subcore", r.tc_per_subcore},
+        {"fedps_per_tc", r.fedps_per_tc}, {"fedp_len16", r.fedp_len16},
+        {"acc32_rate_div", r.acc32_rate_div}, {"step_k16", r.step_k16}, {"depth", r.depth},
+        {"drain_rows", r.drain_rows}, {"step_fwd", r.step_fwd},
+        {"acc32_extra", r.acc32_extra}, {"ii_min", r.ii_min},
+        {"sparse_ii_min", r.sparse_ii_min}, {"warp_overhead", r.warp_overhead},
+        {"measure_offset", r.measure_offset}, {"acc32_buffer", r.acc32_buffer},
+        {"volta_operand_fetch", r.volta.operand_fetch},
+        {"volta_fedp_latency", r.volta.fedp_latency}, {"volta_f16_pack", r.volta.f16_pack},
+        {"volta_writeback", r.volta.writeback}, {"volta_fedps_per_tg", r.volta.fedps_per_tg},
+    };
+    fprintf(out, "# Measured by tcsim-probe on %s (sm_%u, driver %s, %u SMs, SM clock %u MHz).\n"
+                 "# depth is calibrated from the single-warp latency; '~' values are the\n"
+                 "# built-in record's, not measured.\ngpu %s arch %s", g->name, g->sm,
+            g->driver, g->sms, g->clock_mhz, name, tc_arch_name(arch));
+    for (size_t i = 0; i < sizeof kv / sizeof kv[0]; i++)
+        fprintf(out, "%s %s %s%u", i % 4 == 3 ? " \\\n   " : "", kv[i].key,
+                r.uncalibrated & key_bit(kv[i].key) ? "~" : "", kv[i].v);
+    fprintf(out, "\n# %-28s %5s %3s %10s %10s %10s %10s\n", "point (in>acc)", "warps", "ilp",
+            "cyc/iter", "model", "FMA/clk/SM", "model");
+    for (size_t i = 0; i < n; i++) {
+        const probe_point *p = &pts[i];
+        char op[64];
+        tc_bench_result b;
+        char fmts[16];
+        probe_form_op(&p->f, op, sizeof op);
+        snprintf(fmts, sizeof fmts, "%s>%s", tc_fmt_get(p->f.in)->name,
+                 tc_fmt_get(p->f.acc)->name);
+        uint64_t fmas = (uint64_t)p->f.m * p->f.n * p->f.k * p->ilp * p->iters *
+                        (p->f.instr == TC_INSTR_MMA ? p->warps : p->warps / 4);
+        double lat = (double)p->cycles / p->iters, thr = p->cycles ? (double)fmas / p->cycles : 0;
+        if (predict(&r, p, &b) == TC_OK)
+            fprintf(out, "# %-17s %-10s %5u %3u %10.1f %10.1f %10.1f %10.1f\n", op,
+                    fmts, p->warps, p->ilp, lat, b.latency_x10 / 10.0,
+                    thr, b.fma_per_clk_x10 / 10.0);
+        else
+            fprintf(out, "# %-17s %-10s %5u %3u %10.1f %10s %10.1f %10s\n", op,
+                    fmts, p->warps, p->ilp, lat, "-", thr, "-");
+    }
+    return ferror(out) ? -1 : 0;
+}

@@ -1,0 +1,65 @@
+#!/bin/bash
+# probe_cli_test.sh PROBE CANNED TCSIM WORK - tcsim-probe as a user runs it, without a
+# GPU: --list for four targets, a canned run (probe_canned.c: the model as the device)
+# whose files `tcsim vectors` and `tcsim timing --params` read back, a canned GPU that
+# disagrees (tcsim vectors must say so), and bad arguments.
+probe=$1; canned=$2; tcsim=$3; work=$4
+fail=0
+bad() { echo "FAIL: $*"; fail=1; }
+rm -rf "$work" && mkdir -p "$work" || exit 1
+
+# --list: the PTX table's forms of each target, and the kernels this build has
+for sm in 80 89 90 100; do
+    "$probe" --list --sm $sm >"$work/list$sm.txt" || bad "--list --sm $sm exited $?"
+done
+grep -qE '^mma\.m16n8k16 +fp16 +fp32 +yes +yes$' "$work/list80.txt" || bad "sm_80 lacks mma.m16n8k16"
+grep -q 'e4m3' "$work/list80.txt" && bad "sm_80 lists fp8"
+grep -qE '^mma\.m16n8k32 +e4m3 +fp32 +yes' "$work/list89.txt" || bad "sm_89 lacks fp8 mma"
+grep -qE '^wgmma\.m64n256k16 +fp16 +fp32 +- +yes$' "$work/list90.txt" || bad "sm_90 lacks wgmma"
+grep -qE '^tcgen05\.m128n256k16 +bf16 +fp32' "$work/list100.txt" || bad "sm_100 lacks tcgen05"
+grep -q wgmma "$work/list100.txt" && bad "sm_100 lists wgmma"
+"$probe" --list --sm 61 2>"$work/err" >/dev/null; [ $? = 2 ] && grep -q "sm_61\|--sm 61" "$work/err" || bad "--sm 61 not refused"
+"$probe" --bogus x 2>"$work/err"; [ $? = 2 ] && grep -q "unknown option '--bogus'" "$work/err" || bad "--bogus"
+"$probe" --out "$work/x" --cases 0 2>"$work/err"; [ $? = 2 ] || bad "--cases 0 accepted"
+"$probe" --list --out "$work/x" 2>/dev/null; [ $? = 2 ] || bad "--list with --out accepted"
+
+# A canned H100 run: the files, then tcsim reading them.
+out="$work/h100"
+PROBE_CANNED_SM=90 "$canned" --out "$out" --cases 400 --iters 100 --date 2026-01-01T00:00:00Z \
+    >/dev/null || bad "canned run exited $?"
+grep -qx 'date 2026-01-01T00:00:00Z' "$out/gpu.txt" && grep -qx 'clock_mhz 1830' "$out/gpu.txt" ||
+    bad "gpu.txt lacks date or clock"
+[ -f "$out/vectors/mma_m16n8k16_fp16/d_H100_fp16.txt" ] || bad "no fp16-output set"
+[ "$(wc -l <"$out/vectors/mma_m16n8k16_fp16/a_H100_fp16.txt")" = 400 ] || bad "not 400 cases"
+"$tcsim" vectors "$out/vectors" >"$work/vec.txt" 2>&1 || { bad "tcsim vectors on the canned run:"; cat "$work/vec.txt"; }
+[ "$(grep -c . "$work/vec.txt")" -ge 6 ] || bad "fewer than 6 sets read back"
+# depth raised by 3 on the canned device: the record finds it (h100: m16n8k16 fp16 ->
+# fp32 is 14 + 16/4 + 8 = 26 cycles on the built-in record, 29 measured)
+grep -q '^gpu h100 arch hopper .* depth 17 ' <(sed -e ':a' -e '/\\$/{N; s/\\\n/ /; ta' -e '}' "$out/timing.txt") ||
+    bad "timing.txt has no calibrated depth 17: $(head -5 "$out/timing.txt")"
+"$tcsim" timing --params "$out/timing.txt" --arch h100 --op mma.m16n8k16 --in fp16 --acc fp32 \
+    >"$work/t.txt" 2>&1 || bad "tcsim timing --params exited $?"
+grep -q 'completion latency 29 cycles' "$work/t.txt" || { bad "the record does not give 29:"; cat "$work/t.txt"; }
+grep -q '^uncalibrated: drain_rows' "$work/t.txt" || bad "the uncalibrated keys lost their mark"
+grep -qE '^# wgmma\.m64n256k16 +fp16>fp32 +8 +4 ' "$out/timing.txt" || bad "no wgmma point in the table"
+
+# A GPU that disagrees with the model in one result: tcsim vectors says so (exit 1).
+PROBE_CANNED_SM=90 PROBE_CANNED_FLIP=1 "$canned" --out "$work/flip" --cases 80 --iters 10 \
+    >/dev/null || bad "flipped canned run exited $?"
+"$tcsim" vectors "$work/flip/vectors" >/dev/null 2>&1; [ $? = 1 ] || bad "a flipped result went unnoticed"
+
+# probe/run.sh end to end on the canned device: the probe, then tcsim on what it wrote.
+PROBE_CANNED_SM=89 TCSIM_PROBE="$canned" TCSIM="$tcsim" \
+    bash "$(dirname "$0")/../run.sh" "$work/run" --cases 160 --iters 50 >"$work/run.txt" 2>&1 ||
+    { bad "run.sh exited $?:"; tail -20 "$work/run.txt"; }
+grep -qE '^e4m3_fp32 +ada_mma_e4m3_fp32 +32 +160 +160 +0$' "$work/run.txt" || bad "run.sh: no L40S fp8 set checked"
+grep -q '^gpu l40s (ada): mma.m16n8k16 fp16 -> fp32' "$work/run.txt" || bad "run.sh: no timing check"
+
+# Without CUDA, tcsim-probe has no GPU to measure and says so.
+if "$probe" --out "$work/none" 2>"$work/err"; then
+    :   # built with CUDA and a GPU present
+else
+    grep -q "no GPU\|no CUDA device" "$work/err" || bad "no reason given: $(cat "$work/err")"
+fi
+[ $fail = 0 ] && echo PASSED || echo FAILED
+exit $fail
