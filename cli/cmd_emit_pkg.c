@@ -143,6 +143,10 @@ static int emit_constants(text *t)
     put(t, "  localparam int BW_KIND_COUNT = %d;\n"
            "  localparam int BW_KIND_BITS = %u;  // width of a kind select\n",
         TC_BW_KIND_COUNT, select_bits(TC_BW_KIND_COUNT));
+    put(t, "  // One operand row of one tcgen05.mma instruction (TC_BW_ROW_WORDS words of 32).\n"
+           "  localparam int BW_ROW_BITS = %d;\n", TC_BW_ROW_WORDS * 32);
+    put(t, "  // Products per exactly-summed, scaled group of the mxf4 kinds (TC_MXF4_GROUP).\n"
+           "  localparam int MXF4_GROUP = %d;\n", TC_MXF4_GROUP);
     put(t, "\n  // FEDP parameter sets, one per instance family of the RTL (`tcsim fedp-params`\n"
            "  // prints the same): FEDP_<PRESET>_<PARAM> is the value of fedp.sv's parameter\n"
            "  // <Param> (L, F, InFmts, OutFmts, EminAlignFp32, EminAlignFp16, Fp32ManBits,\n"

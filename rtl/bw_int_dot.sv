@@ -3,7 +3,7 @@
 // wrap-around (docs/contract.md, "Integer kinds").
 // One operation per cycle; the result is registered: LATENCY = 1.
 module bw_int_dot #(
-  parameter int L = 32
+  parameter int L = tc_pkg::BW_ROW_BITS / tc_pkg::INT8_WIDTH  // products per step: one row
 ) (
   input  logic           clk_i,
   input  logic           rst_ni,

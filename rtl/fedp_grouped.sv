@@ -26,7 +26,7 @@
 module fedp_grouped #(
   // Defaults: the blackwell_mxf4 preset of tc_pkg (tc_blackwell.sv's mxf4 kinds).
   parameter int L /*verilator public*/ = tc_pkg::FEDP_BLACKWELL_MXF4_L,  // products per step
-  parameter int G /*verilator public*/ = 16,   // products per group (one scale pair)
+  parameter int G /*verilator public*/ = tc_pkg::MXF4_GROUP,  // products per group (one scale pair)
   parameter int F /*verilator public*/ = tc_pkg::FEDP_BLACKWELL_MXF4_F,  // fraction bits kept after alignment
   parameter int InFmts /*verilator public*/ = tc_pkg::FEDP_BLACKWELL_MXF4_IN_FMTS,
   parameter int ScaleFmts /*verilator public*/ = tc_pkg::FEDP_BLACKWELL_MXF4_SCALE_FMTS,

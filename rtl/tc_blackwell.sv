@@ -115,7 +115,7 @@ module tc_blackwell #(
   input  logic               tm_d_ready_i
 );
   // ------------------------------------------------------------------------ Constants
-  localparam int ROW_W = 256;                              // one operand row, any kind
+  localparam int ROW_W = tc_pkg::BW_ROW_BITS;              // one operand row, any kind
   localparam int OPS = SLICE * LANES;                      // elements of one D slice
   // Element slots of each fedp: a 256-bit row holds L containers of 256/L bits; the
   // element's value bits are the top EW of its container (tf32: 19 of 32).
@@ -125,9 +125,11 @@ module tc_blackwell #(
   localparam int HALF_C_W = tc_pkg::max_value_bits(HalfOutFmts);
   localparam int TF32_C_W = tc_pkg::max_value_bits(Tf32OutFmts);
   localparam int F8_C_W = tc_pkg::max_value_bits(F8OutFmts);
-  localparam int I8_L = 32;
+  // i8 is exact integer arithmetic: any step size gives the same result, so a step
+  // takes one whole row.
+  localparam int I8_L = ROW_W / tc_pkg::INT8_WIDTH;
   localparam int MX4_EW = tc_pkg::max_value_bits(Mx4InFmts);
-  localparam int MX4_G = 16;                              // docs/contract.md: groups of 16
+  localparam int MX4_G = tc_pkg::MXF4_GROUP;               // docs/contract.md: groups of 16
   localparam int MX4_NG = Mx4L / MX4_G;
   localparam int SF_W = LANES * 32;                       // one slot of a window
 

@@ -266,6 +266,10 @@ package tc_pkg;
   localparam int BW_KIND_MXF4NVF4 = 6;
   localparam int BW_KIND_COUNT = 7;
   localparam int BW_KIND_BITS = 3;  // width of a kind select
+  // One operand row of one tcgen05.mma instruction (TC_BW_ROW_WORDS words of 32).
+  localparam int BW_ROW_BITS = 256;
+  // Products per exactly-summed, scaled group of the mxf4 kinds (TC_MXF4_GROUP).
+  localparam int MXF4_GROUP = 16;
 
   // FEDP parameter sets, one per instance family of the RTL (`tcsim fedp-params`
   // prints the same): FEDP_<PRESET>_<PARAM> is the value of fedp.sv's parameter

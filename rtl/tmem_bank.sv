@@ -12,9 +12,10 @@
 //     word: the MMA disable-output-lane mask and the shift's fixed lane 0).
 //   - no reset: the contents are undefined until written.
 module tmem_bank #(
-  parameter int unsigned Depth = 64,  // rows: 512 columns / banks per group
-  parameter int unsigned Lanes = 32,  // words per row: the lanes of one group
-  parameter int unsigned WordW = 32
+  // Defaults: the 8-bank organization, one slice of columns per bank row set.
+  parameter int unsigned Depth = tmem_pkg::COLS / tmem_pkg::SLICE,  // rows: columns / banks per group
+  parameter int unsigned Lanes = tmem_pkg::GROUP_LANES,  // words per row: the lanes of one group
+  parameter int unsigned WordW = tmem_pkg::WORD_W
 ) (
   input  logic                     clk_i,
   input  logic [$clog2(Depth)-1:0] addr_i,

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # test_coverage_rtl.sh WORKDIR - sim/coverage.py on real Verilator counters: tmem_bank
-# (8 rows of 8 bytes) Verilated with --coverage and driven by coverage_smoke_tb.cpp; the
+# (8 rows of 8 bytes; its defaults name tmem_pkg, read first) Verilated with --coverage
+# and driven by coverage_smoke_tb.cpp; the
 # lcov tracefile names rtl/tmem_bank.sv, and genhtml wrote a page for every file of every
 # module summary.json lists as measured. Skips (77) with the install line without
 # verilator or genhtml.
@@ -12,8 +13,9 @@ command -v verilator >/dev/null || { echo "SKIPPED: no verilator. As root: apt-g
 command -v genhtml >/dev/null || { echo "SKIPPED: no genhtml (Debian package lcov). As root: apt-get install -y lcov"; exit 77; }
 fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-verilator --cc --exe --build --coverage -GDepth=8 -GLanes=8 -GWordW=8 -j 2 \
-    "$root/rtl/tmem_bank.sv" "$here/coverage_smoke_tb.cpp" -o smoke_tb >build.log 2>&1 \
+verilator --cc --exe --build --coverage --top-module tmem_bank --prefix Vtmem_bank \
+    -GDepth=8 -GLanes=8 -GWordW=8 -j 2 \
+    "$root/rtl/tmem_pkg.sv" "$root/rtl/tmem_bank.sv" "$here/coverage_smoke_tb.cpp" -o smoke_tb >build.log 2>&1 \
     || { echo "FAIL: verilator: $(tail -5 build.log)"; exit 1; }
 obj_dir/smoke_tb "$work/tmem_bank.dat" || { echo "FAIL: smoke_tb exited $?"; exit 1; }
 python3 "$root/sim/coverage.py" --report-only tmem_bank.dat --reports rep >log.txt 2>&1 \

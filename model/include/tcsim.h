@@ -156,6 +156,10 @@ typedef enum tc_kind {
 } tc_kind;
 
 #define TC_EMIN_ALIGN_NONE (-100000) /* no floor on the alignment exponent */
+/* Products per group of the mxf4 kinds: each group is summed exactly and scaled by its
+ * scale pair before the groups are aligned (docs/contract.md). rtl/tc_pkg.sv has it as
+ * MXF4_GROUP. */
+#define TC_MXF4_GROUP 16
 
 /* One row of the profile table. The RTL parameter sets are checked against it. */
 typedef struct tc_profile {

@@ -658,7 +658,7 @@ tc_status tc_dot_batch(const tc_profile *p, size_t n, size_t k, const uint32_t *
 static uint32_t mxf4_step(const tc_profile *p, size_t n, const uint32_t *a, const uint32_t *b,
                           const uint32_t *sa, const uint32_t *sb, size_t scale0, uint32_t c)
 {
-    enum { GROUP = 16, MAX_GROUPS = 4 };
+    enum { GROUP = TC_MXF4_GROUP, MAX_GROUPS = 4 };
     const tc_fmt_info *fi = tc_fmt_get(p->in), *fs = tc_fmt_get(p->scale);
     const tc_fmt_info *fo = tc_fmt_get(p->out);
     /* group sums in units of 2^(2*emin - 2*man) of the input format (exact integers) */
