@@ -1,5 +1,5 @@
 #!/bin/sh
-# args_test.sh FEDP_TB TMEM_TB TC_WARP_TB BW_TB: every testbench answers --help with its
+# args_test.sh FEDP_TB TMEM_TB TC_WARP_TB BW_TB [BASELINE_TB]: every testbench answers --help with its
 # usage on stdout and status 0, and refuses a bad argument with status 2 and a message
 # naming it, before it runs anything. A numeric option is digits only: strtoull alone
 # read "-1" as 2^64 - 1 and "abc" as 0, so a typo ran another test than the one asked
@@ -19,6 +19,7 @@ check() {
 for tb in "$@"; do
     name=$(basename "$tb")
     case $name in
+        baseline_tb_set*) name=baseline_tb pre="" count=--count ;;
         fedp_tb) pre="--instance volta_fp16" count=--count ;;
         tmem_tb) pre="" count=--commands ;;
         *) pre="" count=--count ;;

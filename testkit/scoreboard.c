@@ -1,10 +1,11 @@
 /* scoreboard.c - the testbenches' mismatch buckets and report (scoreboard.h). */
 #include "scoreboard.h"
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 
-static const char *const bucket_names[TK_N_BUCKETS] = {"valid/timing", "nan",       "inf",
-                                                       "zero",         "subnormal", "normal"};
+static const char *const bucket_names[TK_N_BUCKETS] = {"valid/timing", "nan",    "inf",  "zero",
+                                                       "subnormal",    "normal", "word", "check"};
 
 int tk_bucket_of(tc_fmt f, uint32_t x)
 {
@@ -31,6 +32,18 @@ int tk_score_add(tk_score *s, int bucket)
     return s->printed++ < s->print_max;
 }
 
+void tk_fail(tk_score *s, int bucket, const char *fmt, ...)
+{
+    if (!tk_score_add(s, bucket))
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    printf("FAIL [%s] ", tk_bucket_name(bucket));
+    vprintf(fmt, ap);
+    printf("\n");
+    va_end(ap);
+}
+
 uint64_t tk_score_total(const tk_score *s)
 {
     uint64_t n = 0;
@@ -41,9 +54,15 @@ uint64_t tk_score_total(const tk_score *s)
 
 void tk_score_print(const tk_score *s)
 {
-    printf("mismatches:");
+    uint64_t total = tk_score_total(s);
+    printf("mismatches: %" PRIu64, total);
+    const char *sep = " (";
     for (int b = 0; b < TK_N_BUCKETS; b++)
-        printf(" %s %" PRIu64 "%s", bucket_names[b], s->mism[b], b + 1 < TK_N_BUCKETS ? "," : "\n");
+        if (s->mism[b]) {
+            printf("%s%s %" PRIu64, sep, bucket_names[b], s->mism[b]);
+            sep = ", ";
+        }
+    printf("%s\n", total ? ")" : "");
 }
 
 int tk_verdict(uint64_t bad)

@@ -9,9 +9,12 @@
  * 2. The Verilated fma_chain against the chain model: N random operations (tame values,
  *    random bit patterns, specials, exact cancellations, idle cycles), issued one per
  *    cycle with the chain's systolic timing, compared bit for bit after the latency.
- * Prints PASSED or FAILED; exit 0 only on PASSED.
+ * Mismatches are counted by bucket (testkit/scoreboard.h: the class of the expected
+ * result, or a valid at the wrong cycle). Prints PASSED or FAILED; exit 0 only on
+ * PASSED, 2 on bad arguments.
  */
 #include <fenv.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,12 +22,15 @@
 #include "baseline_dut.h"
 #include "chain_model.h"
 #include "fmt_values.h"
+#include "scoreboard.h"
+#include "test_args.h"
 
 #define MAX_L 64
 #define RING 128
 
 /* The seed's stream (testkit/splitmix.h): one draw, and [0, n) as its remainder. */
 static tk_rng rng_state;
+static tk_score score = {.print_max = 18}; /* testkit scoreboard: mismatches by bucket */
 static uint64_t rnd(void) { return tk_next(&rng_state); }
 static unsigned rnd_below(unsigned n) { return tk_mod(&rng_state, n); }
 
@@ -59,16 +65,16 @@ static int is_nan_pattern(tc_fmt f, uint32_t bits)
 }
 
 typedef struct check_count {
-    unsigned long compared, skipped, failed;
+    unsigned long compared, skipped;
 } check_count;
 
-static void report_mismatch(check_count *k, const char *what, tc_fmt in, uint32_t a,
-                            uint32_t b, uint32_t c, uint32_t want, uint32_t got)
+/* want: the host's result, of format out */
+static void report_mismatch(const char *what, tc_fmt in, tc_fmt out, uint32_t a, uint32_t b,
+                            uint32_t c, uint32_t want, uint32_t got)
 {
-    if (++k->failed <= 8)
-        printf("  model %s: %s a %x b %x c %x: host %08x, model %08x\n", what,
-               tc_fmt_get(in)->name, (unsigned)a, (unsigned)b, (unsigned)c, (unsigned)want,
-               (unsigned)got);
+    tk_fail(&score, tk_bucket_of(out, want), "model %s: %s a %x b %x c %x: host %08x, model %08x",
+            what, tc_fmt_get(in)->name, (unsigned)a, (unsigned)b, (unsigned)c, (unsigned)want,
+            (unsigned)got);
 }
 
 /* One case of the model-vs-host checks: an element format, a and b (as words) in one
@@ -116,7 +122,8 @@ static void check_fp32(int rne, unsigned long count, check_count *k)
         }
         k->compared++;
         if (isnan(host) ? !is_nan_pattern(TC_FMT_FP32, got) : f32_bits(host) != got)
-            report_mismatch(k, rne ? "fp32 rne" : "fp32 rz", in, a, b, c, f32_bits(host), got);
+            report_mismatch(rne ? "fp32 rne" : "fp32 rz", in, TC_FMT_FP32, a, b, c, f32_bits(host),
+                            got);
     }
 }
 
@@ -141,7 +148,7 @@ static void check_fp16(unsigned long count, check_count *k)
         uint32_t got = chain_fma(in, a, b, c, &r);
         k->compared++;
         if (isnan(exact) ? !is_nan_pattern(TC_FMT_FP16, got) : hb != got)
-            report_mismatch(k, "fp16 rne", in, a, b, c, hb, got);
+            report_mismatch("fp16 rne", in, TC_FMT_FP16, a, b, c, hb, got);
     }
 #else
     (void)count;
@@ -149,7 +156,7 @@ static void check_fp16(unsigned long count, check_count *k)
 #endif
 }
 
-static int model_selftest(unsigned long count)
+static void model_selftest(unsigned long count)
 {
     check_count rz = {0}, rne = {0}, h = {0};
     check_fp32(0, count, &rz);
@@ -158,19 +165,13 @@ static int model_selftest(unsigned long count)
     printf("model vs host: fp32 rz %lu compared (%lu overflows skipped), fp32 rne %lu, "
            "fp16 rne %lu (%lu inexact in double skipped)\n",
            rz.compared, rz.skipped, rne.compared, h.compared, h.skipped);
-    int ok = rz.failed + rne.failed + h.failed == 0;
     /* Each check must have compared a real share of its cases. */
-    if (rz.compared < count / 2 || rne.compared < count / 2) {
-        printf("  fp32 checks compared too few cases\n");
-        ok = 0;
-    }
+    if (rz.compared < count / 2 || rne.compared < count / 2)
+        tk_fail(&score, TK_B_CHECK, "fp32 checks compared too few cases");
 #ifdef __FLT16_MAX__
-    if (h.compared < count / 4) {
-        printf("  fp16 check compared too few cases\n");
-        ok = 0;
-    }
+    if (h.compared < count / 4)
+        tk_fail(&score, TK_B_CHECK, "fp16 check compared too few cases");
 #endif
-    return ok;
 }
 
 /* --------------------------------------------------------- 2. RTL vs model */
@@ -209,12 +210,12 @@ static void make_op(op *o, const baseline_params *p, const tc_fmt *ins, unsigned
     o->want = chain_dot(o->in, p->L, aw, bw, o->c, &rr);
 }
 
-static int rtl_test(unsigned long count)
+static void rtl_test(unsigned long count)
 {
     const baseline_params *p = &baseline_dut.params;
     if (p->L > MAX_L || p->latency + p->L >= RING) {
-        printf("FAILED: L = %u does not fit the testbench\n", p->L);
-        return 0;
+        tk_fail(&score, TK_B_CHECK, "L = %u does not fit the testbench", p->L);
+        return;
     }
     tc_fmt ins[TC_FMT_COUNT], outs[2];
     unsigned n_in = 0, n_out = 0;
@@ -246,7 +247,8 @@ static int rtl_test(unsigned long count)
     }
     baseline_dut.set_reset(dut, 1);
 
-    unsigned long checked = 0, errors = 0, total = count + p->latency + p->L;
+    unsigned long checked = 0, total = count + p->latency + p->L;
+    uint64_t before = tk_score_total(&score);
     for (unsigned long t = 0; t < total; t++) {
         op *o = &ring[t % RING];
         if (t < count)
@@ -268,9 +270,10 @@ static int rtl_test(unsigned long count)
         uint32_t d;
         int v = baseline_dut.sample(dut, &d);
         if (v != done->valid || (v && d != done->want)) {
-            if (++errors <= 10) {
-                printf("  mismatch, operation %lu: %s -> %s, c %x:", t + 1 - p->latency,
-                       tc_fmt_get(done->in)->name, tc_fmt_get(done->out)->name,
+            int bucket = v != done->valid ? TK_B_TIMING : tk_bucket_of(done->out, done->want);
+            if (tk_score_add(&score, bucket)) {
+                printf("FAIL [%s] operation %lu: %s -> %s, c %x:", tk_bucket_name(bucket),
+                       t + 1 - p->latency, tc_fmt_get(done->in)->name, tc_fmt_get(done->out)->name,
                        (unsigned)done->c);
                 for (unsigned j = 0; j < p->L; j++)
                     printf(" %x*%x", (unsigned)done->a[j], (unsigned)done->b[j]);
@@ -281,33 +284,38 @@ static int rtl_test(unsigned long count)
         checked += done->valid;
     }
     baseline_dut.destroy(dut);
-    printf("RTL vs chain model: %lu operations, %lu mismatches\n", checked, errors);
-    return errors == 0 && checked > count / 2;
+    printf("RTL vs chain model: %lu operations, %llu mismatches\n", checked,
+           (unsigned long long)(tk_score_total(&score) - before));
+    if (checked <= count / 2)
+        tk_fail(&score, TK_B_CHECK, "only %lu of %lu operations were valid", checked, count);
+}
+
+static int usage(FILE *f)
+{
+    return test_usage(f, "usage: baseline_tb [--seed S] [--count N] [--model-count M]\n");
 }
 
 int main(int argc, char **argv)
 {
-    unsigned long seed = 1, count = 20000, model_count = 200000;
+    uint64_t seed = 1, count = 20000, model_count = 200000;
     for (int i = 1; i < argc; i++) {
-        char *end = NULL;
-        if (i + 1 < argc && !strcmp(argv[i], "--seed"))
-            seed = strtoul(argv[++i], &end, 0);
-        else if (i + 1 < argc && !strcmp(argv[i], "--count"))
-            count = strtoul(argv[++i], &end, 0);
-        else if (i + 1 < argc && !strcmp(argv[i], "--model-count"))
-            model_count = strtoul(argv[++i], &end, 0);
-        else {
-            fprintf(stderr, "usage: baseline_tb [--seed S] [--count N] [--model-count M]\n");
+        const char *a = argv[i];
+        if (!strcmp(a, "-h") || !strcmp(a, "--help"))
+            return usage(stdout);
+        static const char *const opts[] = {"--seed", "--count", "--model-count", NULL};
+        const char *v = test_option("baseline_tb", argc, argv, &i, opts);
+        if (!v)
+            return usage(stderr);
+        uint64_t *dst = !strcmp(a, "--seed")    ? &seed
+                        : !strcmp(a, "--count") ? &count
+                                                : &model_count;
+        if (test_parse_u64("baseline_tb", a, v, dst == &seed ? UINT64_MAX : ULONG_MAX, dst))
             return 2;
-        }
-        if (end && *end) {
-            fprintf(stderr, "baseline_tb: bad number '%s'\n", argv[i]);
-            return 2;
-        }
     }
     rng_state.s = seed;
-    int ok = model_selftest(model_count);
-    ok = rtl_test(count) && ok;
-    printf("%s (seed %lu)\n", ok ? "PASSED" : "FAILED", seed);
-    return ok ? 0 : 1;
+    model_selftest((unsigned long)model_count);
+    rtl_test((unsigned long)count);
+    printf("seed %llu\n", (unsigned long long)seed);
+    tk_score_print(&score);
+    return tk_verdict(tk_score_total(&score));
 }

@@ -35,6 +35,7 @@
 #include <string.h>
 #include "bw_design.h"
 #include "bw_desc.h"
+#include "scoreboard.h"
 #include "test_args.h"
 #include "test_random.h"   /* testkit: the stream the model's tests use */
 
@@ -64,7 +65,7 @@ static const mix mixes[] = {
 };
 #define N_MIXES (sizeof mixes / sizeof mixes[0])
 
-static unsigned failures;
+static tk_score score = {.print_max = 50}; /* testkit scoreboard: failed cases by bucket */
 static int verbose;
 static int wave_case;   /* --fst: one short instruction */
 
@@ -330,9 +331,8 @@ static int one_case(bw_design *dut, const mix *mx, int directed, const reset_cut
     }
     bad += run_both(dut, t, rt, &d, &cycles, what);
     if (bad) {
-        printf("FAIL %s: %u word(s) or request count(s) differ (seed as given)\n", what,
-               bad);
-        failures++;
+        tk_fail(&score, TK_B_WORD, "%s: %u word(s) or request count(s) differ (seed as given)",
+                what, bad);
     } else if (verbose) {
         printf("ok %s: %llu cycles\n", what, (unsigned long long)cycles);
         fflush(stdout);
@@ -456,9 +456,8 @@ static void floor_cases_run(bw_design *dut)
         char what[48];
         snprintf(what, sizeof what, "floor case %zu", c);
         if (fp4_directed_run(dut, &x, what)) {
-            printf("FAIL floor case %zu (%s): terms 2^%d and -2^%d\n", c, fc->why, fc->big,
-                   fc->small);
-            failures++;
+            tk_fail(&score, tk_bucket_of(TC_FMT_FP32, fc->expect),
+                    "floor case %zu (%s): terms 2^%d and -2^%d", c, fc->why, fc->big, fc->small);
         } else if (verbose) {
             printf("ok floor case %zu: %s\n", c, fc->why);
         }
@@ -497,8 +496,8 @@ static void zero_scale_cases_run(bw_design *dut)
         char what[48];
         snprintf(what, sizeof what, "zero scale case %d", c);
         if (fp4_directed_run(dut, &x, what)) {
-            printf("FAIL zero scale case %d: sa %02x sb %02x\n", c, sa0[c], sb0[c]);
-            failures++;
+            tk_fail(&score, tk_bucket_of(TC_FMT_FP32, c_word),
+                    "zero scale case %d: sa %02x sb %02x", c, sa0[c], sb0[c]);
         } else if (verbose) {
             printf("ok zero scale case %d\n", c);
         }
@@ -575,29 +574,27 @@ int main(int argc, char **argv)
         static const mix wave = {TC_BW_MXF4NVF4, TC_FMT_E2M1, TC_FMT_FP32, TC_FMT_UE4M3};
         wave_case = verbose = 1;
         one_case(dut, &wave, 0, NULL);
-        printf("%s: the waveform case, %llu RTL cycles, in %s\n",
-               failures ? "FAILED" : "PASSED", (unsigned long long)bw_design_cycles(dut), fst);
+        printf("the waveform case, %llu RTL cycles, in %s\n",
+               (unsigned long long)bw_design_cycles(dut), fst);
         bw_design_free(dut);
-        return failures ? 1 : 0;
+        tk_score_print(&score);
+        return tk_verdict(tk_score_total(&score));
     }
     unsigned cases = 0;
     for (size_t m = 0; m < N_MIXES; m++)
         for (uint64_t c = 0; c < count && (!only || mixes[m].kind == only_kind);
              c++, cases++)
-            if (one_case(dut, &mixes[m], c == 0, NULL) != 0) {
-                printf("FAIL: the RTL hung\n");
-                failures++;
-            }
+            if (one_case(dut, &mixes[m], c == 0, NULL) != 0)
+                tk_fail(&score, TK_B_TIMING, "the RTL hung (%s case %llu)",
+                        tc_bw_kind_name(mixes[m].kind), (unsigned long long)c);
     if (!only || only_kind == TC_BW_MXF4NVF4) {
         floor_cases_run(dut);
         zero_scale_cases_run(dut);
     }
     for (size_t c = 0; c < sizeof reset_cuts / sizeof reset_cuts[0]; c++)
         if (!only || reset_cuts[c].mx.kind == only_kind)
-            if (one_case(dut, &reset_cuts[c].mx, 0, &reset_cuts[c]) != 0) {
-                printf("FAIL: the RTL hung\n");
-                failures++;
-            }
+            if (one_case(dut, &reset_cuts[c].mx, 0, &reset_cuts[c]) != 0)
+                tk_fail(&score, TK_B_TIMING, "the RTL hung (reset cut %zu)", c);
     /* a mix the table does not list (mxf4 scales with ue8m0 only) is refused, not run */
     tc_bw_mma_desc d;
     memset(&d, 0, sizeof d);
@@ -612,13 +609,12 @@ int main(int argc, char **argv)
     tc_tmem *t;
     tc_tmem_new(bw_design_banks(dut) ? bw_design_banks(dut) : 8, &t);
     if (bw_design_mma(dut, t, &d, NULL) != TC_EUNSUPPORTED) {
-        printf("FAIL: mxf4 with ue4m3 scales not refused\n");
-        failures++;
+        tk_fail(&score, TK_B_CHECK, "mxf4 with ue4m3 scales not refused");
     }
     tc_tmem_free(t);
-    printf("%s: %u case(s), %u failure(s), %llu RTL cycles (seed %llu, design %s)\n",
-           failures ? "FAILED" : "PASSED", cases, failures,
+    printf("%u case(s), %llu RTL cycles (seed %llu, design %s)\n", cases,
            (unsigned long long)bw_design_cycles(dut), (unsigned long long)seed, design);
     bw_design_free(dut);
-    return failures ? 1 : 0;
+    tk_score_print(&score);
+    return tk_verdict(tk_score_total(&score));
 }

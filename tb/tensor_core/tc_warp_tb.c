@@ -26,19 +26,13 @@
 #include "tc_warp_dut.h"
 #include "tc_warp_engine.h"
 #include "test_args.h"
+#include "scoreboard.h"
 #include "test_random.h"   /* testkit: the stream the model's tests use */
 
-static int fails;
+static tk_score score = {.print_max = 20}; /* testkit scoreboard: mismatches by bucket */
 static unsigned long seed = 1;
 
-#define FAIL(...)                                                              \
-    do {                                                                       \
-        if (fails++ < 20) {                                                    \
-            printf("FAIL (seed %lu) ", seed);                                  \
-            printf(__VA_ARGS__);                                               \
-            printf("\n");                                                      \
-        }                                                                      \
-    } while (0)
+#define FAIL(bucket, ...) tk_fail(&score, (bucket), __VA_ARGS__)
 
 static const char *cfg_name(const tc_hmma_cfg *c, char *buf, size_t n)
 {
@@ -53,7 +47,7 @@ static int check_one(tc_warp_engine *e, const tc_hmma_cfg *cfg, const uint32_t *
 {
     char nm[96];
     cfg_name(cfg, nm, sizeof nm);
-    int before = fails;
+    uint64_t before = tk_score_total(&score);
     tc_warp_frags rtl, model;
     tc_frag_spec sa = {TC_ARCH_VOLTA, cfg->shape, TC_OPERAND_A, cfg->a_layout, cfg->acc};
     tc_frag_spec sb = {TC_ARCH_VOLTA, cfg->shape, TC_OPERAND_B, cfg->b_layout, cfg->acc};
@@ -69,12 +63,12 @@ static int check_one(tc_warp_engine *e, const tc_hmma_cfg *cfg, const uint32_t *
     uint64_t dr = 0, dm = 0;
     tc_status st = tc_warp_engine_run(e, cfg, &rtl, er, 16, &nr, &dr);
     if (st != TC_OK) {
-        FAIL("%s, %s: RTL run: %s", nm, what, tc_strerror(st));
+        FAIL(TK_B_CHECK, "%s, %s: RTL run: %s", nm, what, tc_strerror(st));
         return -1;
     }
     if ((st = tc_hmma_run(cfg, &model, NULL, NULL)) != TC_OK ||
         (st = tc_volta_hmma_timing(NULL, cfg, em, 16, &nm_, &dm)) != TC_OK) {
-        FAIL("%s, %s: model: %s", nm, what, tc_strerror(st));
+        FAIL(TK_B_CHECK, "%s, %s: model: %s", nm, what, tc_strerror(st));
         return -1;
     }
 
@@ -82,13 +76,15 @@ static int check_one(tc_warp_engine *e, const tc_hmma_cfg *cfg, const uint32_t *
     for (unsigned l = 0; l < TC_WARP_LANES; l++)
         for (unsigned i = 0; i < 8; i++)
             if (rtl.c[l][i] != model.c[l][i])
-                FAIL("%s, %s: lane %u D element %u: RTL %08x, model %08x", nm, what, l, i,
+                FAIL(tk_bucket_of(cfg->acc, model.c[l][i]),
+                     "%s, %s: lane %u D element %u: RTL %08x, model %08x", nm, what, l, i,
                      rtl.c[l][i], model.c[l][i]);
     for (unsigned l = 0; l < TC_WARP_LANES; l++)
         for (unsigned i = 0; i < TC_FRAG_MAX; i++)
             if (rtl.a[l][i] != model.a[l][i] || rtl.b[l][i] != model.b[l][i])
-                FAIL("%s, %s: lane %u A/B element %u changed: RTL %04x/%04x, loaded %04x/%04x",
-                     nm, what, l, i, rtl.a[l][i], rtl.b[l][i], model.a[l][i], model.b[l][i]);
+                FAIL(TK_B_WORD,
+                     "%s, %s: lane %u A/B element %u changed: RTL %04x/%04x, loaded %04x/%04x", nm,
+                     what, l, i, rtl.a[l][i], rtl.b[l][i], model.a[l][i], model.b[l][i]);
     /* the model's D against the tc_dot chain */
     unsigned M, N, K, T;
     tc_shape_dims(cfg->shape, &M, &N, &K, &T);
@@ -96,7 +92,7 @@ static int check_one(tc_warp_engine *e, const tc_hmma_cfg *cfg, const uint32_t *
     tc_frag_store(&sc, rtl.c, D);
     const tc_profile *p;
     if (tc_profile_find(TC_ARCH_VOLTA, TC_INSTR_MMA, TC_FMT_FP16, cfg->acc, &p) != TC_OK) {
-        FAIL("%s, %s: no volta profile", nm, what);
+        FAIL(TK_B_CHECK, "%s, %s: no volta profile", nm, what);
         return -1;
     }
     for (unsigned t = 0; t < T; t++)
@@ -104,25 +100,27 @@ static int check_one(tc_warp_engine *e, const tc_hmma_cfg *cfg, const uint32_t *
             for (unsigned j = 0; j < N; j++) {
                 uint32_t d = tile_dot_ref(p, M, N, K, A, B, C, t, i, j);
                 if (d != D[(t * M + i) * N + j])
-                    FAIL("%s, %s: tile %u D(%u,%u) RTL %08x, tc_dot chain %08x", nm, what, t, i,
-                         j, D[(t * M + i) * N + j], d);
+                    FAIL(tk_bucket_of(p->out, d),
+                         "%s, %s: tile %u D(%u,%u) RTL %08x, tc_dot chain %08x", nm, what, t, i, j,
+                         D[(t * M + i) * N + j], d);
             }
     /* the trace, cycle for cycle */
     if (nr != nm_ || dr != dm)
-        FAIL("%s, %s: RTL %zu HMMAs done at %llu, model %zu at %llu", nm, what, nr,
+        FAIL(TK_B_TIMING, "%s, %s: RTL %zu HMMAs done at %llu, model %zu at %llu", nm, what, nr,
              (unsigned long long)dr, nm_, (unsigned long long)dm);
     for (size_t i = 0; i < nr && i < nm_; i++)
         if (er[i].set != em[i].set || er[i].step != em[i].step ||
             er[i].dispatch != em[i].dispatch || er[i].first_beat != em[i].first_beat ||
             er[i].written != em[i].written || er[i].cumulative != em[i].cumulative)
-            FAIL("%s, %s: HMMA %zu: RTL set %u step %u dispatch %llu beat %llu written %llu "
-                 "T %llu; model %u %u %llu %llu %llu %llu", nm, what, i, er[i].set, er[i].step,
-                 (unsigned long long)er[i].dispatch, (unsigned long long)er[i].first_beat,
-                 (unsigned long long)er[i].written, (unsigned long long)er[i].cumulative,
-                 em[i].set, em[i].step, (unsigned long long)em[i].dispatch,
-                 (unsigned long long)em[i].first_beat, (unsigned long long)em[i].written,
-                 (unsigned long long)em[i].cumulative);
-    return fails != before;
+            FAIL(TK_B_TIMING,
+                 "%s, %s: HMMA %zu: RTL set %u step %u dispatch %llu beat %llu written %llu "
+                 "T %llu; model %u %u %llu %llu %llu %llu",
+                 nm, what, i, er[i].set, er[i].step, (unsigned long long)er[i].dispatch,
+                 (unsigned long long)er[i].first_beat, (unsigned long long)er[i].written,
+                 (unsigned long long)er[i].cumulative, em[i].set, em[i].step,
+                 (unsigned long long)em[i].dispatch, (unsigned long long)em[i].first_beat,
+                 (unsigned long long)em[i].written, (unsigned long long)em[i].cumulative);
+    return tk_score_total(&score) != before;
 }
 
 /* Seed 001 Figure 9a (mixed precision) and 9b (FP16): cumulative cycles per HMMA. */
@@ -140,7 +138,7 @@ static void check_figure9(tc_warp_engine *e)
         size_t n = 0;
         uint64_t done;
         if (tc_warp_engine_run(e, &cfg, &w, ev, 16, &n, &done) != TC_OK) {
-            FAIL("Figure 9 run failed");
+            FAIL(TK_B_CHECK, "Figure 9 run failed");
             continue;
         }
         const unsigned *fig = f16 ? fig9b : fig9a;
@@ -148,12 +146,13 @@ static void check_figure9(tc_warp_engine *e)
         for (size_t i = 0; i < n; i++) {
             printf(" %llu", (unsigned long long)ev[i].cumulative);
             if (ev[i].cumulative != fig[i])
-                FAIL("Figure 9%c HMMA %zu (SET%u STEP%u): RTL %llu, seed %u", f16 ? 'b' : 'a',
-                     i, ev[i].set + 1, ev[i].step, (unsigned long long)ev[i].cumulative, fig[i]);
+                FAIL(TK_B_TIMING, "Figure 9%c HMMA %zu (SET%u STEP%u): RTL %llu, seed %u",
+                     f16 ? 'b' : 'a', i, ev[i].set + 1, ev[i].step,
+                     (unsigned long long)ev[i].cumulative, fig[i]);
         }
         printf("\n");
         if (n != (f16 ? 8u : 16u))
-            FAIL("Figure 9: %zu HMMAs", n);
+            FAIL(TK_B_TIMING, "Figure 9: %zu HMMAs", n);
     }
 }
 
@@ -270,13 +269,13 @@ static void check_writes_while_busy(void)
     memset(&model, 0, sizeof model);
     if (tc_frag_load(&sa, A, model.a) != TC_OK || tc_frag_load(&sb, B, model.b) != TC_OK ||
         tc_frag_load(&sc, C, model.c) != TC_OK) {
-        FAIL("writes while busy: fragments do not load");
+        FAIL(TK_B_CHECK, "writes while busy: fragments do not load");
         return;
     }
     loaded = model;
     tcw *d = tcw_new(NULL);
     if (!d) {
-        FAIL("writes while busy: cannot open the Verilated warp top");
+        FAIL(TK_B_CHECK, "writes while busy: cannot open the Verilated warp top");
         return;
     }
     uint32_t junk[TCW_LANES], data[TCW_LANES];
@@ -285,9 +284,10 @@ static void check_writes_while_busy(void)
     unsigned n = load_and_run(d, &loaded, junk, 0, 0);
     unsigned n_junk = n ? load_and_run(d, &loaded, junk, n - 1, 0) : 0;
     if (!n || n_junk != n)
-        FAIL("writes while busy: done after %u clocks clean, %u with writes", n, n_junk);
+        FAIL(TK_B_TIMING, "writes while busy: done after %u clocks clean, %u with writes", n,
+             n_junk);
     if (tc_hmma_run(&cfg, &model, NULL, NULL) != TC_OK)
-        FAIL("writes while busy: the model's run failed");
+        FAIL(TK_B_CHECK, "writes while busy: the model's run failed");
     for (int restart = 0; restart < 2; restart++) {
         /* start_i is for an idle warp; one raised in every clock of a run (FP16, m8n8k4)
          * must leave the instruction as it is. Restarting the sequencer on it passed every
@@ -295,8 +295,10 @@ static void check_writes_while_busy(void)
         if (restart && n) {
             unsigned n_start = load_and_run(d, &loaded, junk, n - 1, 1);
             if (n_start != n)
-                FAIL("start while busy: done after %u clocks clean, %u with a start in every "
-                     "clock", n, n_start);
+                FAIL(TK_B_TIMING,
+                     "start while busy: done after %u clocks clean, %u with a start in every "
+                     "clock",
+                     n, n_start);
         }
         unsigned bad = 0;
         for (unsigned r = 0; r < TCW_REGS; r++) {
@@ -311,8 +313,10 @@ static void check_writes_while_busy(void)
                 bad += data[l] != (loaded.b[l][2 * r] | loaded.b[l][2 * r + 1] << 16);
         }
         if (bad)
-            FAIL("%s while busy: %u of %u register words differ from the model's D and the "
-                 "loaded A, B", restart ? "start" : "writes", bad, 3 * TCW_REGS * TCW_LANES);
+            FAIL(TK_B_WORD,
+                 "%s while busy: %u of %u register words differ from the model's D and the "
+                 "loaded A, B",
+                 restart ? "start" : "writes", bad, 3 * TCW_REGS * TCW_LANES);
     }
     tcw_free(d);
 }
@@ -333,7 +337,7 @@ static void check_writes_while_busy(void)
  *     never reads them back in FP16 mode). */
 static void check_start_after_reset(void)
 {
-    int before = fails;
+    uint64_t before = tk_score_total(&score);
     /* Each new DUT draws its reset state further along Verilator's random stream (one per
      * process, seeded the same way each run): eight draws make a missing reset show
      * whatever the first draw held, the same way on every run. The reset is the shortest
@@ -348,7 +352,7 @@ static void check_start_after_reset(void)
         const char *mode = f16 ? "FP16" : "mixed";
         tcw *d = tcw_new_reset(NULL, 1);
         if (!d) {
-            FAIL("start after reset: cannot open the Verilated warp top");
+            FAIL(TK_B_CHECK, "start after reset: cannot open the Verilated warp top");
             return;
         }
         static tc_warp_frags model;
@@ -362,7 +366,7 @@ static void check_start_after_reset(void)
         uint64_t dm = 0;
         if (tc_volta_hmma_timing(NULL, &cfg, em, 16, &nm, &dm) != TC_OK ||
             tc_hmma_run(&cfg, &model, NULL, NULL) != TC_OK) {
-            FAIL("start after reset (%s): the model failed", mode);
+            FAIL(TK_B_CHECK, "start after reset (%s): the model failed", mode);
             tcw_free(d);
             return;
         }
@@ -376,14 +380,16 @@ static void check_start_after_reset(void)
         for (uint64_t c = 0; c < 1000 && !finished; c++) {
             tcw_clock(d, &o);
             if (!o.busy)
-                FAIL("start after reset (%s): busy_o low in cycle %llu, before done", mode,
-                     (unsigned long long)c);
+                FAIL(TK_B_TIMING, "start after reset (%s): busy_o low in cycle %llu, before done",
+                     mode, (unsigned long long)c);
             if (o.dispatch) {
                 if (nd >= nm || o.set != em[nd].set || o.step != em[nd].step ||
                     c != em[nd].dispatch)
-                    FAIL("start after reset (%s): HMMA %zu: RTL set %u step %u dispatch %llu; "
-                         "model %u %u %llu", mode, nd, o.set, o.step, (unsigned long long)c,
-                         nd < nm ? em[nd].set : 0u, nd < nm ? em[nd].step : 0u,
+                    FAIL(TK_B_TIMING,
+                         "start after reset (%s): HMMA %zu: RTL set %u step %u dispatch %llu; "
+                         "model %u %u %llu",
+                         mode, nd, o.set, o.step, (unsigned long long)c, nd < nm ? em[nd].set : 0u,
+                         nd < nm ? em[nd].step : 0u,
                          nd < nm ? (unsigned long long)em[nd].dispatch : 0ull);
                 nd++;
             }
@@ -393,15 +399,16 @@ static void check_start_after_reset(void)
             }
         }
         if (!finished || nd != nm || done != dm)
-            FAIL("start after reset (%s): %zu HMMAs, done %s at %llu; model %zu at %llu", mode,
-                 nd, finished ? "" : "never", (unsigned long long)done, nm,
-                 (unsigned long long)dm);
+            FAIL(TK_B_TIMING,
+                 "start after reset (%s): %zu HMMAs, done %s at %llu; model %zu at %llu", mode, nd,
+                 finished ? "" : "never", (unsigned long long)done, nm, (unsigned long long)dm);
         for (unsigned c = 0; c < 8; c++) {
             tcw_clock(d, &o);
             if (o.busy || o.done || o.dispatch || o.beat_first || o.pending)
-                FAIL("start after reset (%s): %u cycles after done: busy %d done %d dispatch %d "
-                     "beat %d pending %x (an idle warp shows none)", mode, c + 1, o.busy,
-                     o.done, o.dispatch, o.beat_first, o.pending);
+                FAIL(TK_B_TIMING,
+                     "start after reset (%s): %u cycles after done: busy %d done %d dispatch %d "
+                     "beat %d pending %x (an idle warp shows none)",
+                     mode, c + 1, o.busy, o.done, o.dispatch, o.beat_first, o.pending);
         }
         unsigned bad = 0;
         for (unsigned r = 0; r < TCW_REGS; r++) {
@@ -414,18 +421,19 @@ static void check_start_after_reset(void)
             }
         }
         if (bad)
-            FAIL("start after reset (%s): %u of %u C/D register words differ from the model's "
-                 "D (FP16: registers 4..7 from their contents before the run)", mode, bad,
-                 TCW_REGS * TCW_LANES);
+            FAIL(TK_B_WORD,
+                 "start after reset (%s): %u of %u C/D register words differ from the model's "
+                 "D (FP16: registers 4..7 from their contents before the run)",
+                 mode, bad, TCW_REGS * TCW_LANES);
         tcw_free(d);
-        if (fails != before)
+        if (tk_score_total(&score) != before)
             return; /* one report is enough */
     }
 
     /* A write in the first clock after done is taken: the warp is idle from there on. */
     tcw *d = tcw_new(NULL);
     if (!d) {
-        FAIL("write after done: cannot open the Verilated warp top");
+        FAIL(TK_B_CHECK, "write after done: cannot open the Verilated warp top");
         return;
     }
     tcw_start(d, 0, 0, 1, 1); /* mixed-precision mma.m8n8k4 */
@@ -440,8 +448,8 @@ static void check_start_after_reset(void)
     tcw_write(d, TCW_OP_A, 3, pat);
     tcw_read(d, TCW_OP_A, 3, data);
     if (c >= 1000 || memcmp(pat, data, sizeof pat))
-        FAIL("write after done: %s", c >= 1000 ? "done never came"
-                                               : "a write in the clock after done was lost");
+        FAIL(TK_B_TIMING, "write after done: %s",
+             c >= 1000 ? "done never came" : "a write in the clock after done was lost");
     tcw_free(d);
 }
 
@@ -474,8 +482,8 @@ int main(int argc, char **argv)
         rng = 1;
 
     if (tc_warp_engine_fedp_latency() != TC_FEDP_LATENCY)
-        FAIL("rtl/fedp.sv LATENCY %u, model TC_FEDP_LATENCY %u", tc_warp_engine_fedp_latency(),
-             TC_FEDP_LATENCY);
+        FAIL(TK_B_CHECK, "rtl/fedp.sv LATENCY %u, model TC_FEDP_LATENCY %u",
+             tc_warp_engine_fedp_latency(), TC_FEDP_LATENCY);
 
     /* Before the engine's model exists: Verilator 5.006 deadlocks freeing one of two
      * live models (VerilatedContextImp::scopeErase), so they never overlap. */
@@ -505,10 +513,10 @@ int main(int argc, char **argv)
             fclose(f);
         }
         if (size < 1000)
-            FAIL("the waveform %s has %ld bytes", fst, size);
-        printf("%s: one wmma.mma traced to %s (%ld bytes)\n", fails ? "FAILED" : "PASSED", fst,
-               size);
-        return fails != 0;
+            FAIL(TK_B_CHECK, "the waveform %s has %ld bytes", fst, size);
+        printf("one wmma.mma traced to %s (%ld bytes)\n", fst, size);
+        tk_score_print(&score);
+        return tk_verdict(tk_score_total(&score));
     }
 
     check_figure9(e);
@@ -520,8 +528,8 @@ int main(int argc, char **argv)
     }
     uint64_t cycles = tc_warp_engine_cycles(e);
     tc_warp_engine_close(e);
-    printf("%s: %u configurations x (5 directed + %u random) instructions, %llu cycles, "
-           "%d failure(s)\n", fails ? "FAILED" : "PASSED", configs, (unsigned)count,
-           (unsigned long long)cycles, fails);
-    return fails != 0;
+    printf("%u configurations x (5 directed + %u random) instructions, %llu cycles, seed %lu\n",
+           configs, (unsigned)count, (unsigned long long)cycles, seed);
+    tk_score_print(&score);
+    return tk_verdict(tk_score_total(&score));
 }

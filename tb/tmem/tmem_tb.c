@@ -31,24 +31,26 @@
 #include "tmem_tb.h"
 
 uint64_t g_seed = 1;
-unsigned long g_fail;
+tk_score g_score = {.print_max = MAX_REPORTS};
 const char *g_test = "";
 unsigned g_banks;
 unsigned g_word_w = 32; /* the RTL's WordW: 32 or 4 */
 
-void fail(const char *fmt, ...)
+void fail(int bucket, const char *fmt, ...)
 {
-    if (++g_fail <= MAX_REPORTS) {
-        va_list ap;
-        va_start(ap, fmt);
-        fprintf(stderr, "FAIL [%s, %u banks, %u-bit words, seed %llu] ", g_test, g_banks,
-                g_word_w, (unsigned long long)g_seed);
-        vfprintf(stderr, fmt, ap);
-        fputc('\n', stderr);
-        va_end(ap);
-    }
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    tk_fail(&g_score, bucket, "%s, %u banks, %u-bit words, seed %llu: %s", g_test, g_banks,
+            g_word_w, (unsigned long long)g_seed, msg);
 }
 
+unsigned long tmem_fails(void)
+{
+    return (unsigned long)tk_score_total(&g_score);
+}
 
 /* An A-port read (ld 0) or an 8-column ld of group `group` (ld 1) at column col. */
 static tc_tmem_inputs read_at(unsigned ld, unsigned group, unsigned col)
@@ -75,7 +77,7 @@ static void test_reset(pair *p)
     tc_tmem_inputs idle = { 0 };
     tc_tmem_outputs o = pair_cycle(p, &idle);
     if (o.grant || o.ready)
-        fail("after reset the memory still works on the cp (grant %#x)", o.grant);
+        fail(TK_B_TIMING, "after reset the memory still works on the cp (grant %#x)", o.grant);
 
     /* rst_ni while a read's rvalid is high (the cycle after its ready): the flag must drop
      * with the reset, or the requester takes a second, unasked-for result at the first
@@ -89,11 +91,11 @@ static void test_reset(pair *p)
         tc_tmem_inputs rd = read_at(ld, 1, 130);
         pair_request(p, &rd, ld ? TC_TMEM_PORT_LS : TC_TMEM_PORT_A, &o);
         if (!(ld ? o.ls_rvalid : o.a_rvalid))
-            fail("%s read: no rvalid to reset", ld ? "ld" : "A");
+            fail(TK_B_TIMING, "%s read: no rvalid to reset", ld ? "ld" : "A");
         pair_reset(p);
         tmem_dut_sample_read(p->rtl, &o);
         if (o.a_rvalid || o.ls_rvalid)
-            fail("%s read: rvalid (a %d, ls %d) after a reset in its rvalid cycle",
+            fail(TK_B_TIMING, "%s read: rvalid (a %d, ls %d) after a reset in its rvalid cycle",
                  ld ? "ld" : "A", o.a_rvalid, o.ls_rvalid);
     }
 
@@ -111,7 +113,8 @@ static void test_reset(pair *p)
         tmem_dut_set_reset(p->rtl, 1);
         tmem_dut_sample_read(p->rtl, &o);
         if (!(ld ? o.ls_rvalid : o.a_rvalid))
-            fail("%s read: rvalid (a %d, ls %d) dropped with rst_ni low, before an edge",
+            fail(TK_B_TIMING,
+                 "%s read: rvalid (a %d, ls %d) dropped with rst_ni low, before an edge",
                  ld ? "ld" : "A", o.a_rvalid, o.ls_rvalid);
         pair_reset(p);
     }
@@ -123,7 +126,7 @@ static void test_reset(pair *p)
     tmem_dut_drive(p->rtl, &idle);
     tmem_dut_sample_ready(p->rtl, &o);
     if (o.grant || o.ready)
-        fail("a cp holds the memory with rst_ni low (grant %#x ready %#x)", o.grant,
+        fail(TK_B_TIMING, "a cp holds the memory with rst_ni low (grant %#x ready %#x)", o.grant,
              o.ready);
     if (p->banks == 4) {
         /* rst_ni high again before any edge: the cp's second cycle goes on */
@@ -131,8 +134,10 @@ static void test_reset(pair *p)
         tmem_dut_drive(p->rtl, &in);
         tmem_dut_sample_ready(p->rtl, &o);
         if (o.grant != 1u << TC_TMEM_PORT_CP || o.ready != 1u << TC_TMEM_PORT_CP)
-            fail("a cp's second cycle lost to rst_ni low without an edge (grant %#x ready "
-                 "%#x)", o.grant, o.ready);
+            fail(TK_B_TIMING,
+                 "a cp's second cycle lost to rst_ni low without an edge (grant %#x ready "
+                 "%#x)",
+                 o.grant, o.ready);
         tmem_dut_set_reset(p->rtl, 1);
     }
     pair_reset(p);
@@ -151,16 +156,16 @@ static int run_org(unsigned banks, unsigned long n_commands, const char *only)
         { "reset", test_reset },
     };
     g_banks = banks;
-    unsigned long before = g_fail;
+    unsigned long before = tmem_fails();
     for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++) {
         if (only && strcmp(only, tests[i].name))
             continue;
         pair p;
         if (pair_open(&p, banks, NULL))
             return -1;
-        unsigned long f = g_fail;
+        unsigned long f = tmem_fails();
         tests[i].fn(&p);
-        printf("  %-10s %u banks: %s\n", tests[i].name, banks, g_fail == f ? "ok" : "FAILED");
+        printf("  %-10s %u banks: %s\n", tests[i].name, banks, tmem_fails() == f ? "ok" : "FAILED");
         pair_close(&p);
     }
     if (!only || !strcmp(only, "random")) {
@@ -170,7 +175,7 @@ static int run_org(unsigned banks, unsigned long n_commands, const char *only)
         test_random(&p, n_commands);
         pair_close(&p);
     }
-    return g_fail == before ? 0 : 1;
+    return tmem_fails() == before ? 0 : 1;
 }
 
 static int usage(FILE *f)
@@ -258,8 +263,6 @@ int main(int argc, char **argv)
         if (run_org(b, (unsigned long)commands, only))
             rc = 1;
     }
-    if (g_fail)
-        rc = 1;
-    printf("%s\n", rc ? "FAILED" : "PASSED");
-    return rc;
+    tk_score_print(&g_score);
+    return tk_verdict(rc || tmem_fails());
 }

@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "scoreboard.h"
 #include "splitmix.h"
 #include "tmem_dut.h"
 
@@ -22,14 +23,21 @@
 /* The run (tmem_tb.c): its seed, failures so far, the test and organization under way,
  * and the RTL's WordW (32 or 4). */
 extern uint64_t g_seed;
-extern unsigned long g_fail;
+extern tk_score g_score; /* testkit scoreboard: mismatches by bucket */
 extern const char *g_test;
 extern unsigned g_banks;
 extern unsigned g_word_w;
 
-/* A failure, counted, and printed with the test, organization and seed (the first
- * MAX_REPORTS). */
-void fail(const char *fmt, ...);
+/* A mismatch, counted in its bucket (TK_B_WORD: a stored word; TK_B_TIMING: a ready,
+ * grant, rvalid or cycle count; TK_B_CHECK: anything else) and printed with the test,
+ * organization and seed (the first MAX_REPORTS). */
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
+void fail(int bucket, const char *fmt, ...);
+
+/* The mismatches counted so far, all buckets. */
+unsigned long tmem_fails(void);
 
 /* The testbench's stream (testkit/splitmix.h) under the names its tests use: one draw,
  * and [0, n) as its remainder. */

@@ -16,14 +16,14 @@ void test_map(pair *p)
             tc_tmem_loc loc;
             if (tc_tmem_map(p->banks, l, c, &loc) != TC_OK || loc.group != l / 32 ||
                 loc.group_lane != l % 32 || loc.bank != c % p->banks || loc.row != c / p->banks) {
-                fail("tc_tmem_map(lane %u, col %u)", l, c);
+                fail(TK_B_CHECK, "tc_tmem_map(lane %u, col %u)", l, c);
                 return;
             }
         }
     tc_tmem_loc loc;
     if (tc_tmem_map(p->banks, LANES, 0, &loc) != TC_EINVAL ||
         tc_tmem_map(p->banks, 0, COLS, &loc) != TC_EINVAL || tc_tmem_map(6, 0, 0, &loc) != TC_EINVAL)
-        fail("tc_tmem_map accepts an out-of-range argument");
+        fail(TK_B_CHECK, "tc_tmem_map accepts an out-of-range argument");
 
     fill_by_cp(p, &g_img, 1);
     /* The RTL's physical bank rows hold what the formula says, word for word. */
@@ -37,7 +37,8 @@ void test_map(pair *p)
                 for (unsigned i = 0; i < GL; i++) {
                     uint32_t want = tag(g * GL + i, col, 1);
                     if (row_rtl[i] != want || row_model[i] != want) {
-                        fail("group %u bank %u row %u lane %u: rtl %08x, model %08x, expected "
+                        fail(TK_B_WORD,
+                             "group %u bank %u row %u lane %u: rtl %08x, model %08x, expected "
                              "lane %u col %u = %08x",
                              g, b, r, i, row_rtl[i], row_model[i], g * GL + i, col, want);
                         return;
@@ -50,14 +51,14 @@ void test_map(pair *p)
         tc_tmem_outputs o;
         pair_request(p, &in, TC_TMEM_PORT_A, &o);
         if (!o.a_rvalid) {
-            fail("A read at col %u: no rvalid right after ready", c);
+            fail(TK_B_TIMING, "A read at col %u: no rvalid right after ready", c);
             return;
         }
         for (unsigned k = 0; k < SLICE; k++)
             for (unsigned l = 0; l < LANES; l++)
                 if (o.a_rdata[k * LANES + l] != g_img.w[l][(c + k) % COLS]) {
-                    fail("A read at col %u: slot %u lane %u = %08x, expected %08x", c, k, l,
-                         o.a_rdata[k * LANES + l], g_img.w[l][(c + k) % COLS]);
+                    fail(TK_B_WORD, "A read at col %u: slot %u lane %u = %08x, expected %08x", c, k,
+                         l, o.a_rdata[k * LANES + l], g_img.w[l][(c + k) % COLS]);
                     return;
                 }
     }
@@ -85,7 +86,7 @@ void test_shift(pair *p)
         tc_tmem_inputs in = { .shift_valid = 1, .shift_col = c };
         unsigned n = pair_request(p, &in, TC_TMEM_PORT_SHIFT, NULL);
         if (n != spec_cycles(p->banks, SLICE))
-            fail("shift at col %u took %u cycles, the spec says %u", c, n,
+            fail(TK_B_TIMING, "shift at col %u took %u cycles, the spec says %u", c, n,
                  spec_cycles(p->banks, SLICE));
         /* the named lanes first, for a readable failure */
         for (unsigned k = 0; k < SLICE; k++) {
@@ -95,16 +96,17 @@ void test_shift(pair *p)
                 uint32_t r = 0;
                 tmem_dut_peek(p->rtl, boundary[j], cc, &r);
                 if (r != g_img.w[boundary[j] - 1][cc])
-                    fail("shift col %u: lane %u (group boundary) holds %08x, not lane %u's %08x",
+                    fail(TK_B_WORD,
+                         "shift col %u: lane %u (group boundary) holds %08x, not lane %u's %08x",
                          cc, boundary[j], r, boundary[j] - 1, g_img.w[boundary[j] - 1][cc]);
             }
             uint32_t r0 = 0, r127 = 0;
             tmem_dut_peek(p->rtl, 0, cc, &r0);
             tmem_dut_peek(p->rtl, 127, cc, &r127);
             if (r0 != g_img.w[0][cc])
-                fail("shift col %u: lane 0 (the last lane) changed to %08x", cc, r0);
+                fail(TK_B_WORD, "shift col %u: lane 0 (the last lane) changed to %08x", cc, r0);
             if (r127 != g_img.w[126][cc])
-                fail("shift col %u: lane 127 holds %08x, not lane 126's", cc, r127);
+                fail(TK_B_WORD, "shift col %u: lane 127 holds %08x, not lane 126's", cc, r127);
         }
         shift_image(&g_img, c, 1);
         expect_image(p, &g_img, "after shift");
@@ -121,7 +123,7 @@ void test_shift(pair *p)
             done++;
     }
     if (cycles != 5 * spec_cycles(p->banks, SLICE))
-        fail("5 back-to-back shifts took %u cycles, expected %u", cycles,
+        fail(TK_B_TIMING, "5 back-to-back shifts took %u cycles, expected %u", cycles,
              5 * spec_cycles(p->banks, SLICE));
     shift_image(&g_img, 3, 5);
     expect_image(p, &g_img, "after 5 back-to-back shifts");
@@ -157,7 +159,7 @@ void test_wrap(pair *p)
         for (unsigned i = 0; i < GL; i++) {
             uint32_t want = k < 3 ? g_img.w[2 * GL + i][(510 + k) % COLS] : 0;
             if (!o.ls_rvalid || o.ls_rdata[k * GL + i] != want) {
-                fail("ld 3 cols at 510: slot %u lane %u = %08x, expected %08x", k, i,
+                fail(TK_B_WORD, "ld 3 cols at 510: slot %u lane %u = %08x, expected %08x", k, i,
                      o.ls_rdata[k * GL + i], want);
                 k = SLICE;
                 break;
@@ -180,7 +182,7 @@ void test_wrap(pair *p)
     for (unsigned k = 0; k < SLICE; k++)
         for (unsigned l = 0; l < LANES; l++)
             if (o.a_rdata[k * LANES + l] != g_img.w[l][(505 + k) % COLS]) {
-                fail("A read at 505: slot %u lane %u", k, l);
+                fail(TK_B_WORD, "A read at 505: slot %u lane %u", k, l);
                 return;
             }
 }
@@ -213,7 +215,8 @@ void test_masked(pair *p)
         memcpy(in.d_disable, dis, sizeof dis);
         unsigned n = pair_request(p, &in, TC_TMEM_PORT_D, NULL);
         if (n != spec_cycles(p->banks, SLICE))
-            fail("D write took %u cycles, expected %u", n, spec_cycles(p->banks, SLICE));
+            fail(TK_B_TIMING, "D write took %u cycles, expected %u", n,
+                 spec_cycles(p->banks, SLICE));
         for (unsigned k = 0; k < SLICE; k++)
             for (unsigned l = 0; l < LANES; l++)
                 if (!((dis[l / 32] >> (l % 32)) & 1u))
@@ -277,23 +280,24 @@ void test_cycles(pair *p)
             }
             tc_tmem_free(m2);
             if (measured != want || table != want || model_op != want)
-                fail("%s n=%u: rtl %u cycles, model table %u, model op %u; spec %u",
+                fail(TK_B_TIMING, "%s n=%u: rtl %u cycles, model table %u, model op %u; spec %u",
                      tc_tmem_op_name((tc_tmem_op)op), n, measured, table, model_op, want);
             int reads = op == TC_TMEM_OP_MMA_A || op == TC_TMEM_OP_LD;
             int rvalid = op == TC_TMEM_OP_MMA_A ? o.a_rvalid : o.ls_rvalid;
             if (rvalid != reads)
-                fail("%s n=%u: rvalid %d in the cycle after ready", tc_tmem_op_name((tc_tmem_op)op),
-                     n, rvalid);
+                fail(TK_B_TIMING, "%s n=%u: rvalid %d in the cycle after ready",
+                     tc_tmem_op_name((tc_tmem_op)op), n, rvalid);
             /* and it drops the cycle after */
             tc_tmem_inputs idle = { 0 };
             o = pair_cycle(p, &idle);
             if (o.a_rvalid || o.ls_rvalid)
-                fail("%s: rvalid held for more than one cycle", tc_tmem_op_name((tc_tmem_op)op));
+                fail(TK_B_TIMING, "%s: rvalid held for more than one cycle",
+                     tc_tmem_op_name((tc_tmem_op)op));
         }
     }
     if (tc_tmem_op_cycles(p->banks, TC_TMEM_OP_LD, 0, &(unsigned){ 0 }) != TC_EINVAL ||
         tc_tmem_op_cycles(p->banks, TC_TMEM_OP_ST, 9, &(unsigned){ 0 }) != TC_EINVAL)
-        fail("tc_tmem_op_cycles accepts ncols 0 or 9");
+        fail(TK_B_CHECK, "tc_tmem_op_cycles accepts ncols 0 or 9");
 }
 
 /* Same-cycle requests: granted in priority order D, A, shift, cp, ld/st, each after the
@@ -327,7 +331,7 @@ void test_conflicts(pair *p)
                            (unsigned)in.cp_valid << TC_TMEM_PORT_CP |
                            (unsigned)in.ls_valid << TC_TMEM_PORT_LS;
         if (o.ready & ~waiting) /* a grant nobody asked for: recorded, it would overrun */
-            fail("cycle %u: ready %#x on ports without a request (waiting %#x)", cyc,
+            fail(TK_B_TIMING, "cycle %u: ready %#x on ports without a request (waiting %#x)", cyc,
                  o.ready, waiting);
         for (unsigned q = 0; q < TC_TMEM_PORT_COUNT; q++)
             if (o.ready & waiting & (1u << q)) {
@@ -354,7 +358,7 @@ void test_conflicts(pair *p)
     for (unsigned q = 0; q < TC_TMEM_PORT_COUNT; q++) {
         t += c1;
         if (n_done <= q || order[q] != q || at[q] != t) {
-            fail("ready #%u: port %s at cycle %u, expected port %s at cycle %u", q,
+            fail(TK_B_TIMING, "ready #%u: port %s at cycle %u, expected port %s at cycle %u", q,
                  q < n_done ? tc_tmem_port_name((tc_tmem_port)order[q]) : "none",
                  q < n_done ? at[q] : 0, tc_tmem_port_name((tc_tmem_port)q), t);
             break;
@@ -366,7 +370,8 @@ void test_conflicts(pair *p)
     for (unsigned k = 0; k < SLICE; k++)
         for (unsigned l = 0; l < LANES; l++)
             if (a_seen[k * LANES + l] != g_img.w[l][16 + k]) {
-                fail("A read granted after D does not see D's data (slot %u lane %u)", k, l);
+                fail(TK_B_WORD, "A read granted after D does not see D's data (slot %u lane %u)", k,
+                     l);
                 k = SLICE;
                 break;
             }
@@ -375,12 +380,12 @@ void test_conflicts(pair *p)
         for (unsigned l = 0; l < LANES; l++)
             g_img.w[l][20 + k] = cpd[k * LANES + l];
     if (!ld_rvalid)
-        fail("the ld was dropped");
+        fail(TK_B_TIMING, "the ld was dropped");
     for (unsigned k = 0; k < SLICE; k++)
         for (unsigned i = 0; i < GL; i++)
             if (ld_seen[k * GL + i] != g_img.w[GL + i][16 + k]) {
-                fail("ld after D, shift and cp: slot %u lane %u = %08x, expected %08x", k, i,
-                     ld_seen[k * GL + i], g_img.w[GL + i][16 + k]);
+                fail(TK_B_WORD, "ld after D, shift and cp: slot %u lane %u = %08x, expected %08x",
+                     k, i, ld_seen[k * GL + i], g_img.w[GL + i][16 + k]);
                 k = SLICE;
                 break;
             }
@@ -398,7 +403,7 @@ void test_conflicts(pair *p)
             ls_at = cyc;
     }
     if (ls_at != 6 * c1 + spec_cycles(p->banks, 8))
-        fail("st behind 6 D writes finished at cycle %u, expected %u", ls_at,
+        fail(TK_B_TIMING, "st behind 6 D writes finished at cycle %u, expected %u", ls_at,
              6 * c1 + spec_cycles(p->banks, 8));
     for (unsigned k = 0; k < SLICE; k++) {
         for (unsigned l = 0; l < LANES; l++)
@@ -413,13 +418,14 @@ void test_conflicts(pair *p)
         tc_tmem_inputs c = { .cp_valid = 1, .cp_col = 64, .cp_data = cpd };
         o = pair_cycle(p, &c);
         if (o.grant != 1u << TC_TMEM_PORT_CP || o.ready)
-            fail("cp alone: grant %#x ready %#x in its first cycle", o.grant, o.ready);
+            fail(TK_B_TIMING, "cp alone: grant %#x ready %#x in its first cycle", o.grant, o.ready);
         c.d_valid = 1;
         c.d_col = 64;
         c.d_data = d;
         o = pair_cycle(p, &c);
         if (o.grant != 1u << TC_TMEM_PORT_CP || o.ready != 1u << TC_TMEM_PORT_CP)
-            fail("D interrupted the second cycle of a cp: grant %#x ready %#x", o.grant, o.ready);
+            fail(TK_B_TIMING, "D interrupted the second cycle of a cp: grant %#x ready %#x",
+                 o.grant, o.ready);
         c.cp_valid = 0;
         pair_request(p, &c, TC_TMEM_PORT_D, NULL);
         for (unsigned k = 0; k < SLICE; k++)

@@ -72,8 +72,8 @@ static void compare_words(const pair *p, const char *when, const char *what,
 {
     for (unsigned i = 0; i < n; i++)
         if (got[i] != want[i]) {
-            fail("cycle %" PRIu64 "%s: %s slot %u lane %u: %08x, model %08x", p->cycle, when,
-                 what, i / per_slot, i % per_slot, got[i], want[i]);
+            fail(TK_B_WORD, "cycle %" PRIu64 "%s: %s slot %u lane %u: %08x, model %08x", p->cycle,
+                 when, what, i / per_slot, i % per_slot, got[i], want[i]);
             return;
         }
 }
@@ -85,8 +85,8 @@ static void compare_reads(const pair *p, const char *when, const tc_tmem_outputs
                           const uint32_t *ls_rdata)
 {
     if (r->a_rvalid != a_rvalid || r->ls_rvalid != ls_rvalid) {
-        fail("cycle %" PRIu64 "%s: a_rvalid %d ls_rvalid %d, model %d %d", p->cycle, when,
-             r->a_rvalid, r->ls_rvalid, a_rvalid, ls_rvalid);
+        fail(TK_B_TIMING, "cycle %" PRIu64 "%s: a_rvalid %d ls_rvalid %d, model %d %d", p->cycle,
+             when, r->a_rvalid, r->ls_rvalid, a_rvalid, ls_rvalid);
         return;
     }
     if (a_rvalid)
@@ -124,10 +124,10 @@ tc_tmem_outputs pair_cycle(pair *p, const tc_tmem_inputs *in)
     tmem_dut_step(p->rtl);
     tmem_dut_sample_read(p->rtl, &r);
     if (tc_tmem_clock(p->model, in, &m) != TC_OK)
-        fail("cycle %" PRIu64 ": the model rejected the inputs", p->cycle);
+        fail(TK_B_CHECK, "cycle %" PRIu64 ": the model rejected the inputs", p->cycle);
     if (r.ready != m.ready || r.grant != m.grant)
-        fail("cycle %" PRIu64 ": ready %#x grant %#x, model ready %#x grant %#x", p->cycle,
-             r.ready, r.grant, m.ready, m.grant);
+        fail(TK_B_TIMING, "cycle %" PRIu64 ": ready %#x grant %#x, model ready %#x grant %#x",
+             p->cycle, r.ready, r.grant, m.ready, m.grant);
     compare_reads(p, "", &r, m.a_rvalid, m.a_rdata, m.ls_rvalid, m.ls_rdata);
     p->last_a_rvalid = m.a_rvalid;
     p->last_ls_rvalid = m.ls_rvalid;
@@ -148,7 +148,7 @@ unsigned pair_request(pair *p, const tc_tmem_inputs *in, tc_tmem_port port,
         n++;
     } while (!(o.ready & (1u << port)) && n < 100);
     if (n == 100)
-        fail("port %s never became ready", tc_tmem_port_name(port));
+        fail(TK_B_TIMING, "port %s never became ready", tc_tmem_port_name(port));
     if (last)
         *last = o;
     return n;
@@ -164,7 +164,7 @@ void compare_cols(pair *p, unsigned col, unsigned ncols, const char *what)
             tmem_dut_peek(p->rtl, l, c, &r);
             tc_tmem_peek(p->model, l, c, &m);
             if (r != m) {
-                fail("%s: lane %u col %u: rtl %08x, model %08x", what, l, c, r, m);
+                fail(TK_B_WORD, "%s: lane %u col %u: rtl %08x, model %08x", what, l, c, r, m);
                 return;
             }
         }
@@ -182,8 +182,8 @@ void expect_image(pair *p, const image *e, const char *what)
             tmem_dut_peek(p->rtl, l, c, &r);
             tc_tmem_peek(p->model, l, c, &m);
             if (r != e->w[l][c] || m != e->w[l][c]) {
-                fail("%s: lane %u col %u: rtl %08x, model %08x, expected %08x", what, l, c, r,
-                     m, e->w[l][c]);
+                fail(TK_B_WORD, "%s: lane %u col %u: rtl %08x, model %08x, expected %08x", what, l,
+                     c, r, m, e->w[l][c]);
                 return;
             }
         }

@@ -37,8 +37,8 @@ void test_random(pair *p, unsigned long n_commands)
      * random sets, ld/st got under the n/20 checked below on some seeds (seed 13 of
      * 100,000 requests: 4,249 with 8 banks), and sim/regress draws its seeds at random. */
     unsigned rate[TC_TMEM_PORT_COUNT] = { 0 };
-    const unsigned long fails_before = g_fail;
-    while (s.commands < n_commands && g_fail == fails_before) {
+    const unsigned long fails_before = tmem_fails();
+    while (s.commands < n_commands && tmem_fails() == fails_before) {
         if ((p->cycle & 1023) == 0) {
             unsigned active = (p->cycle >> 10) % 4 == 3
                                   ? (1u << TC_TMEM_PORT_CP) | (1u << TC_TMEM_PORT_LS)
@@ -121,13 +121,13 @@ void test_random(pair *p, unsigned long n_commands)
      * requests, checked from 50,000 requests, some fifty phases (the shares then range
      * from 7% up over seeds; ten phases leave a port's share to chance: 3% for shift on
      * some seeds of 10,000) */
-    if (g_fail == fails_before && n_commands >= 50000) {
+    if (tmem_fails() == fails_before && n_commands >= 50000) {
         for (unsigned q = 0; q < TC_TMEM_PORT_COUNT; q++)
             if (s.per_port[q] < n_commands / 50)
-                fail("port %s got only %lu requests", tc_tmem_port_name((tc_tmem_port)q),
-                     s.per_port[q]);
+                fail(TK_B_CHECK, "port %s got only %lu requests",
+                     tc_tmem_port_name((tc_tmem_port)q), s.per_port[q]);
         if (!s.waited || !s.wraps || (p->banks == 4 && !s.two_cycle))
-            fail("the stream had no conflicts, wraps or two-cycle requests");
+            fail(TK_B_CHECK, "the stream had no conflicts, wraps or two-cycle requests");
     }
 }
 
@@ -195,13 +195,12 @@ int hold_violation(void)
     tc_tmem_outputs o;
     tmem_dut_cycle(d, &cp, &o);
     if (o.grant != 1u << TC_TMEM_PORT_CP || o.ready)
-        fail("cp: grant %#x ready %#x in its first cycle, not a two-cycle request", o.grant,
-             o.ready);
+        fail(TK_B_TIMING, "cp: grant %#x ready %#x in its first cycle, not a two-cycle request",
+             o.grant, o.ready);
     for (int i = 0; i < 3; i++)
         tmem_dut_cycle(d, &idle, &o); /* the assertion fires at the first of these edges */
     tmem_dut_free(d);
-    fprintf(stderr, "tmem_tb: cp_valid dropped before cp_ready, and no assertion stopped the "
-                    "RTL\n");
-    printf("FAILED\n");
-    return 1;
+    fail(TK_B_CHECK, "cp_valid dropped before cp_ready, and no assertion stopped the RTL");
+    tk_score_print(&g_score);
+    return tk_verdict(1);
 }
