@@ -64,6 +64,51 @@ static inline int test_usage(FILE *f, const char *text)
     return f == stdout ? 0 : 2;
 }
 
+/* One option of a testbench's table (test_parse_opts): a number up to max into *num, a
+ * word into *word, or, with neither, a flag without a value that sets *flag to 1. */
+typedef struct test_opt {
+    const char *name;
+    uint64_t *num;
+    uint64_t max;
+    const char **word;
+    int *flag;
+} test_opt;
+
+/* test_parse_opts's answer when the program is to run. */
+#define TEST_RUN (-1)
+
+/* argv[1..] against opts (ended by a NULL name): TEST_RUN, or the status to exit with:
+ * 0 after the usage text on stdout (-h, --help), 2 after a message naming the bad
+ * argument (and, for an unknown option or a missing value, the usage) on stderr. */
+static inline int test_parse_opts(const char *prog, int argc, char **argv, const test_opt *opts,
+                                  const char *usage_text)
+{
+    const char *names[32];
+    size_t n = 0;
+    for (const test_opt *o = opts; o->name && n + 1 < sizeof names / sizeof names[0]; o++)
+        if (!o->flag)
+            names[n++] = o->name;
+    names[n] = NULL;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "-h") || !strcmp(a, "--help"))
+            return test_usage(stdout, usage_text);
+        const test_opt *o = opts;
+        while (o->name && strcmp(o->name, a))
+            o++;
+        if (o->name && o->flag) {
+            *o->flag = 1;
+            continue;
+        }
+        const char *v = test_option(prog, argc, argv, &i, names);
+        if (!v)
+            return test_usage(stderr, usage_text);
+        if (o->num ? test_parse_u64(prog, a, v, o->max, o->num) != 0 : (*o->word = v, 0))
+            return 2;
+    }
+    return TEST_RUN;
+}
+
 /* The one optional argument of a test program, a number up to max, into *out (which
  * keeps its default when absent): 0, or -1 after the usage line "usage: PROG [NAME]". */
 static inline int test_one_number(const char *prog, const char *name, int argc, char **argv,

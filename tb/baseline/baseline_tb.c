@@ -290,28 +290,17 @@ static void rtl_test(unsigned long count)
         tk_fail(&score, TK_B_CHECK, "only %lu of %lu operations were valid", checked, count);
 }
 
-static int usage(FILE *f)
-{
-    return test_usage(f, "usage: baseline_tb [--seed S] [--count N] [--model-count M]\n");
-}
-
 int main(int argc, char **argv)
 {
     uint64_t seed = 1, count = 20000, model_count = 200000;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "-h") || !strcmp(a, "--help"))
-            return usage(stdout);
-        static const char *const opts[] = {"--seed", "--count", "--model-count", NULL};
-        const char *v = test_option("baseline_tb", argc, argv, &i, opts);
-        if (!v)
-            return usage(stderr);
-        uint64_t *dst = !strcmp(a, "--seed")    ? &seed
-                        : !strcmp(a, "--count") ? &count
-                                                : &model_count;
-        if (test_parse_u64("baseline_tb", a, v, dst == &seed ? UINT64_MAX : ULONG_MAX, dst))
-            return 2;
-    }
+    const test_opt opts[] = {{"--seed", &seed, UINT64_MAX, NULL, NULL},
+                             {"--count", &count, ULONG_MAX, NULL, NULL},
+                             {"--model-count", &model_count, ULONG_MAX, NULL, NULL},
+                             {NULL, NULL, 0, NULL, NULL}};
+    int st = test_parse_opts("baseline_tb", argc, argv, opts,
+                             "usage: baseline_tb [--seed S] [--count N] [--model-count M]\n");
+    if (st != TEST_RUN)
+        return st;
     rng_state.s = seed;
     model_selftest((unsigned long)model_count);
     rtl_test((unsigned long)count);

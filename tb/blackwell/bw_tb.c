@@ -515,40 +515,22 @@ static const reset_cut reset_cuts[] = {
     {{TC_BW_F16, TC_FMT_BF16, TC_FMT_FP32, NS}, 135, 1, "slice 0 B rows"},
 };
 
-static int usage(FILE *f)
-{
-    return test_usage(f, "usage: bw_tb [--seed S] [--count C] [--kind K] [--design unit|sys] [-v] "
-                         "[--fst FILE]\n");
-}
-
 int main(int argc, char **argv)
 {
     uint64_t seed = 1, count = 3;
     const char *only = NULL, *fst = NULL, *design = "unit";
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "-h") || !strcmp(a, "--help"))
-            return usage(stdout);
-        if (!strcmp(a, "-v")) {
-            verbose = 1;
-            continue;
-        }
-        static const char *const opts[] = {"--seed", "--count", "--kind", "--fst", "--design",
-                                           NULL};
-        const char *v = test_option("bw_tb", argc, argv, &i, opts);
-        if (!v)
-            return usage(stderr);
-        if (!strcmp(a, "--seed") || !strcmp(a, "--count")) {
-            if (test_parse_u64("bw_tb", a, v, UINT64_MAX, !strcmp(a, "--seed") ? &seed : &count))
-                return 2;
-        } else if (!strcmp(a, "--fst")) {
-            fst = v;
-        } else if (!strcmp(a, "--design")) {
-            design = v;
-        } else {
-            only = v;
-        }
-    }
+    const test_opt opts[] = {{"--seed", &seed, UINT64_MAX, NULL, NULL},
+                             {"--count", &count, UINT64_MAX, NULL, NULL},
+                             {"--kind", NULL, 0, &only, NULL},
+                             {"--fst", NULL, 0, &fst, NULL},
+                             {"--design", NULL, 0, &design, NULL},
+                             {"-v", NULL, 0, NULL, &verbose},
+                             {NULL, NULL, 0, NULL, NULL}};
+    int st = test_parse_opts("bw_tb", argc, argv, opts,
+                             "usage: bw_tb [--seed S] [--count C] [--kind K] [--design unit|sys] "
+                             "[-v] [--fst FILE]\n");
+    if (st != TEST_RUN)
+        return st;
     tc_bw_kind only_kind = TC_BW_KIND_COUNT;
     if (only && tc_bw_kind_parse(only, &only_kind) != TC_OK) {
         fprintf(stderr, "bw_tb: unknown kind '%s'\n", only);

@@ -453,29 +453,18 @@ static void check_start_after_reset(void)
     tcw_free(d);
 }
 
-static int usage(FILE *f)
-{
-    return test_usage(f, "usage: tc_warp_tb [--seed N] [--count N] [--fst FILE]\n");
-}
-
 int main(int argc, char **argv)
 {
     uint64_t seed64 = 1, count = 8;
     const char *fst = NULL;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "-h") || !strcmp(a, "--help"))
-            return usage(stdout);
-        static const char *const opts[] = {"--seed", "--count", "--fst", NULL};
-        const char *v = test_option("tc_warp_tb", argc, argv, &i, opts);
-        if (!v)
-            return usage(stderr);
-        if (!strcmp(a, "--fst"))
-            fst = v;
-        else if (!strcmp(a, "--seed") ? test_parse_u64("tc_warp_tb", a, v, ULONG_MAX, &seed64)
-                                       : test_parse_u64("tc_warp_tb", a, v, UINT_MAX, &count))
-            return 2;
-    }
+    const test_opt opts[] = {{"--seed", &seed64, ULONG_MAX, NULL, NULL},
+                             {"--count", &count, UINT_MAX, NULL, NULL},
+                             {"--fst", NULL, 0, &fst, NULL},
+                             {NULL, NULL, 0, NULL, NULL}};
+    int parsed = test_parse_opts("tc_warp_tb", argc, argv, opts,
+                                 "usage: tc_warp_tb [--seed N] [--count N] [--fst FILE]\n");
+    if (parsed != TEST_RUN)
+        return parsed;
     seed = (unsigned long)seed64;
     rng = 0x9e3779b97f4a7c15u ^ (seed * 0xbf58476d1ce4e5b9u);
     if (!rng)

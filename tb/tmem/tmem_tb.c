@@ -178,54 +178,39 @@ static int run_org(unsigned banks, unsigned long n_commands, const char *only)
     return tmem_fails() == before ? 0 : 1;
 }
 
-static int usage(FILE *f)
-{
-    return test_usage(f, "usage: tmem_tb [--banks 8|4|both] [--word-width 32|4] [--seed S] "
-                      "[--commands N] [--only TEST] [--trace DIR]\n       tmem_tb --hold-violation\n"
-                      "  TEST: map shift wrap masked cycles conflicts reset random\n"
-                      "  --word-width 4: the RTL built with WordW = 4 (no --trace), its\n"
-                      "  data folded to 4 bits for the RTL and the model alike (default 32)\n");
-}
-
 int main(int argc, char **argv)
 {
     uint64_t commands = 100000;
-    const char *banks = "both", *only = NULL, *trace = NULL;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "-h") || !strcmp(a, "--help"))
-            return usage(stdout);
-        if (!strcmp(a, "--hold-violation"))
-            return hold_violation();
-        static const char *const opts[] = {"--banks", "--seed", "--commands", "--only",
-                                           "--trace", "--word-width", NULL};
-        const char *v = test_option("tmem_tb", argc, argv, &i, opts);
-        if (!v)
-            return usage(stderr);
-        if (!strcmp(a, "--banks")) {
-            if (strcmp(v, "8") && strcmp(v, "4") && strcmp(v, "both")) {
-                fprintf(stderr, "tmem_tb: bad value for --banks '%s' (8, 4 or both)\n", v);
-                return 2;
-            }
-            banks = v;
-        } else if (!strcmp(a, "--word-width")) {
-            if (strcmp(v, "32") && strcmp(v, "4")) {
-                fprintf(stderr, "tmem_tb: bad value for --word-width '%s' (32 or 4)\n", v);
-                return 2;
-            }
-            g_word_w = (unsigned)atoi(v);
-        } else if (!strcmp(a, "--seed")) {
-            if (test_parse_u64("tmem_tb", a, v, UINT64_MAX, &g_seed))
-                return 2;
-        } else if (!strcmp(a, "--commands")) {
-            if (test_parse_u64("tmem_tb", a, v, UINT64_MAX, &commands))
-                return 2;
-        } else if (!strcmp(a, "--only")) {
-            only = v;
-        } else {
-            trace = v;
-        }
+    const char *banks = "both", *only = NULL, *trace = NULL, *word_w = "32";
+    int hold = 0;
+    const test_opt opts[] = {{"--banks", NULL, 0, &banks, NULL},
+                             {"--seed", &g_seed, UINT64_MAX, NULL, NULL},
+                             {"--commands", &commands, UINT64_MAX, NULL, NULL},
+                             {"--only", NULL, 0, &only, NULL},
+                             {"--trace", NULL, 0, &trace, NULL},
+                             {"--word-width", NULL, 0, &word_w, NULL},
+                             {"--hold-violation", NULL, 0, NULL, &hold},
+                             {NULL, NULL, 0, NULL, NULL}};
+    int st = test_parse_opts(
+        "tmem_tb", argc, argv, opts,
+        "usage: tmem_tb [--banks 8|4|both] [--word-width 32|4] [--seed S] [--commands N] "
+        "[--only TEST] [--trace DIR]\n       tmem_tb --hold-violation\n"
+        "  TEST: map shift wrap masked cycles conflicts reset random\n"
+        "  --word-width 4: the RTL built with WordW = 4 (no --trace), its\n"
+        "  data folded to 4 bits for the RTL and the model alike (default 32)\n");
+    if (st != TEST_RUN)
+        return st;
+    if (hold)
+        return hold_violation();
+    if (strcmp(banks, "8") && strcmp(banks, "4") && strcmp(banks, "both")) {
+        fprintf(stderr, "tmem_tb: bad value for --banks '%s' (8, 4 or both)\n", banks);
+        return 2;
     }
+    if (strcmp(word_w, "32") && strcmp(word_w, "4")) {
+        fprintf(stderr, "tmem_tb: bad value for --word-width '%s' (32 or 4)\n", word_w);
+        return 2;
+    }
+    g_word_w = (unsigned)atoi(word_w);
     if (g_word_w != 32 && trace) {
         fprintf(stderr, "tmem_tb: --word-width %u has no waveform build (no --trace)\n",
                 g_word_w);
