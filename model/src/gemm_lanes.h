@@ -154,72 +154,84 @@ GEMM_DEFINE_LANE_ROUND(lane_round32, gv_u32, gv_s32, 32, 30)
 #undef GV_HALVE
 #undef GEMM_DEFINE_LANE_ROUND
 
-/* One row of D against the panel, every k-step in order (the chain of docs/contract.md:
- * each step's rounded result is the next one's c). n_full: the step width when the
- * compiler is to see it as a constant (0: take it from the job); narrow: the step's sum
- * fits 32-bit lanes (gemm_step_consts.narrow).
+/* One k-step of n terms for one row of D against the panel: c in, the step's result
+ * out (the chain of docs/contract.md: each step's rounded result is the next one's c).
+ * narrow: the step's sum fits 32-bit lanes (gemm_step_consts.narrow); n is a constant
+ * in the hot calls, so that the term loops unroll and P, X stay in registers.
  *
  * Exponents are kept less prod_sh (unpack_elem in gemm.c stores them so), which makes a
  * product's right shift E' - X' with E' = E - prod_sh; products are already moved up by
  * H (A's significands are stored so). A non-zero product has X' <= E', so its shift is
  * >= 0; a zero product's is huge and only needs the clamp at 31. */
+static inline __attribute__((always_inline)) gv_u32
+panel_step(const gemm_step_consts *k, size_t n, int narrow, gv_u32 c, const uint32_t *as,
+           const int32_t *ae, const uint32_t *an, const uint32_t *bs, const int32_t *be,
+           const uint32_t *bn, gv_u32 *bad)
+{
+    const gv_s32 zero = {0};
+    /* ---- UNPACK c (the accumulator in the output format) */
+    gv_u32 ef = (c >> k->c_man) & k->c_emask;
+    gv_u32 efz = (gv_u32)(ef == 0);
+    gv_u32 mc = (c & ((1u << k->c_man) - 1u)) | (~efz & (1u << k->c_man));
+    gv_s32 ec = (gv_s32)(ef - efz) - k->c_bias; /* a subnormal's exponent is emin */
+    gv_u32 cneg = 0u - ((c >> k->c_sign_shift) & 1u);
+    *bad |= (gv_u32)(ef == k->c_emask);
+    gv_s32 E = GV_MAX(GV_SEL((gv_s32)(mc != 0), ec - k->prod_sh, zero + GEMM_ZERO_EXP),
+                      zero + (k->emin_align - k->prod_sh));
+    /* ---- MUL: exact products; ALIGN's E over them */
+    gv_u32 P[TC_MAX_L];
+    gv_s32 X[TC_MAX_L];
+    for (size_t t = 0; t < n; t++) {
+        P[t] = as[t] * gv_load(bs + t * GEMM_LANES);
+        X[t] = ae[t] + (gv_s32)gv_load(be + t * GEMM_LANES);
+        E = GV_MAX(X[t], E);
+    }
+    /* ---- ALIGN + ADD: truncated terms in sign-magnitude, summed exactly: in 32 bits
+     * when narrow, else in 32-bit partial sums of GEMM_CHUNK terms added in 64 */
+    gv_s32 shc = E - ec + (k->c_sh + k->prod_sh);
+    shc = GV_SEL(shc < 0, zero, GV_SEL(shc > 31, zero + 31, shc)); /* < 0: c = 0 */
+    gv_u32 m = (mc << k->HC) >> (gv_u32)shc;
+    gv_s32 sum32 = (gv_s32)((m ^ cneg) - cneg);
+    gv_s64 sum = {0};
+    for (size_t t = 0; t < n; t++) {
+        gv_u32 sh = (gv_u32)(E - X[t]);
+        sh = GV_SEL((gv_u32)(sh > 31u), (gv_u32)(zero + 31), sh);
+        gv_u32 mt = P[t] >> sh;
+        gv_u32 ng = an[t] ^ gv_load(bn + t * GEMM_LANES);
+        sum32 += (gv_s32)((mt ^ ng) - ng);
+        if (!narrow && (t % GEMM_CHUNK == GEMM_CHUNK - 1 || t + 1 == n)) {
+            sum += __builtin_convertvector(sum32, gv_s64);
+            sum32 = zero;
+        }
+    }
+    /* ---- NORM + ROUND: once per step; a zero sum is +0 (step 7) */
+    const int32_t q_off = k->prod_sh - k->F;
+    if (narrow)
+        return lane_round32(k, sum32, E + q_off);
+    return lane_round64(k, sum, __builtin_convertvector(E + q_off, gv_s64));
+}
+
+/* One row of D against the panel, every k-step in order; L_const: the step width as a
+ * constant (0: take it from the job). */
 static inline __attribute__((always_inline)) void
-panel_row(const gemm_panel_job *g, size_t r, size_t n_full, int narrow)
+panel_row(const gemm_panel_job *g, size_t r, size_t L_const, int narrow)
 {
     const gemm_step_consts *k = g->k;
-    const size_t K = g->K, L = n_full ? n_full : g->L;
+    const size_t K = g->K, L = L_const ? L_const : g->L;
     uint32_t *acc = g->acc + r * GEMM_LANES;
     const uint32_t *as = g->asig + r * K, *an = g->aneg + r * K;
     const int32_t *ae = g->aexp + r * K;
-    const gv_s32 zero = {0};
-    const gv_s32 floor_e = zero + (k->emin_align - k->prod_sh);
-    const int32_t c_sh = k->c_sh + k->prod_sh, q_off = k->prod_sh - k->F;
     gv_u32 c = gv_load(acc);
     for (size_t s = 0, base = 0; s < g->nsteps; s++, base += L) {
         const size_t n = K - base < L ? K - base : L;
-        const uint32_t *bs = g->bsig + base * GEMM_LANES, *bn = g->bneg + base * GEMM_LANES;
-        const int32_t *be = g->bexp + base * GEMM_LANES;
-        /* ---- UNPACK c (the accumulator in the output format) */
-        gv_u32 ef = (c >> k->c_man) & k->c_emask;
-        gv_u32 efz = (gv_u32)(ef == 0);
-        gv_u32 mc = (c & ((1u << k->c_man) - 1u)) | (~efz & (1u << k->c_man));
-        gv_s32 ec = (gv_s32)(ef - efz) - k->c_bias; /* a subnormal's exponent is emin */
-        gv_u32 cneg = 0u - ((c >> k->c_sign_shift) & 1u);
-        gv_u32 bad = (gv_u32)(ef == k->c_emask) | gv_load(g->bbad + s * GEMM_LANES);
-        gv_s32 E = GV_MAX(GV_SEL((gv_s32)(mc != 0), ec - k->prod_sh, zero + GEMM_ZERO_EXP),
-                          floor_e);
-        /* ---- MUL: exact products; ALIGN's E over them */
-        gv_u32 P[TC_MAX_L];
-        gv_s32 X[TC_MAX_L];
-        for (size_t t = 0; t < n; t++) {
-            P[t] = as[base + t] * gv_load(bs + t * GEMM_LANES);
-            X[t] = ae[base + t] + (gv_s32)gv_load(be + t * GEMM_LANES);
-            E = GV_MAX(X[t], E);
-        }
-        /* ---- ALIGN + ADD: truncated terms in sign-magnitude, summed exactly: in 32 bits
-         * when narrow, else in 32-bit partial sums of GEMM_CHUNK terms added in 64 */
-        gv_s32 shc = E - ec + c_sh;
-        shc = GV_SEL(shc < 0, zero, GV_SEL(shc > 31, zero + 31, shc)); /* < 0: c = 0 */
-        gv_u32 m = (mc << k->HC) >> (gv_u32)shc;
-        gv_s32 sum32 = (gv_s32)((m ^ cneg) - cneg);
-        gv_s64 sum = {0};
-        for (size_t t = 0; t < n; t++) {
-            gv_u32 sh = (gv_u32)(E - X[t]);
-            sh = GV_SEL((gv_u32)(sh > 31u), (gv_u32)(zero + 31), sh);
-            gv_u32 mt = P[t] >> sh;
-            gv_u32 ng = an[base + t] ^ gv_load(bn + t * GEMM_LANES);
-            sum32 += (gv_s32)((mt ^ ng) - ng);
-            if (!narrow && (t % GEMM_CHUNK == GEMM_CHUNK - 1 || t + 1 == n)) {
-                sum += __builtin_convertvector(sum32, gv_s64);
-                sum32 = zero;
-            }
-        }
-        /* ---- NORM + ROUND: once per step; a zero sum is +0 (step 7) */
-        gv_u32 cin = c;
-        if (narrow)
-            c = lane_round32(k, sum32, E + q_off);
+        const size_t o = base * GEMM_LANES;
+        gv_u32 bad = gv_load(g->bbad + s * GEMM_LANES), cin = c;
+        if (n == L) /* a full step: n constant when L is */
+            c = panel_step(k, L, narrow, c, as + base, ae + base, an + base, g->bsig + o,
+                           g->bexp + o, g->bneg + o, &bad);
         else
-            c = lane_round64(k, sum, __builtin_convertvector(E + q_off, gv_s64));
+            c = panel_step(k, n, narrow, c, as + base, ae + base, an + base, g->bsig + o,
+                           g->bexp + o, g->bneg + o, &bad);
         /* ---- special values: the lanes that met one are redone by the general path */
         uint32_t abad = g->abad[r * g->nsteps + s], any = abad;
         for (size_t l = 0; l < GEMM_LANES; l++)
