@@ -109,14 +109,14 @@ static inline __attribute__((always_inline)) gv_u32 gv_load(const void *p)
  * gives +0 (step 7). Defined twice from this one text: on 64-bit lanes for any step, on
  * 32-bit lanes (twice as many per register) for the steps whose sum fits them.
  *
- * floor(log2 |s|) comes from halving the range (compares and shifts exist on every
- * target; a leading-zero count only with AVX-512CD). |s| < (L + 1) * 2^27 <= 33 * 2^27
+ * floor(log2 |s|) comes from a leading-zero count where the target has a vector one
+ * (lz: AVX-512CD), else from halving the range (compares and shifts exist everywhere). |s| < (L + 1) * 2^27 <= 33 * 2^27
  * < 2^33 (see the top): a right shift of 40 (30 on 32-bit lanes, where |s| < 2^30)
  * already leaves sig = 0 with the round and sticky bits zero, as any larger one does. */
 #define GV_HALVE(H) { w = (st_)((x >> (H)) != 0) & (H); msb += w; x >>= (ut_)w; }
 #define GEMM_DEFINE_LANE_ROUND(NAME, VU, VS, BITS, MAXSH)                                  \
     static inline __attribute__((always_inline)) gv_u32 NAME(const gemm_step_consts *k,    \
-                                                             VS s, VS q)                   \
+                                                             VS s, VS q, int lz)           \
     {                                                                                      \
         typedef VU ut_;                                                                    \
         typedef VS st_;                                                                    \
@@ -124,9 +124,15 @@ static inline __attribute__((always_inline)) gv_u32 gv_load(const void *p)
         VU neg = (VU)(s >> (BITS - 1));                                                    \
         VU mag = ((VU)s ^ neg) - neg, x = mag;                                             \
         VS msb = zero, w;                                                                  \
-        if (BITS == 64)                                                                    \
-            GV_HALVE(BITS / 2)                                                             \
-        GV_HALVE(16) GV_HALVE(8) GV_HALVE(4) GV_HALVE(2) GV_HALVE(1)                       \
+        if (lz) { /* a vector leading-zero count (AVX-512CD) */                            \
+            for (int l = 0; l < GEMM_LANES; l++)                                           \
+                msb[l] = BITS - 1 - (BITS == 64 ? __builtin_clzll((uint64_t)x[l] | 1u)     \
+                                                : __builtin_clz((unsigned)x[l] | 1u));     \
+        } else {                                                                           \
+            if (BITS == 64)                                                                \
+                GV_HALVE(BITS / 2)                                                         \
+            GV_HALVE(16) GV_HALVE(8) GV_HALVE(4) GV_HALVE(2) GV_HALVE(1)                   \
+        }                                                                                  \
         VS e = msb + q;                                                                    \
         VS e_res = GV_MAX(e, zero + k->out_emin);                                          \
         VS shift = e_res - r - q;                                                          \
@@ -166,7 +172,7 @@ GEMM_DEFINE_LANE_ROUND(lane_round32, gv_u32, gv_s32, 32, 30)
 static inline __attribute__((always_inline)) gv_u32
 panel_step(const gemm_step_consts *k, size_t n, int narrow, gv_u32 c, const uint32_t *as,
            const int32_t *ae, const uint32_t *an, const uint32_t *bs, const int32_t *be,
-           const uint32_t *bn, gv_u32 *bad)
+           const uint32_t *bn, gv_u32 *bad, int lz)
 {
     const gv_s32 zero = {0};
     /* ---- UNPACK c (the accumulator in the output format) */
@@ -207,14 +213,14 @@ panel_step(const gemm_step_consts *k, size_t n, int narrow, gv_u32 c, const uint
     /* ---- NORM + ROUND: once per step; a zero sum is +0 (step 7) */
     const int32_t q_off = k->prod_sh - k->F;
     if (narrow)
-        return lane_round32(k, sum32, E + q_off);
-    return lane_round64(k, sum, __builtin_convertvector(E + q_off, gv_s64));
+        return lane_round32(k, sum32, E + q_off, lz);
+    return lane_round64(k, sum, __builtin_convertvector(E + q_off, gv_s64), lz);
 }
 
 /* One row of D against the panel, every k-step in order; L_const: the step width as a
  * constant (0: take it from the job). */
 static inline __attribute__((always_inline)) void
-panel_row(const gemm_panel_job *g, size_t r, size_t L_const, int narrow)
+panel_row(const gemm_panel_job *g, size_t r, size_t L_const, int narrow, int lz)
 {
     const gemm_step_consts *k = g->k;
     const size_t K = g->K, L = L_const ? L_const : g->L;
@@ -228,10 +234,10 @@ panel_row(const gemm_panel_job *g, size_t r, size_t L_const, int narrow)
         gv_u32 bad = gv_load(g->bbad + s * GEMM_LANES), cin = c;
         if (n == L) /* a full step: n constant when L is */
             c = panel_step(k, L, narrow, c, as + base, ae + base, an + base, g->bsig + o,
-                           g->bexp + o, g->bneg + o, &bad);
+                           g->bexp + o, g->bneg + o, &bad, lz);
         else
             c = panel_step(k, n, narrow, c, as + base, ae + base, an + base, g->bsig + o,
-                           g->bexp + o, g->bneg + o, &bad);
+                           g->bexp + o, g->bneg + o, &bad, lz);
         /* ---- special values: the lanes that met one are redone by the general path */
         uint32_t abad = g->abad[r * g->nsteps + s], any = abad;
         for (size_t l = 0; l < GEMM_LANES; l++)
@@ -244,24 +250,26 @@ panel_row(const gemm_panel_job *g, size_t r, size_t L_const, int narrow)
     memcpy(acc, &c, sizeof c);
 }
 
-/* The panel call, with the hot step widths as constants. */
-static inline __attribute__((always_inline)) void gemm_panel_body(const gemm_panel_job *g)
+/* The panel call, with the hot step widths as constants; lz: the target has a vector
+ * leading-zero count. */
+static inline __attribute__((always_inline)) void gemm_panel_body(const gemm_panel_job *g,
+                                                                   int lz)
 {
     for (size_t r = 0; r < g->rows; r++) {
         if (g->k->narrow) {
             switch (g->L) {
-            case 4: panel_row(g, r, 4, 1); break;
-            case 8: panel_row(g, r, 8, 1); break;
-            case 16: panel_row(g, r, 16, 1); break;
-            case 32: panel_row(g, r, 32, 1); break;
-            default: panel_row(g, r, 0, 1); break;
+            case 4: panel_row(g, r, 4, 1, lz); break;
+            case 8: panel_row(g, r, 8, 1, lz); break;
+            case 16: panel_row(g, r, 16, 1, lz); break;
+            case 32: panel_row(g, r, 32, 1, lz); break;
+            default: panel_row(g, r, 0, 1, lz); break;
             }
         } else {
             switch (g->L) {
-            case 8: panel_row(g, r, 8, 0); break;
-            case 16: panel_row(g, r, 16, 0); break;
-            case 32: panel_row(g, r, 32, 0); break;
-            default: panel_row(g, r, 0, 0); break;
+            case 8: panel_row(g, r, 8, 0, lz); break;
+            case 16: panel_row(g, r, 16, 0, lz); break;
+            case 32: panel_row(g, r, 32, 0, lz); break;
+            default: panel_row(g, r, 0, 0, lz); break;
             }
         }
     }

@@ -7,20 +7,20 @@
 
 static void panel_portable(const gemm_panel_job *g)
 {
-    gemm_panel_body(g);
+    gemm_panel_body(g, 0);
 }
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define HAVE_X86_KERNELS 1
 __attribute__((target("avx2,bmi2,lzcnt"))) static void panel_avx2(const gemm_panel_job *g)
 {
-    gemm_panel_body(g);
+    gemm_panel_body(g, 0);
 }
 
 __attribute__((target("avx512f,avx512cd,avx512bw,avx512dq,avx512vl,avx2,bmi2,lzcnt")))
 static void panel_avx512(const gemm_panel_job *g)
 {
-    gemm_panel_body(g);
+    gemm_panel_body(g, 1);
 }
 #endif
 
