@@ -334,7 +334,7 @@ static void panel_free(gemm_job *g)
 
 int tc_gemm_simd_available(unsigned s)
 {
-    return gemm_panel_kernel(s) != NULL;
+    return tc_gemm_panel_kernel(s) != NULL;
 }
 
 /* A checked operand: ld resolved, every word within `f`. */
@@ -379,7 +379,7 @@ tc_status tc_gemm(const tc_profile *p, size_t M, size_t N, size_t K, const tc_ma
         return TC_EINVAL;
     g.D = (tc_matrix_out){D->data, D->layout, ldd};
     unsigned simd = opts ? opts->simd : TC_SIMD_AUTO;
-    gemm_panel_fn kernel = gemm_panel_kernel(simd);
+    gemm_panel_fn kernel = tc_gemm_panel_kernel(simd);
     if (!kernel)
         return TC_EUNSUPPORTED;
     if (pthread_mutex_init(&g.lock, NULL))
@@ -387,7 +387,7 @@ tc_status tc_gemm(const tc_profile *p, size_t M, size_t N, size_t K, const tc_ma
     unsigned asked = opts ? opts->threads : 0;
     if (p->kind == TC_KIND_FEDP || p->kind == TC_KIND_MX) {
         g.kernel = kernel;
-        gemm_step_consts_of(p, &g.k);
+        tc_gemm_step_consts_of(p, &g.k);
         g.status = panel_alloc(&g);
         if (g.status == TC_OK)
             run_phase(&g, worker_count(asked, M + g.npanels), unpack_worker);

@@ -39,7 +39,7 @@ typedef struct gemm_ops {
     uint32_t *neg;
 } gemm_ops;
 
-/* The constants of a profile's step (gemm_step_consts_of). */
+/* The constants of a profile's step (tc_gemm_step_consts_of). */
 typedef struct gemm_step_consts {
     int F;          /* fraction bits kept relative to 2^E */
     int prod_sh;    /* 2m + H - F: a product's right shift is E - e + prod_sh */
@@ -277,9 +277,9 @@ static inline __attribute__((always_inline)) void gemm_panel_body(const gemm_pan
 
 /* The kernels of gemm_simd.c; simd is tc_gemm_opts' (0: the best this CPU runs).
  * NULL when the CPU lacks the one asked for. */
-gemm_panel_fn gemm_panel_kernel(unsigned simd);
+gemm_panel_fn tc_gemm_panel_kernel(unsigned simd);
 
 /* The step constants of FEDP profile p. */
-void gemm_step_consts_of(const tc_profile *p, gemm_step_consts *k);
+void tc_gemm_step_consts_of(const tc_profile *p, gemm_step_consts *k);
 
 #endif

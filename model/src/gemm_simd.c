@@ -24,7 +24,7 @@ static void panel_avx512(const gemm_panel_job *g)
 }
 #endif
 
-gemm_panel_fn gemm_panel_kernel(unsigned simd)
+gemm_panel_fn tc_gemm_panel_kernel(unsigned simd)
 {
 #ifdef HAVE_X86_KERNELS
     __builtin_cpu_init();
@@ -46,7 +46,7 @@ gemm_panel_fn gemm_panel_kernel(unsigned simd)
     return simd == TC_SIMD_AUTO || simd == TC_SIMD_PORTABLE ? panel_portable : NULL;
 }
 
-void gemm_step_consts_of(const tc_profile *p, gemm_step_consts *k)
+void tc_gemm_step_consts_of(const tc_profile *p, gemm_step_consts *k)
 {
     const tc_fmt_info *fi = &fmt_table[p->in], *fo = &fmt_table[p->out];
     const int F = (int)p->F, pfb = 2 * (int)fi->man_bits, MC = (int)fo->man_bits;
