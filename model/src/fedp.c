@@ -205,7 +205,8 @@ fedp_core_fmt(const tc_profile *p, const tc_fmt_info *fi, const tc_fmt_info *fo,
  * all-ones exponent field (Inf, NaN or, for e4m3, large finite values) or too wide. */
 static inline __attribute__((always_inline)) int
 fedp_fast_fmt(const tc_profile *p, tc_fmt in, tc_fmt out, size_t n, const uint32_t *a,
-              const uint32_t *b, uint32_t c, int exp_offset, uint32_t *d)
+              const uint32_t *b, uint32_t c, int exp_offset, uint32_t *d, tc_round rmode,
+              unsigned rman)
 {
     const tc_fmt_info *fi = &fmt_table[in], *fo = &fmt_table[out];
     enum { EMPTY = -1000000 };
@@ -256,7 +257,7 @@ fedp_fast_fmt(const tc_profile *p, tc_fmt in, tc_fmt out, size_t n, const uint32
     }
     int64_t tc = (int64_t)align_trunc(mc, ec, (int)MC, E, F);
     sum += sc ? -tc : tc;
-    round_target rt = {out, p->out_man_bits, p->round};
+    round_target rt = {out, rman, rmode};
     *d = sum == 0 ? fmt_zero(out, 0)
                   : round_pack(&rt, sum < 0, sum < 0 ? (uint64_t)-sum : (uint64_t)sum, E - F,
                                NULL);
@@ -266,8 +267,13 @@ fedp_fast_fmt(const tc_profile *p, tc_fmt in, tc_fmt out, size_t n, const uint32
 /* The fast path specialised for the formats of the hot profiles and their step widths:
  * with the format rows constant, the compiler folds every mask and shift of the
  * unpacking and packing, and with n constant it unrolls both loops (about 1.4x the
- * rate of the loop form for an 8-term step). */
-#define FAST_N(IN, OUT, N) fedp_fast_fmt(p, IN, OUT, N, a, b, c, exp_offset, d)
+ * rate of the loop form for an 8-term step); the usual rounding (RZ to the output's own
+ * width) is a constant too, so round_pack drops its RNE and narrowing branches. */
+#define FAST_N(IN, OUT, N)                                                            \
+    (p->round == TC_RZ && p->out_man_bits == fmt_table[OUT].man_bits                      \
+         ? fedp_fast_fmt(p, IN, OUT, N, a, b, c, exp_offset, d, TC_RZ,                    \
+                         fmt_table[OUT].man_bits)                                         \
+         : fedp_fast_fmt(p, IN, OUT, N, a, b, c, exp_offset, d, p->round, p->out_man_bits))
 #define FAST_CASE(IN, OUT)                         \
     if (p->in == IN && p->out == OUT) {            \
         switch (n) {                               \
@@ -287,7 +293,8 @@ static int fedp_fast(const tc_profile *p, size_t n, const uint32_t *a, const uin
     FAST_CASE(TC_FMT_TF32, TC_FMT_FP32)
     FAST_CASE(TC_FMT_E4M3, TC_FMT_FP32)
     FAST_CASE(TC_FMT_E5M2, TC_FMT_FP32)
-    return fedp_fast_fmt(p, p->in, p->out, n, a, b, c, exp_offset, d);
+    return fedp_fast_fmt(p, p->in, p->out, n, a, b, c, exp_offset, d, p->round,
+                         p->out_man_bits);
 }
 
 /* One step on words already checked against their widths: the fast path, or the
