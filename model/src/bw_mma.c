@@ -1,7 +1,7 @@
 /* bw_mma.c - Blackwell tcgen05.mma over tensor memory (tcsim_bw.h): where each operand
- * comes from and where D goes. The arithmetic is not here: every element of D is one
- * tc_dot / tc_dot_scaled call in the kind's tcgen05 profile; this file only moves bits
- * between the tensor-memory model, shared-memory rows and those calls. */
+ * comes from and where D goes. The arithmetic is not here: D is one tc_gemm call in the
+ * kind's tcgen05 profile (each element exactly tc_dot / tc_dot_scaled); this file only
+ * moves bits between the tensor-memory model, shared-memory rows and that call. */
 #include <stdlib.h>
 #include <string.h>
 #include "tcsim.h"
@@ -206,18 +206,23 @@ static tc_status mma_run(tc_tmem *t, const tc_bw_mma_desc *d, const tc_profile *
                 w->d[i][j0 + k] = d->enable_input_d
                     ? w->wide[k * TC_TMEM_LANES + tc_bw_lane_of_row(M, i)] & out_mask : 0;
     }
-    /* the arithmetic: one dot product per element of D, in k order */
-    for (unsigned i = 0; i < M; i++) {
+    /* the arithmetic: tc_gemm on the unpacked operands (one dot product per element of
+     * D, in k order); a disabled lane's row is computed on zeros and not written back */
+    for (unsigned i = 0; i < M; i++)
         if (lane_disabled(d->disable, tc_bw_lane_of_row(M, i)))
-            continue; /* not written: no need to compute */
-        for (unsigned j = 0; j < N; j++) {
-            uint32_t *dij = &w->d[i][j];
-            st = ki->scaled ? tc_dot_scaled(p, K, w->a[i], w->b[j], w->sa[i], w->sb[j], *dij, dij)
-                            : tc_dot(p, K, w->a[i], w->b[j], *dij, dij);
-            if (st != TC_OK)
-                return st;
-        }
+            memset(w->a[i], 0, sizeof w->a[i]);
+    tc_matrix A = {&w->a[0][0], TC_LAYOUT_ROW, TC_BW_MAX_K};
+    tc_matrix B = {&w->b[0][0], TC_LAYOUT_COL, TC_BW_MAX_K}; /* K x N: column j is b[j] */
+    tc_matrix C = {&w->d[0][0], TC_LAYOUT_ROW, TC_BW_MAX_N};
+    tc_matrix_out D = {&w->d[0][0], TC_LAYOUT_ROW, TC_BW_MAX_N}; /* in place: tc_gemm reads
+                                                                 * each c before its d */
+    tc_gemm_opts go = {.threads = 1};
+    if (ki->scaled) {
+        go.scale_a = (tc_matrix){&w->sa[0][0], TC_LAYOUT_ROW, 4};
+        go.scale_b = (tc_matrix){&w->sb[0][0], TC_LAYOUT_COL, 4};
     }
+    if ((st = tc_gemm(p, M, N, K, &A, &B, &C, &D, &go)) != TC_OK)
+        return st;
     /* D: 8 columns a request, disabled lanes and lanes outside the M rows kept */
     uint32_t dis[TC_TMEM_LANES / 32];
     for (unsigned l = 0; l < TC_TMEM_LANES / 32; l++)

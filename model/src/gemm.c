@@ -1,10 +1,17 @@
-/* gemm.c - D = A*B + C for whole matrices (tcsim_gemm.h): operands checked, then rows of
- * D spread over worker threads, each element one dot product in k order. */
+/* gemm.c - D = A*B + C for whole matrices (tcsim_gemm.h): operands checked, then for the
+ * FEDP kinds (and mxf8f6f4) A and B unpacked once and tiles of D (ROW_BLOCK rows by one
+ * panel of GEMM_LANES columns) spread over worker threads through gemm_lanes.h's kernel;
+ * the other kinds row by row, each element one dot product in k order. Every element is
+ * computed alone, the same way whichever thread takes it: the thread count changes no
+ * bit. */
+#define _DEFAULT_SOURCE /* madvise */
 #include <pthread.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 #include <unistd.h>
 #include "tcsim.h"
 #include "fmt_table.h"
+#include "gemm_lanes.h"
 
 static size_t packed_ld(tc_layout l, size_t rows, size_t cols)
 {
@@ -41,18 +48,49 @@ static int matrix_fits(tc_fmt f, const uint32_t *m, tc_layout l, size_t ld, size
     return 1;
 }
 
+enum { ROW_BLOCK = 32 }; /* rows of D per panel task */
+
 typedef struct gemm_job {
     const tc_profile *p;
     size_t M, N, K, ns; /* ns: scales per row of A (block-scaled kinds) */
     tc_matrix A, B, C, SA, SB;
     int has_c, scaled;
     tc_matrix_out D;
-    size_t next_row;    /* the next row of D to compute, under `lock` */
+    /* the panel kernel (FEDP and mxf8f6f4), NULL for the other kinds */
+    gemm_panel_fn kernel;
+    gemm_step_consts k;
+    size_t nsteps, npanels, nblocks;
+    gemm_ops a, b;      /* A unpacked: M x K row-major; B: per panel K x GEMM_LANES */
+    uint8_t *abad;      /* M x nsteps */
+    uint32_t *bbad;     /* per panel nsteps x GEMM_LANES */
+    void *arena;        /* the memory of a, b, abad and bbad */
+    size_t next;        /* the next task of the running phase, under `lock` */
     pthread_mutex_t lock;
-    tc_status status;   /* the first error a worker met (none expected: inputs checked) */
+    tc_status status;   /* the first error a worker met */
 } gemm_job;
 
-/* Row i of D: gathers row i of A and, per column, column j of B (and their scales). */
+/* Takes the next of `count` tasks, or returns count when none is left (or an error
+ * stopped the work). */
+static size_t next_task(gemm_job *g, size_t count)
+{
+    pthread_mutex_lock(&g->lock);
+    size_t t = g->status == TC_OK && g->next < count ? g->next++ : count;
+    pthread_mutex_unlock(&g->lock);
+    return t;
+}
+
+static void fail(gemm_job *g, tc_status st)
+{
+    pthread_mutex_lock(&g->lock);
+    if (g->status == TC_OK)
+        g->status = st;
+    pthread_mutex_unlock(&g->lock);
+}
+
+/* ------------------------------------------------------------ element by element */
+
+/* Row i of D for the kinds without a panel kernel: gathers row i of A and, per column,
+ * column j of B (and their scales), then one tc_dot / tc_dot_scaled each. */
 static tc_status gemm_row(gemm_job *g, size_t i, uint32_t *a, uint32_t *b, uint32_t *sa,
                           uint32_t *sb)
 {
@@ -75,35 +113,157 @@ static tc_status gemm_row(gemm_job *g, size_t i, uint32_t *a, uint32_t *b, uint3
     return TC_OK;
 }
 
-static void *gemm_worker(void *arg)
+static void *rows_worker(void *arg)
 {
     gemm_job *g = arg;
     uint32_t *buf = malloc((2 * g->K + 2 * g->ns) * sizeof *buf);
-    for (;;) {
-        pthread_mutex_lock(&g->lock);
-        size_t i = g->next_row;
-        if (!buf && g->status == TC_OK)
-            g->status = TC_ENOMEM;
-        if (g->status == TC_OK && i < g->M)
-            g->next_row++;
-        else
-            i = g->M;
-        pthread_mutex_unlock(&g->lock);
-        if (i >= g->M)
-            break;
+    if (!buf)
+        fail(g, TC_ENOMEM);
+    for (size_t i; buf && (i = next_task(g, g->M)) < g->M;) {
         tc_status st = gemm_row(g, i, buf, buf + g->K, buf + 2 * g->K, buf + 2 * g->K + g->ns);
-        if (st != TC_OK) {
-            pthread_mutex_lock(&g->lock);
-            if (g->status == TC_OK)
-                g->status = st;
-            pthread_mutex_unlock(&g->lock);
-        }
+        if (st != TC_OK)
+            fail(g, st);
     }
     free(buf);
     return NULL;
 }
 
-static unsigned worker_count(unsigned asked, size_t rows)
+/* ------------------------------------------------------------ panel kernel */
+
+/* UNPACK of one operand element (fmt_unpack: the model's one decoder) plus the scale
+ * exponents of its step (and, for A, less the kernel's prod_sh), its significand moved
+ * up by `up` (A: the kernel's H; gemm_lanes.h panel_row says why); returns 1 for a special value (Inf, NaN, a NaN scale), which
+ * the general path takes. */
+static int unpack_elem(const tc_fmt_info *fi, uint32_t w, int scale_exp, int scale_nan,
+                       unsigned up, uint32_t *sig, int32_t *exp, uint32_t *neg)
+{
+    int s, e;
+    uint64_t m;
+    tc_value_kind kd = fmt_unpack(fi, w, &s, &m, &e);
+    int ok = kd == TC_VAL_FINITE && !scale_nan;
+    *sig = ok ? (uint32_t)m << up : 0u;
+    *exp = ok && m ? e + scale_exp : GEMM_ZERO_EXP;
+    *neg = 0u - (uint32_t)s;
+    return !ok;
+}
+
+/* The exponent of a scale word and whether it is NaN (mxf8f6f4: one pair per step). */
+static int scale_exp_of(const gemm_job *g, const tc_matrix *m, size_t r, size_t c, int *nan)
+{
+    int s, e;
+    uint64_t sig;
+    *nan = fmt_unpack(&fmt_table[g->p->scale], m->data[at(m->layout, m->ld, r, c)], &s, &sig,
+                      &e) == TC_VAL_NAN;
+    return e;
+}
+
+static void unpack_a_row(gemm_job *g, size_t i)
+{
+    const tc_fmt_info *fi = &fmt_table[g->p->in];
+    for (size_t s = 0; s < g->nsteps; s++) {
+        int nan = 0, se = g->scaled ? scale_exp_of(g, &g->SA, i, s, &nan) : 0, bad = 0;
+        size_t k1 = (s + 1) * g->p->L < g->K ? (s + 1) * g->p->L : g->K;
+        for (size_t k = s * g->p->L; k < k1; k++)
+            bad |= unpack_elem(fi, g->A.data[at(g->A.layout, g->A.ld, i, k)],
+                               se - g->k.prod_sh, nan, (unsigned)g->k.H, &g->a.sig[i * g->K + k], &g->a.exp[i * g->K + k],
+                               &g->a.neg[i * g->K + k]);
+        g->abad[i * g->nsteps + s] = (uint8_t)bad;
+    }
+}
+
+/* Panel q of B: columns q * GEMM_LANES.., k-major; lanes past N hold zeros. k outer,
+ * so that row-major B is read and the panel written in order. */
+static void unpack_b_panel(gemm_job *g, size_t q)
+{
+    const tc_fmt_info *fi = &fmt_table[g->p->in];
+    const size_t off = q * g->K * GEMM_LANES, j0 = q * GEMM_LANES, L = g->p->L;
+    uint32_t *bad = g->bbad + q * g->nsteps * GEMM_LANES;
+    int se[GEMM_LANES] = {0}, nan[GEMM_LANES] = {0};
+    for (size_t i = 0; i < g->nsteps * GEMM_LANES; i++)
+        bad[i] = 0;
+    for (size_t k = 0; k < g->K; k++) {
+        size_t s = k / L;
+        for (size_t l = 0; l < GEMM_LANES; l++) {
+            size_t j = j0 + l, x = off + k * GEMM_LANES + l;
+            if (g->scaled && k % L == 0 && j < g->N)
+                se[l] = scale_exp_of(g, &g->SB, s, j, &nan[l]);
+            uint32_t w = j < g->N ? g->B.data[at(g->B.layout, g->B.ld, k, j)] : 0u;
+            bad[s * GEMM_LANES + l] |= (uint32_t)unpack_elem(fi, w, se[l], nan[l], 0, &g->b.sig[x],
+                                                           &g->b.exp[x], &g->b.neg[x]);
+        }
+    }
+}
+
+static void *unpack_worker(void *arg)
+{
+    gemm_job *g = arg;
+    for (size_t t; (t = next_task(g, g->M + g->npanels)) < g->M + g->npanels;) {
+        if (t < g->M)
+            unpack_a_row(g, t);
+        else
+            unpack_b_panel(g, t - g->M);
+    }
+    return NULL;
+}
+
+/* The general path for one step of one element (a special value met): the step as
+ * tc_dot (tc_dot_scaled) computes it on the words themselves. */
+static uint32_t step_general(void *ctx, size_t i, size_t j, size_t s, uint32_t c)
+{
+    gemm_job *g = ctx;
+    const tc_profile *p = g->p;
+    uint32_t a[TC_MAX_L], b[TC_MAX_L], sa = 0, sb = 0, d = 0;
+    size_t base = s * p->L, n = g->K - base < p->L ? g->K - base : p->L;
+    for (size_t t = 0; t < n; t++) {
+        a[t] = g->A.data[at(g->A.layout, g->A.ld, i, base + t)];
+        b[t] = g->B.data[at(g->B.layout, g->B.ld, base + t, j)];
+    }
+    tc_status st;
+    if (g->scaled) {
+        sa = g->SA.data[at(g->SA.layout, g->SA.ld, i, s)];
+        sb = g->SB.data[at(g->SB.layout, g->SB.ld, s, j)];
+        st = tc_dot_scaled(p, n, a, b, &sa, &sb, c, &d);
+    } else {
+        st = tc_dot(p, n, a, b, c, &d);
+    }
+    if (st != TC_OK)
+        fail(g, st); /* cannot happen: every word was checked */
+    return d;
+}
+
+static void *panel_worker(void *arg)
+{
+    gemm_job *g = arg;
+    uint32_t acc[ROW_BLOCK * GEMM_LANES];
+    size_t count = g->nblocks * g->npanels;
+    for (size_t t; (t = next_task(g, count)) < count;) {
+        size_t q = t % g->npanels, i0 = t / g->npanels * ROW_BLOCK, j0 = q * GEMM_LANES;
+        size_t rows = g->M - i0 < ROW_BLOCK ? g->M - i0 : ROW_BLOCK;
+        size_t lanes = g->N - j0 < GEMM_LANES ? g->N - j0 : GEMM_LANES;
+        for (size_t r = 0; r < rows; r++)
+            for (size_t l = 0; l < GEMM_LANES; l++)
+                acc[r * GEMM_LANES + l] = g->has_c && l < lanes
+                    ? g->C.data[at(g->C.layout, g->C.ld, i0 + r, j0 + l)] : 0u;
+        size_t boff = q * g->K * GEMM_LANES;
+        gemm_panel_job job = {
+            .k = &g->k, .K = g->K, .L = g->p->L, .nsteps = g->nsteps,
+            .asig = g->a.sig + i0 * g->K, .aneg = g->a.neg + i0 * g->K,
+            .aexp = g->a.exp + i0 * g->K, .abad = g->abad + i0 * g->nsteps,
+            .bsig = g->b.sig + boff, .bneg = g->b.neg + boff, .bexp = g->b.exp + boff,
+            .bbad = g->bbad + q * g->nsteps * GEMM_LANES,
+            .rows = rows, .lanes = lanes, .acc = acc,
+            .fallback = step_general, .ctx = g, .i0 = i0, .j0 = j0};
+        g->kernel(&job);
+        for (size_t r = 0; r < rows; r++)
+            for (size_t l = 0; l < lanes; l++)
+                g->D.data[at(g->D.layout, g->D.ld, i0 + r, j0 + l)] = acc[r * GEMM_LANES + l];
+    }
+    return NULL;
+}
+
+/* ------------------------------------------------------------ threads */
+
+static unsigned worker_count(unsigned asked, size_t tasks)
 {
     long n = asked;
     if (!n) {
@@ -111,7 +271,70 @@ static unsigned worker_count(unsigned asked, size_t rows)
         if (n < 1)
             n = 1;
     }
-    return (unsigned)((size_t)n < rows ? (size_t)n : rows);
+    return (unsigned)((size_t)n < tasks ? (size_t)n : tasks);
+}
+
+/* Runs fn on nt threads (the calling one included) until its tasks are done. Fewer
+ * threads than asked only cost time: every task is taken by someone. */
+static void run_phase(gemm_job *g, unsigned nt, void *(*fn)(void *))
+{
+    g->next = 0;
+    pthread_t *tid = nt > 1 ? malloc(nt * sizeof *tid) : NULL;
+    unsigned started = 0;
+    if (tid)
+        while (started + 1 < nt && !pthread_create(&tid[started], NULL, fn, g))
+            started++;
+    fn(g);
+    for (unsigned t = 0; t < started; t++)
+        pthread_join(tid[t], NULL);
+    free(tid);
+}
+
+/* The panel kernel's buffers; 0, or TC_ENOMEM. */
+static tc_status panel_alloc(gemm_job *g)
+{
+    size_t L = g->p->L;
+    g->nsteps = (g->K + L - 1) / L;
+    g->npanels = (g->N + GEMM_LANES - 1) / GEMM_LANES;
+    g->nblocks = (g->M + ROW_BLOCK - 1) / ROW_BLOCK;
+    size_t na = g->M * g->K, nb = g->npanels * GEMM_LANES * g->K;
+    if (g->M > SIZE_MAX / 64 / g->K || g->npanels * GEMM_LANES > SIZE_MAX / 64 / g->K)
+        return TC_ENOMEM;
+    /* one arena, 64-byte aligned parts; large ones asked for in huge pages: the arrays
+     * are written once, and first-touch page faults were a tenth of a 512^3 GEMM's time */
+    size_t part[8] = {na * 4, na * 4, na * 4, nb * 4, nb * 4, nb * 4, g->M * g->nsteps,
+                      g->npanels * g->nsteps * GEMM_LANES * 4}, total = 0;
+    for (int i = 0; i < 8; i++)
+        total += (part[i] + 63) / 64 * 64;
+    enum { HUGE = 2u << 20 };
+    size_t align = total >= HUGE ? HUGE : 64;
+    g->arena = aligned_alloc(align, (total + align - 1) / align * align);
+    if (!g->arena)
+        return TC_ENOMEM;
+#ifdef MADV_HUGEPAGE
+    if (align == HUGE)
+        madvise(g->arena, (total + align - 1) / align * align, MADV_HUGEPAGE); /* a hint */
+#endif
+    void *at_[8];
+    char *q = g->arena;
+    for (int i = 0; i < 8; i++) {
+        at_[i] = q;
+        q += (part[i] + 63) / 64 * 64;
+    }
+    g->a.sig = at_[0], g->a.exp = at_[1], g->a.neg = at_[2];
+    g->b.sig = at_[3], g->b.exp = at_[4], g->b.neg = at_[5];
+    g->abad = at_[6], g->bbad = at_[7];
+    return TC_OK;
+}
+
+static void panel_free(gemm_job *g)
+{
+    free(g->arena);
+}
+
+int tc_gemm_simd_available(unsigned s)
+{
+    return tc_gemm_panel_kernel(s) != NULL;
 }
 
 /* A checked operand: ld resolved, every word within `f`. */
@@ -155,18 +378,25 @@ tc_status tc_gemm(const tc_profile *p, size_t M, size_t N, size_t K, const tc_ma
     if (!ldd || K > SIZE_MAX / 4 - g.ns)
         return TC_EINVAL;
     g.D = (tc_matrix_out){D->data, D->layout, ldd};
-    unsigned nt = worker_count(opts ? opts->threads : 0, M);
+    unsigned simd = opts ? opts->simd : TC_SIMD_AUTO;
+    gemm_panel_fn kernel = tc_gemm_panel_kernel(simd);
+    if (!kernel)
+        return TC_EUNSUPPORTED;
     if (pthread_mutex_init(&g.lock, NULL))
         return TC_ENOMEM;
-    pthread_t *tid = malloc(nt * sizeof *tid);
-    unsigned started = 0;
-    if (tid)
-        while (started + 1 < nt && !pthread_create(&tid[started], NULL, gemm_worker, &g))
-            started++;
-    gemm_worker(&g); /* the calling thread works too */
-    for (unsigned t = 0; t < started; t++)
-        pthread_join(tid[t], NULL);
-    free(tid);
+    unsigned asked = opts ? opts->threads : 0;
+    if (p->kind == TC_KIND_FEDP || p->kind == TC_KIND_MX) {
+        g.kernel = kernel;
+        tc_gemm_step_consts_of(p, &g.k);
+        g.status = panel_alloc(&g);
+        if (g.status == TC_OK)
+            run_phase(&g, worker_count(asked, M + g.npanels), unpack_worker);
+        if (g.status == TC_OK)
+            run_phase(&g, worker_count(asked, g.nblocks * g.npanels), panel_worker);
+        panel_free(&g);
+    } else {
+        run_phase(&g, worker_count(asked, M), rows_worker);
+    }
     pthread_mutex_destroy(&g.lock);
     return g.status;
 }
