@@ -32,7 +32,8 @@ class Matrix(ctypes.Structure):
 
 class GemmOpts(ctypes.Structure):
     """tc_gemm_opts (tcsim_gemm.h)."""
-    _fields_ = [("threads", ctypes.c_uint), ("scale_a", Matrix), ("scale_b", Matrix)]
+    _fields_ = [("threads", ctypes.c_uint), ("scale_a", Matrix), ("scale_b", Matrix),
+                ("simd", ctypes.c_uint)]  # 0: TC_SIMD_AUTO
 
 
 # tcsim.h's enums, as far as the module names them
