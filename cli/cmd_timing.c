@@ -55,11 +55,12 @@ static void show_progress(void *ctx, uint64_t done, uint64_t total)
 static int list_gpus(void)
 {
     tc_gpu_timing g;
-    printf("%-10s %-7s %3s %3s %5s %4s %6s %5s %5s %5s %4s %6s %6s %6s %5s %6s %6s\n",
+    /* arch is as wide as its longest name, "blackwell" */
+    printf("%-10s %-9s %3s %3s %5s %4s %6s %5s %5s %5s %4s %6s %6s %6s %5s %6s %6s\n",
            "gpu", "arch", "sub", "tc", "fedps", "len", "acc32/", "kstep", "depth", "drain",
            "fwd", "acc32+", "ii_min", "sp_ii", "loop", "offset", "accbuf");
     for (size_t i = 0; tc_gpu_timing_get(i, &g) == TC_OK; i++)
-        printf("%-10s %-7s %3u %3u %5u %4u %6u %5u %5u %5u %4u %6u %6u %6u %5u %6u %6u\n",
+        printf("%-10s %-9s %3u %3u %5u %4u %6u %5u %5u %5u %4u %6u %6u %6u %5u %6u %6u\n",
                g.name, tc_arch_name(g.arch), g.subcores, g.tc_per_subcore, g.fedps_per_tc,
                g.fedp_len16, g.acc32_rate_div, g.step_k16, g.depth, g.drain_rows,
                g.step_fwd, g.acc32_extra, g.ii_min, g.sparse_ii_min, g.warp_overhead,

@@ -170,6 +170,9 @@ got=$("$tcsim" timing --list | tail -n +2 | tr -s ' ')
 if [ -z "$want" ] || [ "$got" != "$want" ]; then
     echo "FAIL: timing --list is not timing.txt:"; diff <(echo "$want") <(echo "$got"); fail=1
 fi
+# a table: every line as long as the header (b200's "blackwell" overran the arch column)
+widths=$("$tcsim" timing --list | awk '{ print length($0) }' | sort -u | wc -l)
+[ "$widths" = 1 ] || { echo "FAIL: timing --list lines of $widths lengths:"; "$tcsim" timing --list; fail=1; }
 # the limits docs/timing.md gives for the largest run: 64 warps, ILP 16, 10^6 iterations
 expect 0 "^benchmark: 64 warp\(s\) x ILP 16, 1 iterations" --arch a100 $m16 --warps 64 --ilp 16 \
     --iters 1
