@@ -9,6 +9,7 @@ fedp_align_term.sv
 fedp_csa_tree.sv
 fedp_lzc.sv
 fedp_round.sv
+fedp_cut.sv
 fedp_backend.sv
 fedp.sv
 fedp_scale_decode.sv
