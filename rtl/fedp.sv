@@ -108,6 +108,7 @@ module fedp #(
 
   localparam int N   = L + 1;                           // terms of the sum: L products and c
   localparam int NW  = $clog2(N + 1);                   // how many of them are negative
+  localparam int MAX_SELECT_N = 5;  // the most keys ALIGN compares pairwise (see there)
   localparam int MB  = tc_pkg::max_man_bits(InFmts);    // every element's fraction, left-justified
   localparam int PFB = 2 * MB;                          // product fraction bits: exact
   // A product is in [0, 4): it is not renormalised.
@@ -289,10 +290,20 @@ module fedp #(
     align_keys[L*EW +: EW] = mul_czero_q ? align_floor : mul_cexp_q;
   end
 
-  fedp_max_tree #(.N(L + 1), .W(EW)) i_max_exp (
-    .vals_i(align_keys),
-    .max_o (align_e)
-  );
+  // A few keys: all pairwise comparisons at once (fedp_max_select.sv), about half the
+  // delay of a tree; more: the tree (fedp_max_tree.sv), whose comparators grow as N, not
+  // N^2 (MAX_SELECT_N: volta and the tf32 units of L 4 take the first).
+  if (N <= MAX_SELECT_N) begin : gen_max_select
+    fedp_max_select #(.N(N), .W(EW)) i_max_exp (
+      .vals_i(align_keys),
+      .max_o (align_e)
+    );
+  end else begin : gen_max_tree
+    fedp_max_tree #(.N(N), .W(EW)) i_max_exp (
+      .vals_i(align_keys),
+      .max_o (align_e)
+    );
+  end
 
   // Each term is shifted right by E - e and truncated toward zero to F fraction bits
   // relative to 2^E, in sign-magnitude (docs/contract.md step 4: no guard, round or sticky):

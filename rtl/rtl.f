@@ -5,6 +5,7 @@ tc_pkg.sv
 fedp_unpack.sv
 fedp_decode.sv
 fedp_max_tree.sv
+fedp_max_select.sv
 fedp_align_term.sv
 fedp_csa_tree.sv
 fedp_lzc.sv
