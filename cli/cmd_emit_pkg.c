@@ -134,7 +134,8 @@ static int emit_constants(text *t)
 {
     char up[32];
     put(t, "\n  // Registers between an FEDP's inputs and its result (fedp.sv, fedp_grouped.sv):\n"
-           "  // the model's TC_FEDP_LATENCY, which its timing and the testbenches use too.\n"
+           "  // the model's TC_FEDP_LATENCY, which its timing and the testbenches use too, and\n"
+           "  // fedp.sv's default Depth (an instance may choose another, 2..6).\n"
            "  localparam int FEDP_LATENCY = %d;\n", TC_FEDP_LATENCY);
     put(t, "\n  // Blackwell tcgen05.mma kinds (tc_blackwell.sv's kind_i): the C enum tc_bw_kind.\n");
     for (int k = 0; k < TC_BW_KIND_COUNT; k++)

@@ -8,19 +8,23 @@
 // fp16: to nearest even). Special values are decided on a separate path and replace
 // the result at the end.
 //
-// Pipeline (seed 000: the products in the first stage, accumulation over three stages),
-// one new operation per cycle, LATENCY = 4 registers between an input and its result:
+// Pipeline: seven stages, one new operation per cycle, with a cut (fedp_cut.sv) after
+// each; Depth (2..6) registers stand between an input and its result, LATENCY = Depth:
 //
-//   a_i,b_i,c_i ─► UNPACK+MUL ─►│mul_*_q│─► ALIGN ─►│align_*_q│─► ADD ─►│add_*_q│─► NORM+ROUND ─►│d_q│─► d_o
-//                  decode,        products,   max E, truncating   3:2 carry-   sum,carry   carry add, lzc,
-//                  exact products exponents   shifts, signed terms save tree                shift, round, select
+//   a_i,b_i,c_i ─► MUL ─┊mul┊─► ALIGN ─┊align┊─► ADD ─┊add┊─► CPA ─┊cpa┊─► NORM ─┊norm┊─► ROUND ─│d_q│─► d_o
+//                  decode,      max E, shifts,     3:2 carry-    carry add     lzc, shift   round,
+//                  products     one's complement   save tree     and |sum|                  select
 //
-// ADD and NORM+ROUND (with the add_*_q and d_q registers) are fedp_backend.sv, instance
-// i_back, the back end fedp_grouped.sv shares.
+// The result register d_q is always there; CUTS (below) picks the other Depth - 1 cuts
+// that hold registers, so that the stages between them carry about equal delay. Depth 4,
+// the default (tc_pkg::FEDP_LATENCY, the model's TC_FEDP_LATENCY), registers
+// mul | align | cpa | d. ADD to ROUND (with their cuts and d_q) are fedp_backend.sv,
+// instance i_back, the back end fedp_grouped.sv shares.
 //
 // An operation presented with valid_i = 1 before rising edge t is on d_o with
-// valid_o = 1 after edge t+3. rst_ni (synchronous, active low) clears the valid bits, so
-// the work in flight is dropped; the datapath registers load only with a valid operation.
+// valid_o = 1 after edge t + Depth - 1. rst_ni (synchronous, active low) clears the valid
+// bits, so the work in flight is dropped; the registers between stages load on every
+// edge (their valid bit says whether they hold an operation), d_q only with a valid one.
 //
 // Formats are chosen per operation: in_fmt_i (a tc_fmt code from InFmts) for every a/b
 // element, out_fmt_i (FMT_FP32 or FMT_FP16, from OutFmts) for c and d. An element is the
@@ -51,6 +55,8 @@ module fedp #(
   parameter int Fp32ManBits /*verilator public*/ = tc_pkg::FEDP_VOLTA_FP16_FP32_MAN_BITS,
   // Scale-factor formats: 0 (a plain step) or 1 << tc_pkg::FMT_UE8M0 (block-scaled).
   parameter int ScaleFmts /*verilator public*/ = tc_pkg::FEDP_VOLTA_FP16_SCALE_FMTS,
+  // Registers from input to output, 2..6 (see CUTS).
+  parameter int Depth /*verilator public*/ = tc_pkg::FEDP_LATENCY,
   localparam int ELEM_W /*verilator public*/ = tc_pkg::max_value_bits(InFmts),
   localparam int C_W = tc_pkg::max_value_bits(OutFmts),
   localparam int FW = tc_pkg::FMT_BITS
@@ -70,11 +76,25 @@ module fedp #(
 );
   // ------------------------------------------------------------------------ Constants
 
-  // Registers from input to output: mul, align, add and d. Read by the testbenches (as a
-  // public parameter), not by the logic.
+  // Registers from input to output. Read by the testbenches (as a public parameter).
   /* verilator lint_off UNUSEDPARAM */
-  localparam int LATENCY /*verilator public*/ = tc_pkg::FEDP_LATENCY;
+  localparam int LATENCY /*verilator public*/ = Depth;
   /* verilator lint_on UNUSEDPARAM */
+
+  // The cuts that hold registers at each depth, besides d_q: bit 0 mul, 1 align, 2 add,
+  // 3 cpa, 4 norm. Chosen from the stage delays of volta_fp16 (synth/README.md): MUL and
+  // ALIGN are the longest stages and keep their own registers from depth 4 on; ADD (one
+  // 3:2 tree) joins CPA until depth 6; depth 3 splits the sum from the normalisation.
+  function automatic bit [4:0] cuts_of(input int depth);
+    case (depth)
+      2:       cuts_of = 5'b00100;  // MUL..ADD | CPA..ROUND
+      3:       cuts_of = 5'b01010;  // MUL..ALIGN | ADD..CPA | NORM..ROUND
+      4:       cuts_of = 5'b01011;  // MUL | ALIGN | ADD..CPA | NORM..ROUND
+      5:       cuts_of = 5'b11011;  // MUL | ALIGN | ADD..CPA | NORM | ROUND
+      default: cuts_of = 5'b11111;  // one stage each
+    endcase
+  endfunction
+  localparam bit [4:0] CUTS /*verilator public*/ = cuts_of(Depth);
   localparam int FP32 = tc_pkg::FMT_FP32;
   localparam int FP16 = tc_pkg::FMT_FP16;
   localparam int NONE = tc_pkg::EMIN_ALIGN_NONE;
@@ -87,6 +107,8 @@ module fedp #(
   localparam int S_LO = SCALED ? 2 * tc_pkg::emin(UE8M0) : 0;
 
   localparam int N   = L + 1;                           // terms of the sum: L products and c
+  localparam int NW  = $clog2(N + 1);                   // how many of them are negative
+  localparam int MAX_SELECT_N = 5;  // the most keys ALIGN compares pairwise (see there)
   localparam int MB  = tc_pkg::max_man_bits(InFmts);    // every element's fraction, left-justified
   localparam int PFB = 2 * MB;                          // product fraction bits: exact
   // A product is in [0, 4): it is not renormalised.
@@ -116,6 +138,9 @@ module fedp #(
   localparam int MB32 = tc_pkg::man_bits(FP32);     // the largest Fp32ManBits
 
   // Parameter checks: a wrong instance stops at elaboration, in Verilator and in Yosys.
+  if (Depth < 2 || Depth > 6) begin : gen_bad_depth
+    $error("fedp: Depth = %0d, expected 2..6", Depth);
+  end
   if (L < 1 || L > 64) begin : gen_bad_l
     $error("fedp: L = %0d, expected 1..64", L);
   end
@@ -240,24 +265,16 @@ module fedp #(
   logic [EW-1:0]     mul_cexp_q;
   logic [CFB:0]      mul_csig_q;
 
-  always_ff @(posedge clk_i) begin : mul_regs
-    if (!rst_ni) mul_valid_q <= 1'b0;
-    else         mul_valid_q <= valid_i;
-    if (valid_i) begin
-      mul_out16_q   <= mul_out16;
-      mul_nan_q     <= mul_nan || (mul_pinf && mul_ninf);
-      mul_inf_q     <= mul_pinf || mul_ninf;
-      mul_inf_neg_q <= mul_ninf;
-      mul_psig_q    <= mul_psig;
-      mul_pexp_q    <= mul_pexp;
-      mul_psign_q   <= mul_psign;
-      mul_pzero_q   <= mul_pzero;
-      mul_csign_q   <= c_sign;
-      mul_czero_q   <= c_zero;
-      mul_cexp_q    <= c_exp;
-      mul_csig_q    <= c_sig;
-    end
-  end
+  fedp_cut #(.W(4 + L * (PW + EW + 2) + 2 + EW + CFB + 1), .Reg(CUTS[0])) i_cut_mul (
+    .clk_i,
+    .rst_ni,
+    .valid_i,
+    .data_i ({mul_out16, mul_nan || (mul_pinf && mul_ninf), mul_pinf || mul_ninf, mul_ninf,
+              mul_psig, mul_pexp, mul_psign, mul_pzero, c_sign, c_zero, c_exp, c_sig}),
+    .valid_o(mul_valid_q),
+    .data_o ({mul_out16_q, mul_nan_q, mul_inf_q, mul_inf_neg_q, mul_psig_q, mul_pexp_q,
+              mul_psign_q, mul_pzero_q, mul_csign_q, mul_czero_q, mul_cexp_q, mul_csig_q})
+  );
 
   // ------------------------------------------------------------------------ ALIGN
   // E = max(Emin_align, exponents of the non-zero terms); zero terms enter as the floor.
@@ -273,19 +290,44 @@ module fedp #(
     align_keys[L*EW +: EW] = mul_czero_q ? align_floor : mul_cexp_q;
   end
 
-  fedp_max_tree #(.N(L + 1), .W(EW)) i_max_exp (
-    .vals_i(align_keys),
-    .max_o (align_e)
-  );
+  // A few keys: all pairwise comparisons at once (fedp_max_select.sv), about half the
+  // delay of a tree; more: the tree (fedp_max_tree.sv), whose comparators grow as N, not
+  // N^2 (MAX_SELECT_N: volta and the tf32 units of L 4 take the first).
+  if (N <= MAX_SELECT_N) begin : gen_max_select
+    fedp_max_select #(.N(N), .W(EW)) i_max_exp (
+      .vals_i(align_keys),
+      .max_o (align_e)
+    );
+  end else begin : gen_max_tree
+    fedp_max_tree #(.N(N), .W(EW)) i_max_exp (
+      .vals_i(align_keys),
+      .max_o (align_e)
+    );
+  end
 
   // Each term is shifted right by E - e and truncated toward zero to F fraction bits
   // relative to 2^E, in sign-magnitude (docs/contract.md step 4: no guard, round or sticky):
   // fedp_align_term.sv, one instance per product (PW bits, PFB fraction bits, below 4)
-  // and one for c (CFB fraction bits, below 2).
-  logic [N*SW-1:0] align_t;
+  // and one for c (CFB fraction bits, below 2). A negative term leaves as the one's
+  // complement of its magnitude; term N, the count of negative terms, adds the missing
+  // ones in ADD's carry-save tree, where they cost no carry chain:
+  //
+  //   align_t:  | count of signs | ~mag or mag (c) | ~mag or mag (product L-1) | ... | (product 0) |
+  //   a term read back: t = align_t[i] + (its top bit), the top bit being its sign.
+  logic [(N+1)*SW-1:0] align_t;
+
+  always_comb begin : align_negs
+    int unsigned negs;
+    negs = 0;
+    for (int i = 0; i < L; i++)
+      negs += 32'(mul_psign_q[i]);
+    negs += 32'(mul_csign_q);
+    align_t[N*SW +: SW] = SW'(NW'(negs));
+  end
 
   for (genvar i = 0; i < L; i++) begin : gen_align
-    fedp_align_term #(.SigW(PW), .SigFB(PFB), .F(F), .EW(EW), .SW(SW)) i_align_term (
+    fedp_align_term #(.SigW(PW), .SigFB(PFB), .F(F), .EW(EW), .SW(SW), .OnesNeg(1'b1))
+        i_align_term (
       .e_i   (align_e),
       .exp_i (mul_pexp_q[i*EW +: EW]),
       .sig_i (mul_psig_q[i*PW +: PW]),
@@ -294,7 +336,8 @@ module fedp #(
       .term_o(align_t[i*SW +: SW])
     );
   end
-  fedp_align_term #(.SigW(CFB + 1), .SigFB(CFB), .F(F), .EW(EW), .SW(SW)) i_align_c (
+  fedp_align_term #(.SigW(CFB + 1), .SigFB(CFB), .F(F), .EW(EW), .SW(SW), .OnesNeg(1'b1))
+      i_align_c (
     .e_i   (align_e),
     .exp_i (mul_cexp_q),
     .sig_i (mul_csig_q),
@@ -303,28 +346,26 @@ module fedp #(
     .term_o(align_t[L*SW +: SW])
   );
 
-  logic              align_valid_q, align_out16_q, align_nan_q, align_inf_q, align_inf_neg_q;
-  logic [EW-1:0]     align_e_q /*verilator public_flat_rd*/;
-  logic [N*SW-1:0]   align_t_q /*verilator public_flat_rd*/;
+  logic                align_valid_q, align_out16_q, align_nan_q, align_inf_q, align_inf_neg_q;
+  logic [EW-1:0]       align_e_q /*verilator public_flat_rd*/;
+  logic [(N+1)*SW-1:0] align_t_q /*verilator public_flat_rd*/;
 
-  always_ff @(posedge clk_i) begin : align_regs
-    if (!rst_ni) align_valid_q <= 1'b0;
-    else         align_valid_q <= mul_valid_q;
-    if (mul_valid_q) begin
-      align_out16_q   <= mul_out16_q;
-      align_nan_q     <= mul_nan_q;
-      align_inf_q     <= mul_inf_q;
-      align_inf_neg_q <= mul_inf_neg_q;
-      align_e_q       <= align_e;
-      align_t_q       <= align_t;
-    end
-  end
+  fedp_cut #(.W(4 + EW + (N + 1) * SW), .Reg(CUTS[1])) i_cut_align (
+    .clk_i,
+    .rst_ni,
+    .valid_i(mul_valid_q),
+    .data_i ({mul_out16_q, mul_nan_q, mul_inf_q, mul_inf_neg_q, align_e, align_t}),
+    .valid_o(align_valid_q),
+    .data_o ({align_out16_q, align_nan_q, align_inf_q, align_inf_neg_q, align_e_q, align_t_q})
+  );
 
-  // ------------------------------------------------------- ADD, NORM + ROUND, Result
-  // The back end shared with fedp_grouped.sv: the carry-save sum (add_*_q), one
-  // normalisation, the rounders of OutFmts and the result selection (d_q).
+  // ------------------------------------------------- ADD, CPA, NORM, ROUND, Result
+  // The back end shared with fedp_grouped.sv: the carry-save sum of the N + 1 terms, the
+  // carry add, one normalisation, the rounders of OutFmts and the result selection (d_q),
+  // with the cuts of this depth.
   fedp_backend #(
-    .N(N), .SW(SW), .MW(MW), .EW(EW), .F(F), .OutFmts(OutFmts), .Fp32ManBits(Fp32ManBits)
+    .N(N + 1), .SW(SW), .MW(MW), .EW(EW), .F(F), .OutFmts(OutFmts),
+    .Fp32ManBits(Fp32ManBits), .Cuts(CUTS[4:2])
   ) i_back (
     .clk_i,
     .rst_ni,

@@ -5,7 +5,9 @@
 // The term is sig_i * 2^(exp_i - SigFB), sig_i an unsigned magnitude with SigFB fraction
 // bits. It is shifted right by E - exp_i and truncated toward zero to F fraction bits
 // relative to 2^E, in sign-magnitude (no guard, round or sticky bit), then zeroed if the
-// term is zero or dropped and negated if its sign is set:
+// term is zero or dropped and negated if its sign is set (with OnesNeg, only inverted: the
+// caller adds the missing 1 of every term with sign_i set, so that no term has a carry
+// chain of its own; -m = ~m + 1 holds for m = 0 too):
 //
 //   sig_i in its window:   | IB integer | WIN fraction |  >> (E - exp_i), then keep the
 //   top F fraction bits:   | IB integer | F fraction   |  = TW bits, then the sign.
@@ -17,7 +19,8 @@ module fedp_align_term #(
   parameter int SigFB = 20,  // fraction bits of sig_i
   parameter int F = tc_pkg::FEDP_VOLTA_FP16_F,  // fraction bits kept after alignment, relative to 2^E
   parameter int EW = 10,     // exponents, signed
-  parameter int SW = 29      // the signed term (the width of the sum it enters)
+  parameter int SW = 29,     // the signed term (the width of the sum it enters)
+  parameter bit OnesNeg = 1'b0  // a negative term as ~magnitude: the caller adds sign_i
 ) (
   input  logic [EW-1:0] e_i,     // E, the alignment exponent, signed
   input  logic [EW-1:0] exp_i,   // the term's exponent, signed
@@ -25,6 +28,7 @@ module fedp_align_term #(
   input  logic          sign_i,  // negative
   input  logic          zero_i,  // zero or dropped: the term is 0
   output logic [SW-1:0] term_o   // the truncated term in units of 2^(E - F), signed
+                                 // (OnesNeg: less 1 when sign_i)
 );
   // ------------------------------------------------------------------------ Constants
   localparam int IB  = SigW - SigFB;              // integer bits of sig_i
@@ -55,6 +59,7 @@ module fedp_align_term #(
     align_x = (XW'(sig_i) << (WIN - SigFB)) >> align_sh;
     align_mag = TW'(align_x >> (WIN - F));
     if (zero_i) align_mag = '0;
-    term_o = sign_i ? -(SW'(align_mag)) : SW'(align_mag);
+    if (OnesNeg) term_o = sign_i ? ~(SW'(align_mag)) : SW'(align_mag);
+    else         term_o = sign_i ? -(SW'(align_mag)) : SW'(align_mag);
   end
 endmodule

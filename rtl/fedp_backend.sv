@@ -1,17 +1,22 @@
 // fedp_backend.sv - the back end of the FEDP arithmetic, shared by fedp.sv and
-// fedp_grouped.sv: the last two pipeline stages, from the aligned signed terms to the
-// rounded result (docs/contract.md steps 5 to 7):
+// fedp_grouped.sv: from the aligned signed terms to the rounded result (docs/contract.md
+// steps 5 to 7), in four stages with a cut (fedp_cut.sv) after each:
 //
-//   terms_i,e_i ─► ADD ─►│add_*_q│─► NORM+ROUND ─►│d_q│─► d_o
-//                  3:2 carry-   sum,carry   carry add, lzc,
-//                  save tree                shift, round, select
+//   terms_i,e_i ─► ADD ─►┊add┊─► CPA ─►┊cpa┊─► NORM ─►┊norm┊─► ROUND ─►│d_q│─► d_o
+//                  3:2 carry-     carry add and     lzc, shift,      rounders,
+//                  save tree      |sum| side by     exponent         result select
+//                                 side
 //
-// The N terms are the ALIGN stage's registers: each a signed SW-bit integer in units of
-// 2^(E - F), E = e_i. Special values were decided in front (nan_i, inf_i, inf_neg_i) and
-// replace the result in "Result selection". Two registers from input to output: an
-// operation presented with valid_i = 1 before rising edge t is on d_o with valid_o = 1
-// after edge t+1. rst_ni (synchronous, active low) clears the valid bits; the datapath
-// registers load only with a valid operation.
+// Cuts names the cuts that hold registers (bit 0 add, 1 cpa, 2 norm); the result
+// register d_q is always there. The default, add alone, is the back end of seed 000 (two
+// registers); fedp.sv picks others for its depth. An operation presented with valid_i = 1
+// before rising edge t is on d_o with valid_o = 1 after edge t + REGS - 1, REGS = the
+// registered cuts + 1. rst_ni (synchronous, active low) clears the valid bits; d_q loads
+// only with a valid operation, so d_o holds the last result.
+//
+// The N terms are the ALIGN stage's: each a signed SW-bit integer in units of 2^(E - F),
+// E = e_i. Special values were decided in front (nan_i, inf_i, inf_neg_i) and replace the
+// result in "Result selection".
 //
 // OutFmts names the rounders that exist: FMT_FP32 (toward zero, Fp32ManBits fraction
 // bits) and/or FMT_FP16 (to nearest even). With both, out16_i picks fp16 per operation;
@@ -26,6 +31,8 @@ module fedp_backend #(
   parameter int OutFmts = tc_pkg::FEDP_VOLTA_FP16_OUT_FMTS,
   // Fraction bits of an fp32 result: 23, or 13 for native fp8 (an e8m13 value in fp32).
   parameter int Fp32ManBits = tc_pkg::FEDP_VOLTA_FP16_FP32_MAN_BITS,
+  // Cuts with registers: bit 0 after ADD, bit 1 after CPA, bit 2 after NORM.
+  parameter bit [2:0] Cuts = 3'b001,
   localparam int C_W = tc_pkg::max_value_bits(OutFmts)
 ) (
   input  logic            clk_i,
@@ -66,6 +73,8 @@ module fedp_backend #(
 
   // -------------------------------------------------------------------------- ADD
   // The exact sum of the N signed terms, kept in carry-save form (docs/contract.md step 5).
+  // The special class travels beside the data: NaN, Inf, the Inf's sign, and the format.
+  localparam int FL = 4;  // {out16, nan, inf, inf_neg}
   logic [SW-1:0] add_sum, add_carry;
 
   fedp_csa_tree #(.N(N), .W(SW)) i_csa (
@@ -74,48 +83,84 @@ module fedp_backend #(
     .carry_o(add_carry)
   );
 
-  logic              add_valid_q, add_out16_q, add_nan_q, add_inf_q, add_inf_neg_q;
+  logic              add_valid_q;
+  logic [FL-1:0]     add_flags_q;
   logic [EW-1:0]     add_e_q;
   logic [SW-1:0]     add_sum_q /*verilator public_flat_rd*/;
   logic [SW-1:0]     add_carry_q /*verilator public_flat_rd*/;
 
-  always_ff @(posedge clk_i) begin : add_regs
-    if (!rst_ni) add_valid_q <= 1'b0;
-    else         add_valid_q <= valid_i;
-    if (valid_i) begin
-      add_out16_q   <= out16_i;
-      add_nan_q     <= nan_i;
-      add_inf_q     <= inf_i;
-      add_inf_neg_q <= inf_neg_i;
-      add_e_q       <= e_i;
-      add_sum_q     <= add_sum;
-      add_carry_q   <= add_carry;
-    end
+  fedp_cut #(.W(FL + EW + 2 * SW), .Reg(Cuts[0])) i_cut_add (
+    .clk_i,
+    .rst_ni,
+    .valid_i,
+    .data_i ({out16_i, nan_i, inf_i, inf_neg_i, e_i, add_sum, add_carry}),
+    .valid_o(add_valid_q),
+    .data_o ({add_flags_q, add_e_q, add_sum_q, add_carry_q})
+  );
+
+  // -------------------------------------------------------------------------- CPA
+  // The carry-propagate add and the magnitude, side by side rather than one after the
+  // other: |x| of a negative x is ~(x - 1), and x - 1 = sum + carry + (-1) is one more
+  // 3:2 step (sum ^ carry ^ 1, (sum | carry) << 1) in front of a second adder. The
+  // magnitude is below 2^MW (MW >= SW - 1), so the top bit of x is its sign.
+  logic [SW-1:0] cpa_total, cpa_less;
+  logic          cpa_neg;
+  logic [MW-1:0] cpa_mag;
+
+  always_comb begin : stage_cpa
+    cpa_total = add_sum_q + add_carry_q;
+    cpa_less = ~(add_sum_q ^ add_carry_q) + ((add_sum_q | add_carry_q) << 1);
+    cpa_neg = cpa_total[SW-1];
+    cpa_mag = cpa_neg ? MW'(~cpa_less) : MW'(cpa_total);
   end
 
-  // ------------------------------------------------------------------- NORM + ROUND
+  logic              cpa_valid_q;
+  logic              cpa_neg_q /*verilator public_flat_rd*/;
+  logic [FL-1:0]     cpa_flags_q;
+  logic [EW-1:0]     cpa_e_q;
+  logic [MW-1:0]     cpa_mag_q /*verilator public_flat_rd*/;
+
+  fedp_cut #(.W(FL + EW + 1 + MW), .Reg(Cuts[1])) i_cut_cpa (
+    .clk_i,
+    .rst_ni,
+    .valid_i(add_valid_q),
+    .data_i ({add_flags_q, add_e_q, cpa_neg, cpa_mag}),
+    .valid_o(cpa_valid_q),
+    .data_o ({cpa_flags_q, cpa_e_q, cpa_neg_q, cpa_mag_q})
+  );
+
+  // ------------------------------------------------------------------------- NORM
   // value = sum * 2^(E - F); normalised, its leading one has exponent E - F + (MW-1-lzc).
-  logic [SW-1:0]        norm_total;
-  logic                 norm_neg, norm_zero;
-  logic [MW-1:0]        norm_mag, norm_sig;
+  logic                 norm_zero;
+  logic [MW-1:0]        norm_sig;
   logic [LZW-1:0]       norm_lzc;
   logic signed [EW-1:0] norm_exp;
 
-  always_comb begin : stage_norm
-    norm_total = add_sum_q + add_carry_q;
-    norm_neg = norm_total[SW-1];
-    norm_mag = norm_neg ? MW'(-norm_total) : MW'(norm_total);
-    norm_zero = norm_mag == '0;
-  end
-
   fedp_lzc #(.W(MW)) i_lzc (
-    .x_i   (norm_mag),
+    .x_i   (cpa_mag_q),
     .cnt_o (norm_lzc),
     .norm_o(norm_sig)
   );
 
-  assign norm_exp = add_e_q - EW'(F) + EW'(MW - 1) - EW'(norm_lzc);
+  assign norm_exp = cpa_e_q - EW'(F) + EW'(MW - 1) - EW'(norm_lzc);
+  // The lzc's top count bit: only an all-zero magnitude counts MW (MW < 2^LZW).
+  assign norm_zero = norm_lzc == LZW'(MW);
 
+  logic                 rnd_valid, rnd_neg, rnd_zero;
+  logic [FL-1:0]        rnd_flags;
+  logic signed [EW-1:0] rnd_exp;
+  logic [MW-1:0]        rnd_sig;
+
+  fedp_cut #(.W(FL + 2 + EW + MW), .Reg(Cuts[2])) i_cut_norm (
+    .clk_i,
+    .rst_ni,
+    .valid_i(cpa_valid_q),
+    .data_i ({cpa_flags_q, cpa_neg_q, norm_zero, norm_exp, norm_sig}),
+    .valid_o(rnd_valid),
+    .data_o ({rnd_flags, rnd_neg, rnd_zero, rnd_exp, rnd_sig})
+  );
+
+  // ------------------------------------------------------------------------ ROUND
   // round32 is C_W wide: that is fp32's width when fp32 is an output, and without fp32
   // there is no fp32 rounder to fill more bits (an fp16-only instance has C_W = 16).
   logic [C_W-1:0]  round32;
@@ -123,9 +168,9 @@ module fedp_backend #(
 
   if (OUT32) begin : gen_round32
     fedp_round #(.Fmt(FP32), .ManBits(Fp32ManBits), .Rne(1'b0), .SigW(MW), .ExpW(EW)) i_round (
-      .sign_i  (norm_neg),
-      .exp_i   (norm_exp),
-      .sig_i   (norm_sig),
+      .sign_i  (rnd_neg),
+      .exp_i   (rnd_exp),
+      .sig_i   (rnd_sig),
       .result_o(round32)
     );
   end else begin : gen_no_round32
@@ -133,9 +178,9 @@ module fedp_backend #(
   end
   if (OUT16) begin : gen_round16
     fedp_round #(.Fmt(FP16), .ManBits(MB16), .Rne(1'b1), .SigW(MW), .ExpW(EW)) i_round (
-      .sign_i  (norm_neg),
-      .exp_i   (norm_exp),
-      .sig_i   (norm_sig),
+      .sign_i  (rnd_neg),
+      .exp_i   (rnd_exp),
+      .sig_i   (rnd_sig),
       .result_o(round16)
     );
   end else begin : gen_no_round16
@@ -145,29 +190,34 @@ module fedp_backend #(
   // -------------------------------------------------------------- Result selection
   // NaN is canonical; an exact zero sum is +0 (step 7); a non-zero sum that rounds to
   // zero keeps its sign (the rounder's result). With one rounder the format is fixed.
+  logic           rnd_out16, rnd_nan, rnd_inf, rnd_inf_neg;
   logic [C_W-1:0] result;
 
+  assign {rnd_out16, rnd_nan, rnd_inf, rnd_inf_neg} = rnd_flags;
+
   always_comb begin : result_select
-    if (OUT16 && (!OUT32 || add_out16_q)) begin
-      if (add_nan_q)      result = C_W'({1'b0, {(RW16 - 1){1'b1}}});
-      else if (add_inf_q) result = C_W'({add_inf_neg_q, {EB16{1'b1}}, {MB16{1'b0}}});
-      else if (norm_zero) result = '0;
-      else                result = C_W'(round16);
+    if (OUT16 && (!OUT32 || rnd_out16)) begin
+      if (rnd_nan)       result = C_W'({1'b0, {(RW16 - 1){1'b1}}});
+      else if (rnd_inf)  result = C_W'({rnd_inf_neg, {EB16{1'b1}}, {MB16{1'b0}}});
+      else if (rnd_zero) result = '0;
+      else               result = C_W'(round16);
     end else begin
-      if (add_nan_q)      result = C_W'({1'b0, {(RW32 - 1){1'b1}}});
-      else if (add_inf_q) result = C_W'({add_inf_neg_q, {EB32{1'b1}}, {MB32{1'b0}}});
-      else if (norm_zero) result = '0;
-      else                result = round32;
+      if (rnd_nan)       result = C_W'({1'b0, {(RW32 - 1){1'b1}}});
+      else if (rnd_inf)  result = C_W'({rnd_inf_neg, {EB32{1'b1}}, {MB32{1'b0}}});
+      else if (rnd_zero) result = '0;
+      else               result = round32;
     end
   end
 
+  // The result register loads only with a valid operation: d_o holds the last result,
+  // as the units that read it expect. Its enable drives C_W flops, no more.
   logic           out_valid_q;
   logic [C_W-1:0] d_q;
 
   always_ff @(posedge clk_i) begin : out_regs
     if (!rst_ni) out_valid_q <= 1'b0;
-    else         out_valid_q <= add_valid_q;
-    if (add_valid_q) d_q <= result;
+    else         out_valid_q <= rnd_valid;
+    if (rnd_valid) d_q <= result;
   end
 
   assign valid_o = out_valid_q;

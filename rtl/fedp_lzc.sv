@@ -1,7 +1,13 @@
 // fedp_lzc.sv - NORM: leading zeros of a vector, and the vector shifted left by them
-// (its leading one at the top). Both come from one binary search: at each level, if the
-// upper half of the remaining window is zero, the count gains that half and the window
-// moves down by it: log2(W) levels of one shift each, not a W-way priority chain.
+// (its leading one at the top).
+//
+// The count comes from a tree over aligned blocks: a block of 2^(k+1) bits is zero when
+// both halves are, and its count is its upper half's, or 2^k plus its lower half's when
+// the upper half is zero. Each level adds one 1-bit multiplexer, so the count's top bit
+// (the upper half of the whole vector is zero) is known first and each lower bit one level
+// later. The shift takes the count's bits in that order, largest first, so that each level
+// of the shifter waits only for the bit it needs (a binary search instead shifts the
+// whole vector before it can test the next half: log2(W) wide shifts in series).
 module fedp_lzc #(
   parameter int W = 8,
   localparam int CW = $clog2(W + 1)  // counts 0..W
@@ -10,21 +16,40 @@ module fedp_lzc #(
   output logic [CW-1:0] cnt_o,   // W for an all-zero x_i
   output logic [W-1:0]  norm_o   // x_i << cnt_o
 );
-  localparam int LEVELS = $clog2(W);   // the search halves P = 2^LEVELS bits
+  localparam int LEVELS = W > 1 ? $clog2(W) : 1;   // the count of a P-bit window
   localparam int P = 1 << LEVELS;
 
-  logic [P-1:0] window;
+  logic [P-1:0]        window, zero, zero_up, shifted;
+  logic [P*LEVELS-1:0] cnt, cnt_up;                // block b's count at [b*LEVELS +: LEVELS]
 
-  always_comb begin : search
+  always_comb begin : count
     window = P'(x_i) << (P - W);  // left-aligned; the padding below is zero
-    cnt_o = '0;
-    for (int k = LEVELS - 1; k >= 0; k--)
-      if ((window >> (P - (1 << k))) == '0) begin
-        cnt_o = cnt_o + CW'(1 << k);
-        window = window << (1 << k);
+    // Level 0: blocks of one bit.
+    zero = ~window;
+    cnt = '0;
+    zero_up = '0;
+    cnt_up = '0;
+    // Level k+1: block b is blocks 2b+1 (upper half) and 2b of level k.
+    for (int k = 0; k < LEVELS; k++) begin
+      zero_up = '0;
+      cnt_up = '0;
+      for (int b = 0; b < (P >> (k + 1)); b++) begin
+        zero_up[b] = zero[2*b+1] && zero[2*b];
+        cnt_up[b*LEVELS +: LEVELS] = zero[2*b+1]
+            ? cnt[(2*b)*LEVELS +: LEVELS] | LEVELS'(1 << k)
+            : cnt[(2*b+1)*LEVELS +: LEVELS];
       end
-    // All zero: the search stops at P-1; the count of an all-zero vector is W.
-    if (!window[P-1]) cnt_o = CW'(W);
-    norm_o = window[P-1 -: W];
+      zero = zero_up;
+      cnt = cnt_up;
+    end
+    // All zero: the count of an all-zero vector is W (the tree would say P - 1).
+    cnt_o = zero[0] ? CW'(W) : CW'(cnt[LEVELS-1:0]);
+  end
+
+  always_comb begin : shift
+    shifted = window;
+    for (int k = LEVELS - 1; k >= 0; k--)
+      if (cnt[k]) shifted = shifted << (1 << k);
+    norm_o = shifted[P-1 -: W];
   end
 endmodule

@@ -5,10 +5,12 @@ tc_pkg.sv
 fedp_unpack.sv
 fedp_decode.sv
 fedp_max_tree.sv
+fedp_max_select.sv
 fedp_align_term.sv
 fedp_csa_tree.sv
 fedp_lzc.sv
 fedp_round.sv
+fedp_cut.sv
 fedp_backend.sv
 fedp.sv
 fedp_scale_decode.sv

@@ -253,7 +253,8 @@ package tc_pkg;
   localparam int S32_SIGNED = 1;
 
   // Registers between an FEDP's inputs and its result (fedp.sv, fedp_grouped.sv):
-  // the model's TC_FEDP_LATENCY, which its timing and the testbenches use too.
+  // the model's TC_FEDP_LATENCY, which its timing and the testbenches use too, and
+  // fedp.sv's default Depth (an instance may choose another, 2..6).
   localparam int FEDP_LATENCY = 4;
 
   // Blackwell tcgen05.mma kinds (tc_blackwell.sv's kind_i): the C enum tc_bw_kind.

@@ -9,7 +9,15 @@ Writes REPORTS/synth.json (one record per block) and REPORTS/synth.md (the table
 README), and keeps every log and netlist in WORK/<block>/.
 
   synth.py [--quick] [--only NAME,...] [--jobs N] [--work DIR] [--reports DIR]
-           [--tcsim EXE] [--liberty FILE] [--period NS]
+           [--tcsim EXE] [--liberty FILE] [--period NS] [--flow project|plain]
+           [--yosys debian|npm] [--yosys-npm DIR]
+
+--flow plain runs plain_flow.ys instead (a peer's recipe: ABC's default liberty mapping,
+no buffering or sizing) and --yosys npm the Yosys of the npm package @yowasp/yosys
+under Node (synth/yosys_wasm.mjs; the package installed under build/yowasp by
+`./run setup --yosys-npm`, or --yosys-npm DIR); the npm Yosys runs the plain flow only
+(it has no Tcl). Reports other than the project flow with Debian's Yosys are named
+synth-FLOW-YOSYS.json/.md, so that runs of different flows sit side by side.
   synth.py --lint [--quick] [--only NAME,...] [--only-top TOP] [--tcsim EXE]
   synth.py --sta-only NAME --netlist FILE ...   timing of a given netlist (a test hook)
   synth.py --slurm [--partition P] [--time T] [--wait] [selection and options as above]
@@ -35,6 +43,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 
 SYNTH_DIR = os.path.dirname(os.path.abspath(__file__))
@@ -60,6 +69,9 @@ DEFAULT_PERIOD_NS = 10.0
 # commercial 0.18 um library, so this figure flatters the storage next to the logic;
 # the flop-based figure beside it (DFFPOSX1 + MUX2X1 per bit) is the other bound.
 SRAM_UM2_PER_BIT = 7.5
+
+# Where `./run setup --yosys-npm` installs the npm package @yowasp/yosys (git-ignored).
+DEFAULT_YOSYS_NPM = os.path.join(ROOT, 'build', 'yowasp', 'node_modules', '@yowasp', 'yosys')
 
 # Names, in order, of the fields of a `tcsim fedp-params` line after the name.
 FEDP_PARAM_NAMES = ['L', 'F', 'InFmts', 'OutFmts', 'EminAlignFp32', 'EminAlignFp16',
@@ -127,9 +139,12 @@ def parse_top(opts, where):
                          f'({" ".join(FEDP_PARAM_NAMES)})')
     t['stages'] = []
     for st in [x for x in opts.get('stages', '').split(',') if x]:
-        if not re.fullmatch(r'\w+:\S+', st):
-            raise UsageError(f'{where}: stage "{st}" is not NAME:GLOB')
-        t['stages'].append(tuple(st.split(':', 1)))
+        if not re.fullmatch(r'\w+\??:\S+', st):
+            raise UsageError(f'{where}: stage "{st}" is not NAME:GLOB or NAME?:GLOB')
+        name, glob = st.split(':', 1)
+        # NAME?: a stage that has no registers in some blocks of the top (a pipeline cut
+        # that a parameter leaves as a wire) and is then left out.
+        t['stages'].append((name.rstrip('?'), glob, name.endswith('?')))
     t['extrapolate'] = None
     if 'extrapolate' in opts:
         m = re.fullmatch(r'(\w+):(\d+)', opts['extrapolate'])
@@ -484,8 +499,10 @@ def run_sta(block, netlist, cfg, work, period):
     with open(stage_file, 'w') as f:
         if block['stages']:
             flops = netlist_flops(netlist, cfg['lib_seq'])
-            for stage, glob in block['stages']:
+            for stage, glob, optional in block['stages']:
                 insts = sorted({i for n, i in flops.items() if fnmatch.fnmatchcase(n, glob)})
+                if not insts and optional:
+                    continue
                 if not insts:
                     raise FlowError(f'{block["name"]}: stage {stage}: no register net of '
                                     f'{netlist} matches {glob!r}')
@@ -547,6 +564,76 @@ def cell_stats(stat_json, lib_area, lib_seq):
     return area, cells, flops
 
 
+def plain_flow_cmd(block, cfg, work, files, params):
+    """(command, environment, what) of plain_flow.ys for one block. With the npm Yosys,
+    which sees only the files handed to it (yosys_wasm.mjs), the RTL and the liberty are
+    copied into WORK/tree first and every path of the script is relative to it."""
+    if block['boxes']:
+        raise FlowError(f'{block["name"]}: the plain flow has no black boxes (top '
+                        f'{block["top"]}); use --flow project')
+    npm = cfg['yosys'] == 'npm'
+    tree = os.path.join(work, 'tree')
+    if npm:
+        shutil.rmtree(tree, ignore_errors=True)
+        for f in files:
+            dst = os.path.join(tree, os.path.relpath(f, ROOT))
+            os.makedirs(os.path.dirname(dst), exist_ok=True)
+            shutil.copyfile(f, dst)
+        lib = os.path.join(tree, 'liberty', os.path.basename(cfg['liberty']))
+        os.makedirs(os.path.dirname(lib), exist_ok=True)
+        shutil.copyfile(cfg['liberty'], lib)
+        path = lambda p: os.path.relpath(p, tree)   # noqa: E731 (the tree's own names)
+        out = tree
+    else:
+        path = lambda p: p                          # noqa: E731
+        out = work
+    chparam = ''
+    if params:
+        chparam = ('chparam ' + ' '.join(f'-set {k} {yosys_int(v)}' for k, v in params.items()) +
+                   f' {block["top"]}')
+    with open(os.path.join(SYNTH_DIR, 'plain_flow.ys')) as f:
+        script = f.read().format(
+            files=' '.join(path(f) for f in files), chparam=chparam, top=block['top'],
+            liberty=path(lib) if npm else cfg['liberty'],
+            delay_ps=int(cfg['period'] * 1000),
+            stat_txt=path(os.path.join(out, 'stat.txt')),
+            stat_json=path(os.path.join(out, 'stat.json')),
+            netlist=path(os.path.join(out, 'netlist.v')))
+    ys = os.path.join(out, 'plain_flow.ys')
+    with open(ys, 'w') as f:
+        f.write(script)
+    if npm:
+        cmd = ['node', os.path.join(SYNTH_DIR, 'yosys_wasm.mjs'), cfg['yosys_npm'], tree,
+               '-q', '-l', 'yosys.log', 'plain_flow.ys']
+        what = 'Yosys of @yowasp/yosys (plain_flow.ys)'
+    else:
+        cmd = ['yosys', '-q', '-l', os.path.join(work, 'yosys.log'), ys]
+        what = 'Yosys (plain_flow.ys)'
+    return cmd, dict(os.environ), what
+
+
+def collect_plain_outputs(cfg, work):
+    """The npm Yosys wrote its outputs into WORK/tree: move them to WORK."""
+    if cfg['yosys'] != 'npm':
+        return
+    tree = os.path.join(work, 'tree')
+    for f in ('netlist.v', 'stat.json', 'stat.txt', 'yosys.log'):
+        if os.path.exists(os.path.join(tree, f)):
+            os.replace(os.path.join(tree, f), os.path.join(work, f))
+
+
+def yosys_version(cfg):
+    """The version line of the Yosys a run uses (for the reports)."""
+    with tempfile.TemporaryDirectory() as empty:
+        cmd = (['node', os.path.join(SYNTH_DIR, 'yosys_wasm.mjs'), cfg['yosys_npm'], empty, '-V']
+               if cfg['yosys'] == 'npm' else ['yosys', '-V'])
+        r = subprocess.run(cmd, capture_output=True, text=True)
+    line = (r.stdout.strip().splitlines() or [''])[-1]
+    if r.returncode != 0 or not line.startswith('Yosys'):
+        raise UsageError(f'cannot run {" ".join(cmd)}: {r.stderr.strip() or line}')
+    return line
+
+
 def synth_block(block, cfg):
     name = block['name']
     work = os.path.join(cfg['work'], name)
@@ -563,32 +650,38 @@ def synth_block(block, cfg):
     netlist = os.path.join(work, 'netlist.v')
     stat_json = os.path.join(work, 'stat.json')
     box_dump = os.path.join(work, 'boxes.txt')
-    env = dict(os.environ,
-               SYNTH_TOP=block['top'], SYNTH_FILES=' '.join(files),
-               SYNTH_PARAMS=' '.join(f'{k} {yosys_int(v)}' for k, v in params.items()),
-               SYNTH_BLACKBOX=' '.join(bx[0] for bx in block['boxes']),
-               SYNTH_DRIVER=STA_DRIVER.split('/')[0],
-               SYNTH_BOXES=box_dump,
-               SYNTH_LIBERTY=cfg['liberty'], SYNTH_DELAY_PS=str(int(cfg['period'] * 1000)),
-               SYNTH_NETLIST=netlist, SYNTH_STAT=stat_json)
     for stale in (netlist, stat_json):
         if os.path.exists(stale):
             os.remove(stale)
-    cmd = ['yosys', '-q', '-l', os.path.join(work, 'yosys.log'), '-c',
-           os.path.join(SYNTH_DIR, 'yosys_flow.tcl')]
+    if cfg['flow'] == 'plain':
+        cmd, env, what = plain_flow_cmd(block, cfg, work, files, params)
+    else:
+        env = dict(os.environ,
+                   SYNTH_TOP=block['top'], SYNTH_FILES=' '.join(files),
+                   SYNTH_PARAMS=' '.join(f'{k} {yosys_int(v)}' for k, v in params.items()),
+                   SYNTH_BLACKBOX=' '.join(bx[0] for bx in block['boxes']),
+                   SYNTH_DRIVER=STA_DRIVER.split('/')[0],
+                   SYNTH_BOXES=box_dump,
+                   SYNTH_LIBERTY=cfg['liberty'], SYNTH_DELAY_PS=str(int(cfg['period'] * 1000)),
+                   SYNTH_NETLIST=netlist, SYNTH_STAT=stat_json)
+        cmd = ['yosys', '-q', '-l', os.path.join(work, 'yosys.log'), '-c',
+               os.path.join(SYNTH_DIR, 'yosys_flow.tcl')]
+        what = 'Yosys (yosys_flow.tcl)'
     # CPU time (Yosys and its ABC processes) next to the wall time: on a shared machine
     # the wall time also measures the other jobs.
     times = os.path.join(work, 'yosys.time')
     if os.access('/usr/bin/time', os.X_OK):
         cmd = ['/usr/bin/time', '-o', times, '-f', '%U %S'] + cmd
     t0 = time.monotonic()
-    run_tool(cmd, env, os.path.join(work, 'yosys.out'), 'Yosys (yosys_flow.tcl)', name)
+    run_tool(cmd, env, os.path.join(work, 'yosys.out'), what, name)
     rec['yosys_seconds'] = round(time.monotonic() - t0, 1)
     try:
         with open(times) as f:
             rec['yosys_cpu_seconds'] = round(sum(float(x) for x in f.read().split()[-2:]), 1)
     except (OSError, ValueError):
         pass
+    if cfg['flow'] == 'plain':
+        collect_plain_outputs(cfg, work)
 
     try:
         area, cells, flops = cell_stats(stat_json, cfg['lib_area'], cfg['lib_seq'])
@@ -615,6 +708,20 @@ def fmt_stages(stages):
     return ', '.join(f'{k} {v["path_ns"]:.2f}' for k, v in stages.items()) or '-'
 
 
+def fmt_stage_flops(stages):
+    return ', '.join(f'{k} {v["flops"]}' for k, v in stages.items()) or '-'
+
+
+def report_stem(cfg):
+    """--report-stem, else synth for the project flow with Debian's Yosys, else
+    synth-FLOW-YOSYS."""
+    if cfg.get('report_stem'):
+        return cfg['report_stem']
+    if cfg['flow'] == 'project' and cfg['yosys'] == 'debian':
+        return 'synth'
+    return f'synth-{cfg["flow"]}-{cfg["yosys"]}'
+
+
 def write_reports(records, cfg, total_seconds):
     os.makedirs(cfg['reports'], exist_ok=True)
     doc = {
@@ -622,6 +729,8 @@ def write_reports(records, cfg, total_seconds):
         'nand2_cell': NAND2_CELL,
         'nand2_area_um2': cfg['nand2_area'],
         'period_ns': cfg['period'],
+        'flow': cfg['flow'],
+        'yosys': cfg['yosys_version'],
         'jobs': cfg['jobs'],
         'quick': cfg['quick'],
         'total_seconds': round(total_seconds, 1),
@@ -637,13 +746,23 @@ def write_reports(records, cfg, total_seconds):
     extra = extrapolations(records)
     if extra:
         doc['width_extrapolation'] = extra
-    jpath = os.path.join(cfg['reports'], 'synth.json')
+    peers = peer_rows(records, cfg.get('peers', []), cfg['flow'])
+    if peers:
+        doc['peers'] = peers
+    balance = stage_balance(records)
+    if balance:
+        doc['stage_balance'] = balance
+    stem = report_stem(cfg)
+    jpath = os.path.join(cfg['reports'], stem + '.json')
     with open(jpath + '.tmp', 'w') as f:
         json.dump(doc, f, indent=2)
         f.write('\n')
     os.replace(jpath + '.tmp', jpath)
 
-    md = ['# Synthesis: Yosys 0.23 + OpenSTA, OSU 0.18 um standard cells', '',
+    flow = ('plain: synth -flatten, dfflibmap, abc -D with the liberty; no buffering or sizing'
+            if cfg['flow'] == 'plain' else 'project: yosys_flow.tcl, ABC with buffering and sizing')
+    md = [f'# Synthesis: {cfg["yosys_version"]} + OpenSTA, OSU 0.18 um standard cells', '',
+          f'Flow {flow}. '
           f'Generated by synth/synth.py{" --quick" if cfg["quick"] else ""}. '
           f'NAND2-eq = area / {NAND2_CELL} ({cfg["nand2_area"]:g} um^2). '
           f'Clock {cfg["period"]:g} ns (also ABC\'s delay target); critical path = '
@@ -651,17 +770,18 @@ def write_reports(records, cfg, total_seconds):
           f'{len([r for r in records if "area_um2" in r])} blocks in {total_seconds:.0f} s '
           f'with {cfg["jobs"]} job(s).', '',
           '| block | parameters | area um^2 | NAND2-eq | cells | flops | critical ns | fmax MHz '
-          '| stages (ns) | Yosys s |',
-          '|---|---|---:|---:|---:|---:|---:|---:|---|---:|']
+          '| stages (ns) | stage flops | Yosys s |',
+          '|---|---|---:|---:|---:|---:|---:|---:|---|---|---:|']
     for r in records:
         if 'skipped' in r:
-            md.append(f'| {r["name"]} | skipped: {r["skipped"]} | | | | | | | | |')
+            md.append(f'| {r["name"]} | skipped: {r["skipped"]} | | | | | | | | | |')
             continue
         p = r.get('params', {})
-        ptxt = ' '.join(f'{k}={p[k]}' for k in ('L', 'F') if k in p) or '-'
+        ptxt = ' '.join(f'{k}={p[k]}' for k in ('L', 'F', 'Depth') if k in p) or '-'
         md.append(f'| {r["name"]} | {ptxt} | {r["area_um2"]:,.0f} | {r["nand2_eq"]:,.0f} | '
                   f'{r["cells"]:,} | {r["flops"]:,} | {r["critical_path_ns"]:.2f} | '
-                  f'{r["fmax_mhz"]:.0f} | {fmt_stages(r["stages"])} | {r["yosys_seconds"]:.0f} |')
+                  f'{r["fmax_mhz"]:.0f} | {fmt_stages(r["stages"])} | '
+                  f'{fmt_stage_flops(r["stages"])} | {r["yosys_seconds"]:.0f} |')
     if comp:
         md += ['', '## Fused dot product vs chained FMAs (same parameters)', '',
                'Targets (issue 8): fused area <= 0.7 x baseline; each fused stage no slower '
@@ -693,6 +813,29 @@ def write_reports(records, cfg, total_seconds):
                       f'{e["area_per_bit_um2"]:,.0f} | {e["area_fixed_um2"]:,.0f} | '
                       f'{e["area_um2"]:,.0f} | {e["cells"]:,} | {e["flops"]:,} | '
                       f'{e["bank_bits"]:,} | {e["sram_area_um2"]:,.0f} |')
+    if peers:
+        md += ['', '## Peers (synth/peers.txt), same flow', '',
+               f'Targets (issue 31): area <= 0.7 x the peer\'s; slowest stage no slower than '
+               f'the peer\'s slowest reg->reg. This run: {cfg["yosys_version"]}; the peer\'s '
+               'Yosys is in its note.', '',
+               '| peer | um^2 | FFs | slowest ns | our block | um^2 | FFs | slowest ns | '
+               'area ratio | <= 0.7 | stage <= | peer measured with |',
+               '|---|---:|---:|---:|---|---:|---:|---:|---:|:-:|:-:|---|']
+        for p in peers:
+            md.append(f'| {p["peer"]} | {p["peer_area_um2"]:,.0f} | {p["peer_flops"]} | '
+                      f'{p["peer_slowest_ns"]:.2f} | {p["block"]} | {p["area_um2"]:,.0f} | '
+                      f'{p["flops"]} | {p["slowest_ns"]:.2f} | {p["area_ratio"]:.3f} | '
+                      f'{"yes" if p["area_target_met"] else "no"} | '
+                      f'{"yes" if p["stage_target_met"] else "no"} | {p["note"]} |')
+    if balance:
+        md += ['', '## Stage balance of the FEDP blocks', '',
+               'Target (issue 31): every block\'s slowest stage within 20% of its mean stage.',
+               '', '| block | stages | area um^2 | flops | slowest ns | mean ns | slowest/mean '
+               '| <= 1.2 |', '|---|---:|---:|---:|---:|---:|---:|:-:|']
+        for b in balance:
+            md.append(f'| {b["block"]} | {b["depth"]} | {b["area_um2"]:,.0f} | {b["flops"]} | '
+                      f'{b["slowest_ns"]:.2f} | {b["mean_ns"]:.2f} | '
+                      f'{b["slowest_over_mean"]:.2f} | {"yes" if b["balanced"] else "no"} |')
     storage = [r for r in records if 'storage' in r]
     if storage:
         md += ['', '## Black-boxed storage (estimated, not in the areas above)', '',
@@ -708,10 +851,71 @@ def write_reports(records, cfg, total_seconds):
                 md.append(f'| {r["name"]} | {mod} ({st["bits_expr"]}) | {st["instances"]} | '
                           f'{st["bits"]:,} | {st["sram_area_um2"]:,.0f} | '
                           f'{st["flop_area_um2"]:,.0f} |')
-    mpath = os.path.join(cfg['reports'], 'synth.md')
+    mpath = os.path.join(cfg['reports'], stem + '.md')
     with open(mpath, 'w') as f:
         f.write('\n'.join(md) + '\n')
     return jpath, mpath
+
+
+def read_peers(path):
+    """The peers of synth/peers.txt: [{name, block, area_um2, flops, slowest_ns, flow,
+    note}]; a malformed line is an error at FILE:LINE."""
+    peers = []
+    if not os.path.isfile(path):
+        return peers
+    with open(path) as f:
+        for n, line in enumerate(f, 1):
+            line = line.strip()
+            if not line or line.startswith('#'):
+                continue
+            head, _, note = line.partition(' -- ')
+            w = head.split()
+            try:
+                if len(w) != 7 or w[0] != 'peer' or w[6] not in ('project', 'plain'):
+                    raise ValueError
+                peers.append({'name': w[1], 'block': w[2], 'area_um2': float(w[3]),
+                              'flops': int(w[4]), 'slowest_ns': float(w[5]), 'flow': w[6],
+                              'note': note.strip()})
+            except ValueError:
+                raise UsageError(f'{path}:{n}: expected "peer NAME BLOCK AREA_UM2 FLOPS '
+                                 f'SLOWEST_NS project|plain -- NOTE"')
+    return peers
+
+
+def peer_rows(records, peers, flow):
+    """Our block beside each peer measured with the same flow (targets of issue 31: area
+    <= 0.7 x the peer's, slowest stage no slower than the peer's)."""
+    by_name = {r['name']: r for r in records if 'area_um2' in r}
+    rows = []
+    for p in peers:
+        r = by_name.get(p['block'])
+        if r is None or p['flow'] != flow or not r['stages']:
+            continue
+        slowest = max(v['path_ns'] for v in r['stages'].values())
+        rows.append({'peer': p['name'], 'block': r['name'], 'note': p['note'],
+                     'peer_area_um2': p['area_um2'], 'peer_flops': p['flops'],
+                     'peer_slowest_ns': p['slowest_ns'], 'area_um2': r['area_um2'],
+                     'flops': r['flops'], 'slowest_ns': slowest,
+                     'area_ratio': round(r['area_um2'] / p['area_um2'], 3),
+                     'area_target_met': r['area_um2'] <= 0.7 * p['area_um2'],
+                     'stage_target_met': slowest <= p['slowest_ns']})
+    return rows
+
+
+def stage_balance(records):
+    """Per pipelined block: its depth, slowest and mean stage and their ratio (issue 31:
+    the slowest within 20% of the mean)."""
+    rows = []
+    for r in records:
+        st = [v['path_ns'] for v in r.get('stages', {}).values() if v.get('flops', 0) > 0]
+        if r.get('top') != 'fedp' or not st:
+            continue
+        mean = sum(st) / len(st)
+        rows.append({'block': r['name'], 'depth': len(st), 'area_um2': r['area_um2'],
+                     'flops': r['flops'], 'slowest_ns': max(st), 'mean_ns': round(mean, 3),
+                     'slowest_over_mean': round(max(st) / mean, 3),
+                     'balanced': max(st) <= 1.2 * mean})
+    return rows
 
 
 def comparisons(records):
@@ -967,6 +1171,15 @@ def main(argv):
     ap.add_argument('--lint', action='store_true',
                     help='only `verilator --lint-only -Wall` of the selected blocks')
     ap.add_argument('--only-top', default='', metavar='TOP', help='the blocks of one top')
+    ap.add_argument('--flow', choices=('project', 'plain'), default='project',
+                    help='yosys_flow.tcl (buffering and sizing) or plain_flow.ys (none)')
+    ap.add_argument('--yosys', choices=('debian', 'npm'), default='debian',
+                    help="Debian's yosys on PATH, or the npm package @yowasp/yosys")
+    ap.add_argument('--yosys-npm', default=DEFAULT_YOSYS_NPM, metavar='DIR',
+                    help='the installed @yowasp/yosys package (default: %(default)s)')
+    ap.add_argument('--report-stem', default='', metavar='STEM',
+                    help='name the reports STEM.json and STEM.md (default: synth, or '
+                         'synth-FLOW-YOSYS for another flow or Yosys)')
     sl = ap.add_argument_group('Slurm (docs/sim.md; the project and its build on a shared '
                                'file system)')
     sl.add_argument('--slurm', action='store_true',
@@ -1005,11 +1218,22 @@ def main(argv):
         selected = select(blocks, a)
         if a.lint:
             return lint(selected, a.tcsim)
+        if a.yosys == 'npm' and a.flow != 'plain':
+            raise UsageError('--yosys npm runs --flow plain only (the project flow is Tcl, '
+                             'which the WebAssembly Yosys lacks)')
         if a.slurm:
+            if a.flow != 'project' or a.yosys != 'debian' or a.report_stem:
+                raise UsageError('--slurm runs the project flow with Debian\'s Yosys (not '
+                                 '--flow plain, --yosys npm or --report-stem)')
             return slurm_submit(a, selected)
-        for tool in ('yosys', 'sta'):
+        for tool in ('node' if a.yosys == 'npm' else 'yosys', 'sta'):
             if not shutil.which(tool):
-                raise UsageError(f'{tool} is not on PATH (Debian packages yosys, opensta)')
+                raise UsageError(f'{tool} is not on PATH (Debian packages '
+                                 f'{"nodejs" if tool == "node" else "yosys"}, opensta)')
+        if a.yosys == 'npm' and not os.path.isfile(os.path.join(a.yosys_npm, 'gen',
+                                                                'bundle.js')):
+            raise UsageError(f'--yosys-npm {a.yosys_npm}: no @yowasp/yosys package there '
+                             '(./run setup --yosys-npm installs it)')
         lib_area, lib_seq = read_liberty(a.liberty)
         if a.sta_only:
             sel = [b for b in blocks if b['name'] == a.sta_only]
@@ -1037,7 +1261,11 @@ def main(argv):
             'reports': os.path.abspath(a.reports),
             'base_files': read_file_list(os.path.join(RTL_DIR, 'rtl.f')),
             'fedp_params': fedp_params(a.tcsim, blocks),
+            'flow': a.flow, 'yosys': a.yosys, 'yosys_npm': os.path.abspath(a.yosys_npm),
+            'peers': read_peers(os.path.join(SYNTH_DIR, 'peers.txt')),
+            'report_stem': a.report_stem,
         }
+        cfg['yosys_version'] = yosys_version(cfg)
     except UsageError as e:
         print(f'synth.py: {e}', file=sys.stderr)
         return 2

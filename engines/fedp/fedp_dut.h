@@ -37,7 +37,9 @@ typedef struct fedp_params {
     unsigned elem_bits;       /* width of one a/b element slot */
     unsigned latency;         /* rising edges from dut_drive to the result: fedp's
                                  LATENCY + 1 (the operand register of fedp_tb_top) */
-    unsigned rtl_latency;     /* fedp's LATENCY: its pipeline registers */
+    unsigned rtl_latency;     /* fedp's LATENCY (its Depth): its pipeline registers */
+    int stage_regs;           /* MUL, ALIGN and the sum (ADD or CPA) are its first three
+                                 registers: the stage replay can read them */
 } fedp_params;
 
 /* One operation on the inputs. a and b hold L words (fewer for n < L is the caller's
@@ -56,7 +58,8 @@ typedef struct fedp_stages {
     int mul_pexp[TC_MAX_L];       /* MUL: product exponents */
     int align_e;                  /* ALIGN: E */
     int64_t align_t[TC_MAX_L + 1];/* ALIGN: truncated signed terms, c last */
-    int64_t add_sum;              /* ADD: sum + carry, the exact sum */
+    int64_t add_sum;              /* ADD (or CPA at depths without ADD's registers): the
+                                     exact sum */
 } fedp_stages;
 
 /* What each Verilated instance exports (fedp_shim.cpp). */

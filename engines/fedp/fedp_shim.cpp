@@ -188,16 +188,25 @@ void stages(void *impl, fedp_stages *s)
                                   Params::EW));
     }
     s->align_e = int(sext(field(r->align_e_q, 0, Params::EW), Params::EW));
-    for (unsigned i = 0; i <= kL; i++)
-        s->align_t[i] = sext(field(r->align_t_q, i * Params::SW, Params::SW),
-                             Params::SW);
-    // ADD's registers are fedp_backend's (instance i_back). Verilator inlines that
-    // module, instantiated once per fedp, into fedp's class: its public registers
-    // are members named i_back__DOT__<name>.
-    uint64_t sum = field(r->i_back__DOT__add_sum_q, 0, Params::SW) +
-                   field(r->i_back__DOT__add_carry_q, 0, Params::SW);
-    s->add_sum = sext(sum & (Params::SW >= 64 ? ~uint64_t(0) : (uint64_t(1) << Params::SW) - 1u),
-                      Params::SW);
+    // A negative term leaves ALIGN as the one's complement of its magnitude (fedp.sv): its
+    // top bit is its sign, and the term is that word plus the sign.
+    for (unsigned i = 0; i <= kL; i++) {
+        int64_t t = sext(field(r->align_t_q, i * Params::SW, Params::SW), Params::SW);
+        s->align_t[i] = t + (t < 0);
+    }
+    // The exact sum: ADD's carry-save pair when its cut holds registers, else CPA's sign
+    // and magnitude (the registers the replay reads third). fedp_backend is inlined into
+    // fedp's class (one instance per fedp): its public signals are i_back__DOT__<name>.
+    if (Params::CUTS >> 2 & 1u) {
+        uint64_t sum = field(r->i_back__DOT__add_sum_q, 0, Params::SW) +
+                       field(r->i_back__DOT__add_carry_q, 0, Params::SW);
+        s->add_sum = sext(sum & (Params::SW >= 64 ? ~uint64_t(0)
+                                                   : (uint64_t(1) << Params::SW) - 1u),
+                          Params::SW);
+    } else {
+        int64_t mag = int64_t(field(r->i_back__DOT__cpa_mag_q, 0, Params::SW - 1));
+        s->add_sum = r->i_back__DOT__cpa_neg_q ? -mag : mag;
+    }
 }
 
 } // namespace
@@ -215,6 +224,8 @@ extern "C" const fedp_dut_ops FEDP_CAT(fedp_ops_, FEDP_NAME) = {
         kElem,
         Params::LATENCY + 1, // fedp_tb_top's operand register
         Params::LATENCY,
+        // The replay reads MUL, ALIGN and the sum on the first three edges.
+        (Params::CUTS & 3u) == 3u && (Params::CUTS & 12u) != 0u,
     },
     FEDP_TRACE,
     create,

@@ -151,9 +151,11 @@ tc_status tc_volta_mma(const tc_hmma_cfg *cfg, const uint32_t *A, const uint32_t
 
 /* ------------------------------------------------------------------------ timing */
 
-/* Registers between an FEDP's inputs and its result: fedp.sv's LATENCY (MUL | ALIGN |
- * ADD | NORM+ROUND, seed 000's four stages). The one number the model and rtl/fedp.sv
- * share; tb/tensor_core checks the Verilated fedp's LATENCY against it. */
+/* Registers between an FEDP's inputs and its result: fedp.sv's default Depth, written
+ * into rtl/tc_pkg.sv as FEDP_LATENCY by `tcsim emit-pkg` (at 4: MUL | ALIGN | ADD+CPA |
+ * NORM+ROUND). The one number the model and rtl/fedp.sv share; tb/tensor_core checks the
+ * Verilated fedp's LATENCY against it. fedp.sv takes 2..6; changing this changes the
+ * tensor core's cycle behaviour with it. */
 #define TC_FEDP_LATENCY 4
 
 /* The tensor-core pipeline (Figure 13) that both timing.c and rtl/tensor_core.sv

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
-"""check_report.py REPORTS_DIR BLOCK... - the synthesis report has every field, for every
-named block, with values that make sense (non-zero area, positive critical path, stage
-paths no longer than it), and synth.md has a row per block. Exit 1 naming what is wrong."""
+"""check_report.py [--stem STEM] REPORTS_DIR BLOCK... - the synthesis report has every
+field, for every named block, with values that make sense (non-zero area, positive critical
+path, stage paths no longer than it, flops in every stage), names its flow and Yosys, and
+STEM.md (synth.md by default; synth-plain-debian.md for --flow plain, ...) has a row per
+block. Exit 1 naming what is wrong."""
 import json
 import os
 import sys
@@ -11,7 +13,7 @@ BLOCK_FIELDS = {'name': str, 'top': str, 'source': str, 'params': dict, 'area_um
                 'fmax_mhz': float, 'stages': dict, 'yosys_seconds': float,
                 'sta_seconds': float, 'period_ns': float}
 TOP_FIELDS = {'liberty': str, 'nand2_cell': str, 'nand2_area_um2': float, 'period_ns': float,
-              'total_seconds': float, 'blocks': dict}
+              'total_seconds': float, 'blocks': dict, 'flow': str, 'yosys': str}
 
 
 def check(cond, msg, errors):
@@ -25,15 +27,19 @@ def typed(v, t):
 
 
 def main(argv):
+    stem = 'synth'
+    if len(argv) > 2 and argv[1] == '--stem':
+        stem = argv[2]
+        argv = argv[:1] + argv[3:]
     if len(argv) < 3:
         print(__doc__.split('\n')[0], file=sys.stderr)
         return 2
     reports, names = argv[1], argv[2:]
     errors = []
     try:
-        with open(os.path.join(reports, 'synth.json')) as f:
+        with open(os.path.join(reports, stem + '.json')) as f:
             doc = json.load(f)
-        with open(os.path.join(reports, 'synth.md')) as f:
+        with open(os.path.join(reports, stem + '.md')) as f:
             md = f.read()
     except (OSError, ValueError) as e:
         print(f'check_report: {e}')
@@ -66,7 +72,10 @@ def main(argv):
             flops_ok = v.get('flops', 0) > 0 or s.startswith('box_') if isinstance(v, dict) else False
             check(isinstance(v, dict) and 0 < v.get('path_ns', 0) <= cp + 1e-3 and flops_ok,
                   f'{n}: stage {s} = {v} (expected 0 < path_ns <= {cp}, flops > 0)', errors)
-        check(f'| {n} |' in md, f'synth.md has no row for {n}', errors)
+        check(f'| {n} |' in md, f'{stem}.md has no row for {n}', errors)
+    check(doc.get('flow') in ('project', 'plain'), f'flow {doc.get("flow")!r}', errors)
+    check(str(doc.get('yosys', '')).startswith('Yosys '), f'yosys {doc.get("yosys")!r}', errors)
+    check(f'# Synthesis: {doc.get("yosys")}' in md, f'{stem}.md does not name the Yosys', errors)
     for e in errors:
         print(f'check_report: {e}')
     if not errors:

@@ -19,13 +19,20 @@ static unsigned max_man_bits(uint32_t fmts)
 
 /* Runs op o alone and compares each stage register with the model's trace, naming the
  * first stage that differs: where a mismatch is born. Returns 0 when MUL, ALIGN and ADD
- * agree, 1 when one differs, -1 when there is nothing to compare (a special result).
+ * agree, 1 when one differs, -1 when there is nothing to compare (a special result, or a
+ * depth whose first registers are not those three).
  * Quiet unless verbose. */
 int replay(tb *t, const op *o, int verbose)
 {
     tc_fedp_trace tr;
     uint32_t d;
     const tc_fmt_info *fi = tc_fmt_get(o->p->in);
+    if (!t->q->stage_regs) {
+        if (verbose)
+            printf("  no stage replay: at depth %u MUL, ALIGN and the sum are not the first "
+                   "three registers\n", t->q->rtl_latency);
+        return -1;
+    }
     if (tc_fedp_step(o->p, o->n, o->a, o->b, o->c, &d, &tr) != TC_OK)
         return -1;
     if (verbose)
