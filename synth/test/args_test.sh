@@ -146,6 +146,9 @@ expect 2 "tcsim fedp-params: unknown preset 'volta_fp17'" \
 expect 2 "--wait goes with --slurm" --wait --liberty "$nolib"
 expect 2 "--slurm runs the synthesis flow, not --lint" --slurm --lint --tcsim "$tcsim"
 expect 2 "--time must be a Slurm time limit" --slurm --time 2h --liberty "$nolib"
+# the array tasks run the project flow: another flow or Yosys is refused, not dropped
+expect 2 "--slurm runs the project flow with Debian's Yosys" --slurm --flow plain \
+    --tcsim "$tcsim" --liberty "$nolib"
 
 [ $status -eq 0 ] && echo "args_test: all passed" || echo "args_test: FAILED"
 exit $status
