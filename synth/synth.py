@@ -1097,9 +1097,14 @@ def slurm_merge(run):
                      f'({doc["reports"]} left as it was)')
         return submit.record_result(run, '\n'.join(lines) + '\n', 1)
     lib_area = {NAND2_CELL: task.get('nand2_area_um2', 0.0)}
+    # the tasks ran the project flow with Debian's Yosys (--slurm allows no other); the
+    # version is the one a task's report names
     cfg = {'liberty': task.get('liberty', ''), 'nand2_area': lib_area[NAND2_CELL],
            'period': task.get('period_ns', DEFAULT_PERIOD_NS), 'jobs': len(records),
-           'quick': doc['quick'], 'reports': doc['reports']}
+           'quick': doc['quick'], 'reports': doc['reports'],
+           'flow': task.get('flow', 'project'), 'yosys': 'debian',
+           'yosys_version': task.get('yosys', ''), 'report_stem': '',
+           'peers': read_peers(os.path.join(SYNTH_DIR, 'peers.txt'))}
     jpath, mpath = write_reports(records, cfg, total)
     lines.append(f'synth.py: {len(records)} blocks in {total:.0f} s, one Slurm task each '
                  f'(array {doc.get("array", "?")}) -> {jpath}, {mpath}')
