@@ -58,7 +58,7 @@ typedef struct gemm_job {
     tc_matrix_out D;
     /* the panel kernel (FEDP and mxf8f6f4), NULL for the other kinds */
     gemm_panel_fn kernel;
-    gemm_step_consts k;
+    fedp_consts k;
     size_t nsteps, npanels, nblocks;
     gemm_ops a, b;      /* A unpacked: M x K row-major; B: per panel K x GEMM_LANES */
     uint8_t *abad;      /* M x nsteps */
@@ -142,7 +142,7 @@ static int unpack_elem(const tc_fmt_info *fi, uint32_t w, int scale_exp, int sca
     tc_value_kind kd = fmt_unpack(fi, w, &s, &m, &e);
     int ok = kd == TC_VAL_FINITE && !scale_nan;
     *sig = ok ? (uint32_t)m << up : 0u;
-    *exp = ok && m ? e + scale_exp : GEMM_ZERO_EXP;
+    *exp = ok && m ? e + scale_exp : FEDP_ZERO_EXP;
     *neg = 0u - (uint32_t)s;
     return !ok;
 }
@@ -387,7 +387,7 @@ tc_status tc_gemm(const tc_profile *p, size_t M, size_t N, size_t K, const tc_ma
     unsigned asked = opts ? opts->threads : 0;
     if (p->kind == TC_KIND_FEDP || p->kind == TC_KIND_MX) {
         g.kernel = kernel;
-        tc_gemm_step_consts_of(p, &g.k);
+        fedp_consts_for(p, p->in, p->out, p->round, p->out_man_bits, &g.k);
         g.status = panel_alloc(&g);
         if (g.status == TC_OK)
             run_phase(&g, worker_count(asked, M + g.npanels), unpack_worker);

@@ -45,31 +45,3 @@ gemm_panel_fn tc_gemm_panel_kernel(unsigned simd)
 #endif
     return simd == TC_SIMD_AUTO || simd == TC_SIMD_PORTABLE ? panel_portable : NULL;
 }
-
-void tc_gemm_step_consts_of(const tc_profile *p, gemm_step_consts *k)
-{
-    const tc_fmt_info *fi = &fmt_table[p->in], *fo = &fmt_table[p->out];
-    const int F = (int)p->F, pfb = 2 * (int)fi->man_bits, MC = (int)fo->man_bits;
-    k->F = F;
-    k->H = F > pfb ? F - pfb : 0;
-    k->prod_sh = pfb + k->H - F;
-    k->HC = F > MC ? F - MC : 0;
-    k->c_sh = MC + k->HC - F;
-    k->emin_align = p->emin_align;
-    k->c_man = fo->man_bits;
-    k->c_emask = (1u << fo->exp_bits) - 1u;
-    k->c_sign_shift = fmt_sign_shift(fo);
-    k->c_bias = fo->bias;
-    k->c_emin = fo->emin;
-    k->r = (int)p->out_man_bits;
-    k->out_emin = fo->emin;
-    k->out_emax = fo->emax;
-    k->out_bias = fo->bias;
-    k->out_man = fo->man_bits;
-    k->out_sign_shift = fmt_sign_shift(fo);
-    k->out_ignore = fo->ignore_low;
-    k->out_inf = fmt_inf(p->out, 0);
-    k->rne = p->round == TC_RNE;
-    /* |sum| < L * 2^(F+2) + 2^(F+1) (products below 4, c below 2, relative to 2^E) */
-    k->narrow = F <= 27 && ((uint64_t)p->L * 4 + 2) << F < (UINT64_C(1) << 30);
-}

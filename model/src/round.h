@@ -1,5 +1,7 @@
-/* round.h - the one rounding routine of the model (as SoftFloat's roundPack):
- * every result of every kind is rounded and packed here, nowhere else.
+/* round.h - the rounding routine of the model's conversions and IEEE addition (as
+ * SoftFloat's roundPack). FEDP steps round with its branch-free form, fedp_step.h's
+ * FEDP_DEFINE_ROUND, which gives the same bits (model_vs_ref_random holds both to the
+ * exact reference).
  *
  * Input: sign, an exact integer magnitude and a binary scale (value = mag * 2^q).
  * Output: the bit pattern of the nearest-even (TC_RNE) or truncated (TC_RZ) value

@@ -1,0 +1,100 @@
+/* dot_chain.c - dot products of any k: FEDP steps of L terms chained in k order (each
+ * step's rounded result is the next one's c), the fp16 emulation of fp8 on
+ * hopper/blackwell mma, and the integer kinds (dot_int.c) behind one entry point. */
+#include "tcsim.h"
+#include "fmt_table.h"
+#include "fedp_step.h"
+
+/* The model's own step, as a tc_step_fn. */
+static tc_status model_step(void *ctx, const tc_profile *sp, size_t n, const uint32_t *a,
+                            const uint32_t *b, uint32_t c, uint32_t *d)
+{
+    (void)ctx;
+    *d = tc_fedp_run(sp, n, a, b, c, 0);
+    return TC_OK;
+}
+
+/* fp8 through mma on hopper/blackwell (docs/contract.md): per block of 32 k, the two
+ * halves k mod 4 in {0,1} then {2,3} through the fp16 path, then c added by one
+ * IEEE RNE addition. */
+static tc_status dot_fp8_emu(const tc_profile *p, size_t k, const uint32_t *a,
+                             const uint32_t *b, uint32_t c, uint32_t *d, tc_step_fn step,
+                             void *ctx)
+{
+    const tc_profile *sp;
+    tc_status st = tc_profile_step_of(p, &sp);
+    if (st != TC_OK)
+        return st;
+    enum { BLOCK = 32, HALF = 16 };
+    uint32_t acc = c;
+    for (size_t base = 0; base < k; base += BLOCK) {
+        uint32_t ha[2][HALF], hb[2][HALF];
+        size_t nh[2] = {0, 0};
+        for (size_t j = 0; j < BLOCK; j++) {
+            size_t h = (j % 4) >= 2; /* k mod 4 in {2,3}: second half */
+            uint32_t xa = 0, xb = 0; /* a short block is padded with +0 */
+            if (base + j < k) {
+                if (tc_convert_exact(p->in, a[base + j], TC_FMT_FP16, &xa) != TC_OK ||
+                    tc_convert_exact(p->in, b[base + j], TC_FMT_FP16, &xb) != TC_OK)
+                    return TC_EFORMAT;
+            }
+            ha[h][nh[h]] = xa;
+            hb[h][nh[h]++] = xb;
+        }
+        uint32_t d1, d2;
+        if ((st = step(ctx, sp, HALF, ha[0], hb[0], fmt_zero(p->out, 0), &d1)) != TC_OK ||
+            (st = step(ctx, sp, HALF, ha[1], hb[1], d1, &d2)) != TC_OK ||
+            (st = tc_add(p->out, d2, acc, TC_RNE, &acc)) != TC_OK)
+            return st;
+    }
+    *d = acc;
+    return TC_OK;
+}
+
+tc_status tc_dot_engine(const tc_profile *p, size_t k, const uint32_t *a, const uint32_t *b,
+                        uint32_t c, uint32_t *d, tc_step_fn step, void *ctx)
+{
+    if (!p || !a || !b || !d || k == 0)
+        return TC_EINVAL;
+    if (p->kind == TC_KIND_MX || p->kind == TC_KIND_MXF4)
+        return TC_EUNSUPPORTED; /* needs scales: tc_dot_scaled */
+    if (!fmt_all_fit(p->in, k, a) || !fmt_all_fit(p->in, k, b) || !fmt_all_fit(p->out, 1, &c))
+        return TC_EFORMAT;
+    if (!step)
+        step = model_step;
+    switch (p->kind) {
+    case TC_KIND_INT:
+        *d = tc_dot_int_run(p, k, a, b, c);
+        return TC_OK;
+    case TC_KIND_FP8_EMU:
+        return dot_fp8_emu(p, k, a, b, c, d, step, ctx);
+    default:
+        break;
+    }
+    uint32_t acc = c;
+    for (size_t base = 0; base < k; base += p->L) {
+        size_t n = k - base < p->L ? k - base : p->L;
+        tc_status st = step(ctx, p, n, a + base, b + base, acc, &acc);
+        if (st != TC_OK)
+            return st;
+    }
+    *d = acc;
+    return TC_OK;
+}
+
+tc_status tc_dot(const tc_profile *p, size_t k, const uint32_t *a, const uint32_t *b,
+                 uint32_t c, uint32_t *d)
+{
+    if (p && p->kind == TC_KIND_FEDP && a && b && d && k && k <= p->L) {
+        /* one step: the common case, without the chaining machinery; the fast path
+         * checks the widths itself and declines anything unusual */
+        if (tc_fedp_fast(p, k, a, b, c, d) == 0)
+            return TC_OK;
+        if (!fmt_all_fit(p->in, k, a) || !fmt_all_fit(p->in, k, b) || !fmt_all_fit(p->out, 1, &c))
+            return TC_EFORMAT;
+        *d = tc_fedp_run(p, k, a, b, c, 0);
+        return TC_OK;
+    }
+    return tc_dot_engine(p, k, a, b, c, d, NULL, NULL);
+}
+

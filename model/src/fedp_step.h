@@ -1,0 +1,309 @@
+/* fedp_step.h - the one definition of an FEDP step (docs/contract.md steps 1-7), as
+ * stage functions named like the RTL's stages (STYLE.md): UNPACK (fields, special
+ * values), MUL (exact integer products, not renormalised), ALIGN (max exponent E,
+ * Emin_align floor, truncation to F fraction bits in sign-magnitude), ADD (exact signed
+ * sum), NORM/ROUND (once per step).
+ *
+ * Every kernel of the model is built from these: the single-case step and its general
+ * path for special values (fedp_step.c), the batch kernel (dot_batch.c), the
+ * block-scaled step (dot_scaled.c) and the GEMM lane kernel (gemm_lanes.h). They differ
+ * only in how they unpack (word by word here, whole matrices once in gemm.c) and in how
+ * many lanes they carry: one, or GNU C vectors for which NORM/ROUND's text below is
+ * instantiated again. Each function is branch-free on data, so that loops over lanes
+ * vectorise and a single case does not mispredict.
+ *
+ * The working domain. A product of two formats with m fraction bits has a significand
+ * below 2^(2m+2) (step 2 does not renormalise it). It is moved up by H = max(F - 2m, 0)
+ * and its exponent kept less prod_sh = 2m + H - F, so that its truncation to F fraction
+ * bits relative to 2^E is a right shift by E' - X (E' = E - prod_sh, X its kept
+ * exponent), never a left one. A moved-up product is below 2^(F+2) <= 2^27 (F <= 25 for
+ * every FEDP and mxf8f6f4 row), so it fits 32 bits; so does the c term moved up by
+ * HC = max(F - mc, 0). A step's sum of L <= 32 terms plus c stays below 33 * 2^27 <
+ * 2^33. mxf4 keeps F = 35 for its group sums: its terms align in 64 bits
+ * (fedp_align64), and its sums stay below 2^48.
+ */
+#ifndef TCSIM_FEDP_STEP_H
+#define TCSIM_FEDP_STEP_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "tcsim.h"
+#include "fmt_table.h"
+
+enum {
+    FEDP_ZERO_EXP = -(1 << 24) /* exponent of a zero significand: below every real
+                                * exponent and every floor, so that a zero product never
+                                * raises E (step 2) and truncates to 0 */
+};
+
+/* A format's fields, for the branch-free UNPACK. */
+typedef struct fedp_fields {
+    unsigned man, emask, ignore, sign_shift;
+    int bias;
+    uint32_t sign_mask; /* 1 for signed formats, 0 for unsigned ones */
+    uint32_t wide;      /* the bits above the format's width */
+    uint32_t special;   /* 1: an all-ones exponent field is Inf or NaN (or e4m3's 448
+                         * and NaN), which the general path takes */
+} fedp_fields;
+
+/* The constants of a profile's step. */
+typedef struct fedp_consts {
+    int F;          /* fraction bits kept relative to 2^E */
+    int H;          /* products are moved up by H */
+    int prod_sh;    /* 2m + H - F: a product's exponent is kept less prod_sh */
+    int HC;         /* the c term is moved up by HC ... */
+    int c_sh;       /* ... and shifted right by E - e_c + c_sh */
+    int emin_align;
+    fedp_fields in, acc; /* the operands' format; the accumulator's (c in, d out) */
+    /* NORM/ROUND: to r fraction bits (out_man_bits), packed into the output format */
+    int r;
+    int out_emin, out_emax, out_bias;
+    unsigned out_man, out_sign_shift, out_ignore;
+    uint32_t out_inf; /* +Inf's pattern */
+    int rne;
+    int narrow;     /* a step's exact sum is below 2^30: 32-bit lanes hold it */
+} fedp_consts;
+
+static inline __attribute__((always_inline)) void fedp_fields_of(const tc_fmt_info *f,
+                                                                 fedp_fields *u)
+{
+    u->man = f->man_bits;
+    u->emask = (1u << f->exp_bits) - 1u;
+    u->ignore = f->ignore_low;
+    u->sign_shift = f->exp_bits + f->man_bits;
+    u->bias = f->bias;
+    u->sign_mask = (uint32_t)f->is_signed;
+    u->wide = f->width >= 32 ? 0u : ~((1u << f->width) - 1u);
+    u->special = f->nan_style != TC_NAN_NONE;
+}
+
+/* The step constants of FEDP (or mxf8f6f4) profile p, with its formats, rounding mode
+ * and rounding width passed apart: the single-case kernels pass constants, so that
+ * every mask and shift below folds. */
+static inline __attribute__((always_inline)) void
+fedp_consts_for(const tc_profile *p, tc_fmt in, tc_fmt out, tc_round mode, unsigned rman,
+                fedp_consts *k)
+{
+    const tc_fmt_info *fi = &fmt_table[in], *fo = &fmt_table[out];
+    const int F = (int)p->F, pfb = 2 * (int)fi->man_bits, MC = (int)fo->man_bits;
+    k->F = F;
+    k->H = F > pfb ? F - pfb : 0;
+    k->prod_sh = pfb + k->H - F;
+    k->HC = F > MC ? F - MC : 0;
+    k->c_sh = MC + k->HC - F;
+    k->emin_align = p->emin_align;
+    fedp_fields_of(fi, &k->in);
+    fedp_fields_of(fo, &k->acc);
+    k->r = (int)rman;
+    k->out_emin = fo->emin;
+    k->out_emax = fo->emax;
+    k->out_bias = fo->bias;
+    k->out_man = fo->man_bits;
+    k->out_sign_shift = fmt_sign_shift(fo);
+    k->out_ignore = fo->ignore_low;
+    k->out_inf = fmt_inf(out, 0);
+    k->rne = mode == TC_RNE;
+    /* |sum| < L * 2^(F+2) + 2^(F+1) (products below 4, c below 2, relative to 2^E) */
+    k->narrow = F <= 27 && ((uint64_t)p->L * 4 + 2) << F < (UINT64_C(1) << 30);
+}
+
+/* The stages below are written once over a lane type VU/VS (unsigned and signed 32-bit:
+ * scalars here, GNU C vectors in gemm_lanes.h) and instantiated for each by
+ * FEDP_DEFINE_STAGES, names suffixed by SFX (none for scalars). MASK turns a
+ * comparison into all ones or zero for either (a vector comparison gives -1/0, a scalar
+ * one 1/0; the instantiation names which, MASK); FEDP_SEL(m, a, b) is m ? a : b lane by
+ * lane.
+ *
+ * ---- UNPACK (fedp_unpack): a word of a format with fields u: the significand with its
+ * hidden bit, moved up by `up`; *exp its exponent less `down` (FEDP_ZERO_EXP for a zero
+ * significand); *neg its sign as a mask. *bad gets non-zero for a word the step leaves
+ * to the general path: wider than its format, or an all-ones exponent field where that
+ * means a special value.
+ * ---- MUL (fedp_mul): the exact product of two unpacked operands (A moved up by H and
+ * its exponent kept less prod_sh, B plain): significand and kept exponent; its sign
+ * mask apart (fedp_mul_sign), since the lane kernels form it only where ADD needs it
+ * and keep the registers for the products until then.
+ * ---- ALIGN: E' (fedp_emax) is the largest kept exponent of the non-zero terms (zero
+ * ones sit at FEDP_ZERO_EXP), floored at Emin_align - prod_sh: the first E' is that
+ * floor, or the c term's exponent when c is not zero (fedp_c_exp). A term is truncated
+ * to F fraction bits relative to 2^E by a right shift of E' - x clamped at the lane's
+ * width (fedp_align: a zero term's shift is huge); the c term, moved up by HC, aligns
+ * as a product of kept exponent fedp_c_x (its right shift is E - e_c + c_sh).
+ * ---- ADD (fedp_signed): a truncated magnitude with its sign mask, as a signed term. */
+#define FEDP_SEL(m, a, b) (((a) & (m)) | ((b) & ~(m)))
+#define FEDP_MASK_S(VU, c) ((VU){0} - (VU)(c)) /* a scalar comparison: 1 or 0 */
+#define FEDP_MASK_V(VU, c) ((VU)(c))             /* a vector one: -1 or 0 already */
+#define FEDP_DEFINE_ALIGN(NAME, T, VU, VS, MAXSH, MASK)                                       \
+    static inline __attribute__((always_inline)) T NAME(T sig, VS x, VS e)                    \
+    {                                                                                         \
+        VU sh = (VU)(e - x);                                                                  \
+        return sig >> FEDP_SEL(MASK(VU, sh > MAXSH), (VU){0} + MAXSH, sh);                    \
+    }
+#define FEDP_DEFINE_STAGES(SFX, VU, VS, MASK)                                                 \
+    static inline __attribute__((always_inline)) VU fedp_unpack##SFX(                         \
+        const fedp_fields *u, VU w, unsigned up, int down, VS *exp, VU *neg, VU *bad)         \
+    {                                                                                         \
+        const VU zero = {0};                                                                  \
+        VU v = w >> u->ignore, ef = (v >> u->man) & u->emask;                                 \
+        VU efz = MASK(VU, ef == zero);                                                        \
+        *bad |= MASK(VU, (w & u->wide) != zero) |                                             \
+                (MASK(VU, ef == zero + u->emask) & (zero - u->special));                      \
+        VU sig = (v & ((1u << u->man) - 1u)) | (~efz & (1u << u->man));                       \
+        VS e = (VS)(ef - efz) - u->bias - down; /* a subnormal's exponent is emin */          \
+        *exp = FEDP_SEL(MASK(VS, sig != zero), e, (VS)zero + FEDP_ZERO_EXP);                  \
+        *neg = zero - ((v >> u->sign_shift) & u->sign_mask);                                  \
+        return sig << up;                                                                     \
+    }                                                                                         \
+    static inline __attribute__((always_inline)) VU fedp_mul##SFX(VU sa, VS ea, VU sb,        \
+                                                                  VS eb, VS *x)               \
+    {                                                                                         \
+        *x = ea + eb;                                                                         \
+        return sa * sb;                                                                       \
+    }                                                                                         \
+    static inline __attribute__((always_inline)) VU fedp_mul_sign##SFX(VU na, VU nb)          \
+    {                                                                                         \
+        return na ^ nb;                                                                       \
+    }                                                                                         \
+    static inline __attribute__((always_inline)) VS fedp_emax##SFX(VS e, VS x)                \
+    {                                                                                         \
+        return FEDP_SEL(MASK(VS, x > e), x, e);                                               \
+    }                                                                                         \
+    static inline __attribute__((always_inline)) VS fedp_c_exp##SFX(const fedp_consts *k,     \
+                                                                    VU mc, VS ec)             \
+    {                                                                                         \
+        const VS zero = {0};                                                                  \
+        VS x = FEDP_SEL(MASK(VS, mc != (VU){0}), ec - k->prod_sh, zero + FEDP_ZERO_EXP);      \
+        return fedp_emax##SFX(x, zero + (k->emin_align - k->prod_sh));                        \
+    }                                                                                         \
+    static inline __attribute__((always_inline)) VS fedp_c_x##SFX(const fedp_consts *k,       \
+                                                                  VS ec)                      \
+    {                                                                                         \
+        return ec - k->prod_sh - k->c_sh;                                                     \
+    }                                                                                         \
+    FEDP_DEFINE_ALIGN(fedp_align##SFX, VU, VU, VS, 31u, MASK)                                 \
+    static inline __attribute__((always_inline)) VS fedp_signed##SFX(VU t, VU neg)            \
+    {                                                                                         \
+        return (VS)((t ^ neg) - neg);                                                         \
+    }
+FEDP_DEFINE_STAGES(, uint32_t, int32_t, FEDP_MASK_S)
+/* group sums of the block-scaled kinds, wider than a product (dot_scaled.c) */
+FEDP_DEFINE_ALIGN(fedp_align64, uint64_t, uint32_t, int32_t, 63u, FEDP_MASK_S)
+
+/* ---- NORM + ROUND: the exact step result s * 2^q rounded to r fraction bits (RZ, or
+ * RNE when k->rne) with gradual underflow at the output's emin and Inf past its emax
+ * (docs/contract.md step 6), packed; s = 0 gives +0 (step 7). round.h's round_pack
+ * rounds the same way with branches (for the conversions and the IEEE addition); this
+ * is its branch-free form for FEDP steps, written once over a lane type VU/VS of BITS
+ * bits: scalars here (fedp_round), GNU C vectors in gemm_lanes.h. MSB(x, lz) is
+ * floor(log2 x) per lane for x != 0.
+ * |s| < 2^(BITS-2) (see the top; 32-bit lanes only for narrow steps), so mag << 1
+ * does not overflow, and a right shift clamped at BITS - 1 leaves sig = 0 and a zero
+ * round bit wherever a larger one would. */
+#define FEDP_DEFINE_ROUND(NAME, VU, VS, RU, BITS, MASK, MSB, CVT)                             \
+    static inline __attribute__((always_inline)) RU NAME(const fedp_consts *k, VS s, VS q,    \
+                                                         int lz)                              \
+    {                                                                                         \
+        const VS zero = {0}, r = zero + k->r;                                                 \
+        const VU one = (VU){0} + 1u;                                                          \
+        VU neg = (VU)(s >> (BITS - 1));                                                       \
+        VU mag = ((VU)s ^ neg) - neg;                                                         \
+        VS e = MSB(mag, lz) + q;                                                              \
+        VS e_res = FEDP_SEL(MASK(VS, e > zero + k->out_emin), e,                              \
+                            zero + k->out_emin);         /* subnormals keep emin */           \
+        VS shift = e_res - r - q;                        /* bits of mag below the lsb */      \
+        VS left = MASK(VS, shift < zero);                                                     \
+        VS ls = FEDP_SEL(left, -shift, zero);            /* exact: mag moves up */            \
+        VS rs = FEDP_SEL(left, zero, FEDP_SEL(MASK(VS, shift > zero + (BITS - 1)),            \
+                                              zero + (BITS - 1), shift));                     \
+        VU rx = (mag << 1) >> (VU)rs;                    /* sig, then the round bit */        \
+        VU sticky = MASK(VU, ((mag << 1) - (rx << (VU)rs)) != (VU){0}) & one;                 \
+        VU sig = (mag << (VU)ls) >> (VU)rs;                                                   \
+        /* RNE: up when above half an ulp (round bit and sticky), or at the tie if odd */     \
+        sig += MASK(VU, zero + k->rne != zero) & rx & (sticky | sig) & one;                   \
+        VU carry = sig >> (VU)(r + 1);                   /* into a new binade */              \
+        sig >>= carry;                                                                        \
+        e_res += (VS)carry;                                                                   \
+        VU hidden = sig >> (VU)r;                        /* 1 normal, 0 subnormal */          \
+        VU biased = (VU)(e_res + k->out_bias) & ((VU){0} - hidden);                           \
+        VU frac = (sig & ((one << (VU)r) - one)) << (k->out_man - (unsigned)k->r);            \
+        VU fin = ((biased << k->out_man) | frac) << k->out_ignore;                            \
+        VU over = MASK(VU, e_res > zero + k->out_emax);                                       \
+        VU body = FEDP_SEL(over, (VU){0} + k->out_inf, fin);                                  \
+        VU d = ((neg & one) << k->out_sign_shift) | body;                                     \
+        return CVT(d & MASK(VU, s != zero));                                                  \
+    }
+#define FEDP_MSB64(x, lz) ((void)(lz), 63 - __builtin_clzll((x) | 1u))
+#define FEDP_CVT_U32(x) ((uint32_t)(x))
+FEDP_DEFINE_ROUND(fedp_round, uint64_t, int64_t, uint32_t, 64, FEDP_MASK_S, FEDP_MSB64,
+                  FEDP_CVT_U32)
+#undef FEDP_MSB64
+#undef FEDP_CVT_U32
+
+/* ---- special values (UNPACK's classes, met anywhere in a step): the general path
+ * folds them in here and selects the special result at the end (step 1). */
+typedef struct fedp_special {
+    int nan;   /* a NaN input or Inf * 0 */
+    int pinf;  /* an Inf term of sign + */
+    int ninf;  /* an Inf term of sign - */
+} fedp_special;
+
+static inline void fedp_special_inf(fedp_special *s, int sign)
+{
+    if (sign)
+        s->ninf = 1;
+    else
+        s->pinf = 1;
+}
+
+/* The step's special result, if any: canonical NaN for NaN, Inf*0 or Inf-Inf, else
+ * Inf of the Inf terms' sign. Returns 1 and sets *d and *code (the trace's) then. */
+static inline int fedp_special_result(const fedp_special *s, tc_fmt out, uint32_t *d,
+                                      int *code)
+{
+    if (s->nan || (s->pinf && s->ninf)) {
+        *d = tc_canonical_nan(out);
+        *code = 1;
+        return 1;
+    }
+    if (s->pinf || s->ninf) {
+        *d = fmt_inf(out, s->ninf);
+        *code = s->ninf ? 3 : 2;
+        return 1;
+    }
+    return 0;
+}
+
+/* The accumulator c of a general step: unpacked with fmt_unpack (the model's full
+ * decoder), its specials folded into s (*mc = 0 for them); *ec as fmt_unpack gives it. */
+static inline void fedp_unpack_c_general(tc_fmt out, uint32_t c, uint32_t *mc, int32_t *ec,
+                                         int *sign, fedp_special *s)
+{
+    int e;
+    uint64_t m;
+    tc_value_kind kd = fmt_unpack(&fmt_table[out], c, sign, &m, &e);
+    if (kd == TC_VAL_NAN)
+        s->nan = 1;
+    else if (kd == TC_VAL_INF)
+        fedp_special_inf(s, *sign);
+    *mc = kd == TC_VAL_FINITE ? (uint32_t)m : 0u;
+    *ec = e;
+}
+
+/* ------------------------------------------------------------ the steps (fedp_step.c) */
+
+/* One FEDP step over n <= L products of words already checked against their widths,
+ * exp_offset added to every product's exponent (mxf8f6f4's scale exponents; 0
+ * otherwise): the fast path, or the general one when a special value is present. */
+uint32_t tc_fedp_run(const tc_profile *p, size_t n, const uint32_t *a, const uint32_t *b,
+                     uint32_t c, int exp_offset);
+
+/* The fast path alone, on words not checked: 0 and *d, or 1 (no result) when the step
+ * needs the general path (a special value, a word too wide). */
+int tc_fedp_fast(const tc_profile *p, size_t n, const uint32_t *a, const uint32_t *b,
+                 uint32_t c, uint32_t *d);
+
+/* Integer kinds (dot_int.c): exact products, s32 accumulation with wrap-around. */
+uint32_t tc_dot_int_run(const tc_profile *p, size_t k, const uint32_t *a, const uint32_t *b,
+                        uint32_t c);
+
+#endif
