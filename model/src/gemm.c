@@ -1,9 +1,9 @@
 /* gemm.c - D = A*B + C for whole matrices (tcsim_gemm.h): operands checked, then for the
  * FEDP kinds (and mxf8f6f4) A and B unpacked once and tiles of D (ROW_BLOCK rows by one
  * panel of GEMM_LANES columns) spread over worker threads through gemm_lanes.h's kernel;
- * the other kinds row by row, each element one dot product in k order. Every element is
- * computed alone, the same way whichever thread takes it: the thread count changes no
- * bit. */
+ * the integer kinds row by row over B unpacked once; the other kinds row by row, each
+ * element one dot product in k order. Every element is computed alone, the same way
+ * whichever thread takes it: the thread count changes no bit. */
 #define _DEFAULT_SOURCE /* madvise */
 #include <pthread.h>
 #include <stdlib.h>
@@ -64,6 +64,7 @@ typedef struct gemm_job {
     uint8_t *abad;      /* M x nsteps */
     uint32_t *bbad;     /* per panel nsteps x GEMM_LANES */
     void *arena;        /* the memory of a, b, abad and bbad */
+    uint32_t *bt;       /* integer kinds: B's values transposed, N x K */
     size_t next;        /* the next task of the running phase, under `lock` */
     pthread_mutex_t lock;
     tc_status status;   /* the first error a worker met */
@@ -126,6 +127,47 @@ static void *rows_worker(void *arg)
     }
     free(buf);
     return NULL;
+}
+
+/* ------------------------------------------------------------ integer kinds */
+
+/* The integer kinds accumulate in s32 with wrap-around (dot_int.c): sums modulo 2^32,
+ * whose order changes no bit. So a row of A, unpacked once, meets every column of B
+ * (unpacked once, transposed, by tc_gemm) in a plain loop the compiler vectorises,
+ * instead of one tc_dot per element. */
+static void *int_worker(void *arg)
+{
+    gemm_job *g = arg;
+    const tc_fmt_info *fi = &fmt_table[g->p->in];
+    uint32_t *a = malloc(g->K * sizeof *a);
+    if (!a)
+        fail(g, TC_ENOMEM);
+    for (size_t i; a && (i = next_task(g, g->M)) < g->M;) {
+        for (size_t k = 0; k < g->K; k++)
+            a[k] = (uint32_t)fmt_int_value(fi, g->A.data[at(g->A.layout, g->A.ld, i, k)]);
+        for (size_t j = 0; j < g->N; j++) {
+            const uint32_t *b = g->bt + j * g->K;
+            uint32_t acc = g->has_c ? g->C.data[at(g->C.layout, g->C.ld, i, j)] : 0;
+            for (size_t k = 0; k < g->K; k++)
+                acc += a[k] * b[k];
+            g->D.data[at(g->D.layout, g->D.ld, i, j)] = acc;
+        }
+    }
+    free(a);
+    return NULL;
+}
+
+/* B's values, transposed (N x K), for int_worker; TC_ENOMEM when there is no room. */
+static tc_status int_unpack_b(gemm_job *g)
+{
+    const tc_fmt_info *fi = &fmt_table[g->p->in];
+    if (g->N > SIZE_MAX / sizeof *g->bt / g->K || !(g->bt = malloc(g->N * g->K * sizeof *g->bt)))
+        return TC_ENOMEM;
+    for (size_t k = 0; k < g->K; k++)
+        for (size_t j = 0; j < g->N; j++)
+            g->bt[j * g->K + k] =
+                (uint32_t)fmt_int_value(fi, g->B.data[at(g->B.layout, g->B.ld, k, j)]);
+    return TC_OK;
 }
 
 /* ------------------------------------------------------------ panel kernel */
@@ -394,6 +436,11 @@ tc_status tc_gemm(const tc_profile *p, size_t M, size_t N, size_t K, const tc_ma
         if (g.status == TC_OK)
             run_phase(&g, worker_count(asked, g.nblocks * g.npanels), panel_worker);
         panel_free(&g);
+    } else if (p->kind == TC_KIND_INT) {
+        g.status = int_unpack_b(&g);
+        if (g.status == TC_OK)
+            run_phase(&g, worker_count(asked, M), int_worker);
+        free(g.bt);
     } else {
         run_phase(&g, worker_count(asked, M), rows_worker);
     }
