@@ -16,7 +16,47 @@ static tc_status model_step(void *ctx, const tc_profile *sp, size_t n, const uin
 
 /* fp8 through mma on hopper/blackwell (docs/contract.md): per block of 32 k, the two
  * halves k mod 4 in {0,1} then {2,3} through the fp16 path, then c added by one
- * IEEE RNE addition. */
+ * IEEE RNE addition. A block's operands are first arranged (converted to fp16, the
+ * first half then the second, a short block padded with +0), so that tc_gemm can
+ * arrange each row of A and column of B once and run the blocks on them. */
+enum { EMU_HALF = TC_FP8_EMU_BLOCK / 2 };
+
+tc_status tc_fp8_emu_arrange(const tc_profile *p, size_t k, const uint32_t *w, uint32_t *out)
+{
+    for (size_t base = 0; base < k; base += TC_FP8_EMU_BLOCK) {
+        uint32_t *o = out + base;
+        size_t nh[2] = {0, EMU_HALF};
+        for (size_t j = 0; j < TC_FP8_EMU_BLOCK; j++) {
+            size_t h = (j % 4) >= 2; /* k mod 4 in {2,3}: second half */
+            uint32_t x = 0;
+            if (base + j < k && tc_convert_exact(p->in, w[base + j], TC_FMT_FP16, &x) != TC_OK)
+                return TC_EFORMAT;
+            o[nh[h]++] = x;
+        }
+    }
+    return TC_OK;
+}
+
+tc_status tc_fp8_emu_blocks(const tc_profile *p, const tc_profile *sp, size_t nblocks,
+                            const uint32_t *ha, const uint32_t *hb, uint32_t c, uint32_t *d,
+                            tc_step_fn step, void *ctx)
+{
+    tc_status st;
+    uint32_t acc = c;
+    if (!step)
+        step = model_step;
+    for (size_t q = 0; q < nblocks; q++) {
+        const uint32_t *xa = ha + q * TC_FP8_EMU_BLOCK, *xb = hb + q * TC_FP8_EMU_BLOCK;
+        uint32_t d1, d2;
+        if ((st = step(ctx, sp, EMU_HALF, xa, xb, fmt_zero(p->out, 0), &d1)) != TC_OK ||
+            (st = step(ctx, sp, EMU_HALF, xa + EMU_HALF, xb + EMU_HALF, d1, &d2)) != TC_OK ||
+            (st = tc_add(p->out, d2, acc, TC_RNE, &acc)) != TC_OK)
+            return st;
+    }
+    *d = acc;
+    return TC_OK;
+}
+
 static tc_status dot_fp8_emu(const tc_profile *p, size_t k, const uint32_t *a,
                              const uint32_t *b, uint32_t c, uint32_t *d, tc_step_fn step,
                              void *ctx)
@@ -25,26 +65,13 @@ static tc_status dot_fp8_emu(const tc_profile *p, size_t k, const uint32_t *a,
     tc_status st = tc_profile_step_of(p, &sp);
     if (st != TC_OK)
         return st;
-    enum { BLOCK = 32, HALF = 16 };
     uint32_t acc = c;
-    for (size_t base = 0; base < k; base += BLOCK) {
-        uint32_t ha[2][HALF], hb[2][HALF];
-        size_t nh[2] = {0, 0};
-        for (size_t j = 0; j < BLOCK; j++) {
-            size_t h = (j % 4) >= 2; /* k mod 4 in {2,3}: second half */
-            uint32_t xa = 0, xb = 0; /* a short block is padded with +0 */
-            if (base + j < k) {
-                if (tc_convert_exact(p->in, a[base + j], TC_FMT_FP16, &xa) != TC_OK ||
-                    tc_convert_exact(p->in, b[base + j], TC_FMT_FP16, &xb) != TC_OK)
-                    return TC_EFORMAT;
-            }
-            ha[h][nh[h]] = xa;
-            hb[h][nh[h]++] = xb;
-        }
-        uint32_t d1, d2;
-        if ((st = step(ctx, sp, HALF, ha[0], hb[0], fmt_zero(p->out, 0), &d1)) != TC_OK ||
-            (st = step(ctx, sp, HALF, ha[1], hb[1], d1, &d2)) != TC_OK ||
-            (st = tc_add(p->out, d2, acc, TC_RNE, &acc)) != TC_OK)
+    for (size_t base = 0; base < k; base += TC_FP8_EMU_BLOCK) {
+        uint32_t xa[TC_FP8_EMU_BLOCK], xb[TC_FP8_EMU_BLOCK];
+        size_t n = k - base < TC_FP8_EMU_BLOCK ? k - base : TC_FP8_EMU_BLOCK;
+        if ((st = tc_fp8_emu_arrange(p, n, a + base, xa)) != TC_OK ||
+            (st = tc_fp8_emu_arrange(p, n, b + base, xb)) != TC_OK ||
+            (st = tc_fp8_emu_blocks(p, sp, 1, xa, xb, acc, &acc, step, ctx)) != TC_OK)
             return st;
     }
     *d = acc;

@@ -302,6 +302,16 @@ uint32_t tc_fedp_run(const tc_profile *p, size_t n, const uint32_t *a, const uin
 int tc_fedp_fast(const tc_profile *p, size_t n, const uint32_t *a, const uint32_t *b,
                  uint32_t c, uint32_t *d);
 
+/* The fp16 emulation of fp8 (dot_chain.c), in blocks of TC_FP8_EMU_BLOCK k: the k words
+ * w arranged for the blocks (converted to fp16, each block's two halves in order, a short
+ * block padded with +0) into out (k rounded up to a block); then nblocks blocks of
+ * arranged operands chained from c, each step through `step` (NULL: the model's). */
+enum { TC_FP8_EMU_BLOCK = 32 };
+tc_status tc_fp8_emu_arrange(const tc_profile *p, size_t k, const uint32_t *w, uint32_t *out);
+tc_status tc_fp8_emu_blocks(const tc_profile *p, const tc_profile *sp, size_t nblocks,
+                            const uint32_t *ha, const uint32_t *hb, uint32_t c, uint32_t *d,
+                            tc_step_fn step, void *ctx);
+
 /* Integer kinds (dot_int.c): exact products, s32 accumulation with wrap-around. */
 uint32_t tc_dot_int_run(const tc_profile *p, size_t k, const uint32_t *a, const uint32_t *b,
                         uint32_t c);

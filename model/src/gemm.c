@@ -1,8 +1,8 @@
 /* gemm.c - D = A*B + C for whole matrices (tcsim_gemm.h): operands checked, then for the
  * FEDP kinds (and mxf8f6f4) A and B unpacked once and tiles of D (ROW_BLOCK rows by one
  * panel of GEMM_LANES columns) spread over worker threads through gemm_lanes.h's kernel;
- * the integer kinds row by row over B unpacked once; the other kinds row by row, each
- * element one dot product in k order. Every element is computed alone, the same way
+ * the integer kinds and the fp8 emulation row by row over operands unpacked (arranged)
+ * once; the block-scaled mxf4 row by row, each element one dot product in k order. Every element is computed alone, the same way
  * whichever thread takes it: the thread count changes no bit. */
 #define _DEFAULT_SOURCE /* madvise */
 #include <pthread.h>
@@ -12,6 +12,7 @@
 #include "tcsim.h"
 #include "fmt_table.h"
 #include "gemm_lanes.h"
+#include "fedp_step.h"
 
 static size_t packed_ld(tc_layout l, size_t rows, size_t cols)
 {
@@ -65,6 +66,9 @@ typedef struct gemm_job {
     uint32_t *bbad;     /* per panel nsteps x GEMM_LANES */
     void *arena;        /* the memory of a, b, abad and bbad */
     uint32_t *bt;       /* integer kinds: B's values transposed, N x K */
+    uint32_t *ea, *eb;  /* fp8 emulation: rows of A, columns of B arranged (ek each) */
+    size_t ek;          /* K rounded up to the emulation's block */
+    const tc_profile *sp; /* the emulation's fp16 step */
     size_t next;        /* the next task of the running phase, under `lock` */
     pthread_mutex_t lock;
     tc_status status;   /* the first error a worker met */
@@ -168,6 +172,53 @@ static tc_status int_unpack_b(gemm_job *g)
             g->bt[j * g->K + k] =
                 (uint32_t)fmt_int_value(fi, g->B.data[at(g->B.layout, g->B.ld, k, j)]);
     return TC_OK;
+}
+
+/* ------------------------------------------------------------ fp8 emulation */
+
+/* Every row of A and column of B arranged for the emulation's blocks once (converted to
+ * fp16 and reordered: tc_fp8_emu_arrange), instead of once per element of D;
+ * TC_ENOMEM when there is no room. */
+static tc_status emu_arrange(gemm_job *g)
+{
+    g->ek = (g->K + TC_FP8_EMU_BLOCK - 1) / TC_FP8_EMU_BLOCK * TC_FP8_EMU_BLOCK;
+    if (g->M > SIZE_MAX / 4 / g->ek || g->N > SIZE_MAX / 4 / g->ek)
+        return TC_ENOMEM;
+    uint32_t *w = malloc(g->K * sizeof *w);
+    g->ea = malloc(g->M * g->ek * sizeof *g->ea);
+    g->eb = malloc(g->N * g->ek * sizeof *g->eb);
+    tc_status st = w && g->ea && g->eb ? tc_profile_step_of(g->p, &g->sp) : TC_ENOMEM;
+    for (size_t i = 0; st == TC_OK && i < g->M; i++) {
+        for (size_t k = 0; k < g->K; k++)
+            w[k] = g->A.data[at(g->A.layout, g->A.ld, i, k)];
+        st = tc_fp8_emu_arrange(g->p, g->K, w, g->ea + i * g->ek);
+    }
+    for (size_t j = 0; st == TC_OK && j < g->N; j++) {
+        for (size_t k = 0; k < g->K; k++)
+            w[k] = g->B.data[at(g->B.layout, g->B.ld, k, j)];
+        st = tc_fp8_emu_arrange(g->p, g->K, w, g->eb + j * g->ek);
+    }
+    free(w);
+    return st;
+}
+
+static void *emu_worker(void *arg)
+{
+    gemm_job *g = arg;
+    for (size_t i; (i = next_task(g, g->M)) < g->M;) {
+        for (size_t j = 0; j < g->N; j++) {
+            uint32_t c = g->has_c ? g->C.data[at(g->C.layout, g->C.ld, i, j)] : 0, d;
+            tc_status st = tc_fp8_emu_blocks(g->p, g->sp, g->ek / TC_FP8_EMU_BLOCK,
+                                             g->ea + i * g->ek, g->eb + j * g->ek, c, &d,
+                                             NULL, NULL);
+            if (st != TC_OK) {
+                fail(g, st);
+                break;
+            }
+            g->D.data[at(g->D.layout, g->D.ld, i, j)] = d;
+        }
+    }
+    return NULL;
 }
 
 /* ------------------------------------------------------------ panel kernel */
@@ -436,6 +487,12 @@ tc_status tc_gemm(const tc_profile *p, size_t M, size_t N, size_t K, const tc_ma
         if (g.status == TC_OK)
             run_phase(&g, worker_count(asked, g.nblocks * g.npanels), panel_worker);
         panel_free(&g);
+    } else if (p->kind == TC_KIND_FP8_EMU) {
+        g.status = emu_arrange(&g);
+        if (g.status == TC_OK)
+            run_phase(&g, worker_count(asked, M), emu_worker);
+        free(g.ea);
+        free(g.eb);
     } else if (p->kind == TC_KIND_INT) {
         g.status = int_unpack_b(&g);
         if (g.status == TC_OK)
