@@ -259,23 +259,46 @@ static void launch_run(size_t nmma, unsigned na, unsigned nb, unsigned nc, const
     mma_run<K><<<blocks, threads>>>(nmma, na, nb, nc, a, b, c, d, missing);
 }
 
+/* A run's device buffers: A, B and C copied in, D (C's size) and the missing flag back. */
+struct dev_run {
+    uint32_t *a = NULL, *b = NULL, *c = NULL, *d = NULL;
+    int *missing = NULL;
+    size_t sc = 0;
+    cudaError_t in(const uint32_t *ha, size_t sa, const uint32_t *hb, size_t sb,
+                   const uint32_t *hc, size_t size_c)
+    {
+        sc = size_c;
+        cudaError_t e = cudaMalloc(&a, sa);
+        if (e == cudaSuccess) e = cudaMalloc(&b, sb);
+        if (e == cudaSuccess) e = cudaMalloc(&c, sc);
+        if (e == cudaSuccess) e = cudaMalloc(&d, sc);
+        if (e == cudaSuccess) e = cudaMalloc(&missing, sizeof *missing);
+        if (e == cudaSuccess) e = cudaMemset(missing, 0, sizeof *missing);
+        if (e == cudaSuccess) e = cudaMemcpy(a, ha, sa, cudaMemcpyHostToDevice);
+        if (e == cudaSuccess) e = cudaMemcpy(b, hb, sb, cudaMemcpyHostToDevice);
+        if (e == cudaSuccess) e = cudaMemcpy(c, hc, sc, cudaMemcpyHostToDevice);
+        return e;
+    }
+    /* After the kernel: its error, else D and the flag copied back. */
+    cudaError_t out(cudaError_t e, uint32_t *hd, int *miss)
+    {
+        if (e == cudaSuccess) e = cudaMemcpy(hd, d, sc, cudaMemcpyDeviceToHost);
+        if (e == cudaSuccess) e = cudaMemcpy(miss, missing, sizeof *miss, cudaMemcpyDeviceToHost);
+        return e;
+    }
+    ~dev_run() { cudaFree(a), cudaFree(b), cudaFree(c), cudaFree(d), cudaFree(missing); }
+};
+
 extern "C" int probe_cuda_mma(int kind, size_t nmma, unsigned na, unsigned nb, unsigned nc,
                               const uint32_t *a, const uint32_t *b, const uint32_t *c,
                               uint32_t *d, char *err, size_t size)
 {
-    size_t sa = nmma * 32 * na * 4, sb = nmma * 32 * nb * 4, sc = nmma * 32 * nc * 4;
-    uint32_t *da = NULL, *db = NULL, *dc = NULL, *dd = NULL;
-    int *missing = NULL, miss = 0;
-    cudaError_t e = cudaMalloc(&da, sa);
-    if (e == cudaSuccess) e = cudaMalloc(&db, sb);
-    if (e == cudaSuccess) e = cudaMalloc(&dc, sc);
-    if (e == cudaSuccess) e = cudaMalloc(&dd, sc);
-    if (e == cudaSuccess) e = cudaMalloc(&missing, sizeof *missing);
-    if (e == cudaSuccess) e = cudaMemset(missing, 0, sizeof *missing);
-    if (e == cudaSuccess) e = cudaMemcpy(da, a, sa, cudaMemcpyHostToDevice);
-    if (e == cudaSuccess) e = cudaMemcpy(db, b, sb, cudaMemcpyHostToDevice);
-    if (e == cudaSuccess) e = cudaMemcpy(dc, c, sc, cudaMemcpyHostToDevice);
+    dev_run r;
+    int miss = 0;
+    cudaError_t e = r.in(a, nmma * 32 * na * 4, b, nmma * 32 * nb * 4, c, nmma * 32 * nc * 4);
     if (e == cudaSuccess) {
+        uint32_t *da = r.a, *db = r.b, *dc = r.c, *dd = r.d;
+        int *missing = r.missing;
         switch (kind) {
         case PK_MMA_F16_F32: launch_run<PK_MMA_F16_F32>(nmma, na, nb, nc, da, db, dc, dd, missing); break;
         case PK_MMA_F16_F16: launch_run<PK_MMA_F16_F16>(nmma, na, nb, nc, da, db, dc, dd, missing); break;
@@ -284,11 +307,10 @@ extern "C" int probe_cuda_mma(int kind, size_t nmma, unsigned na, unsigned nb, u
         case PK_MMA_E4M3_F32: launch_run<PK_MMA_E4M3_F32>(nmma, na, nb, nc, da, db, dc, dd, missing); break;
         default: launch_run<PK_MMA_E5M2_F32>(nmma, na, nb, nc, da, db, dc, dd, missing); break;
         }
-        e = cudaDeviceSynchronize();
+        e = cudaGetLastError();
+        if (e == cudaSuccess) e = cudaDeviceSynchronize();
     }
-    if (e == cudaSuccess) e = cudaMemcpy(d, dd, sc, cudaMemcpyDeviceToHost);
-    if (e == cudaSuccess) e = cudaMemcpy(&miss, missing, sizeof miss, cudaMemcpyDeviceToHost);
-    cudaFree(da), cudaFree(db), cudaFree(dc), cudaFree(dd), cudaFree(missing);
+    e = r.out(e, d, &miss);
     return finish(e, miss, "mma kernel", err, size);
 }
 
@@ -445,23 +467,10 @@ static cudaError_t wg_host(int kind, size_t ntiles, unsigned ebytes, unsigned k,
                            uint32_t *D, int swap, int *miss)
 {
     const size_t N = PK_WG_NUMERICS_N;
-    size_t sa = ntiles * 64 * k * 4, sb = ntiles * k * N * 4, sc = ntiles * 64 * N * 4;
-    uint32_t *da = NULL, *db = NULL, *dc = NULL, *dd = NULL;
-    int *missing = NULL;
-    cudaError_t e = cudaMalloc(&da, sa);
-    if (e == cudaSuccess) e = cudaMalloc(&db, sb);
-    if (e == cudaSuccess) e = cudaMalloc(&dc, sc);
-    if (e == cudaSuccess) e = cudaMalloc(&dd, sc);
-    if (e == cudaSuccess) e = cudaMalloc(&missing, sizeof *missing);
-    if (e == cudaSuccess) e = cudaMemset(missing, 0, sizeof *missing);
-    if (e == cudaSuccess) e = cudaMemcpy(da, A, sa, cudaMemcpyHostToDevice);
-    if (e == cudaSuccess) e = cudaMemcpy(db, B, sb, cudaMemcpyHostToDevice);
-    if (e == cudaSuccess) e = cudaMemcpy(dc, C, sc, cudaMemcpyHostToDevice);
-    if (e == cudaSuccess) e = wg_tiles(kind, ntiles, ebytes, da, db, dc, dd, swap, missing);
-    if (e == cudaSuccess) e = cudaMemcpy(D, dd, sc, cudaMemcpyDeviceToHost);
-    if (e == cudaSuccess) e = cudaMemcpy(miss, missing, sizeof *miss, cudaMemcpyDeviceToHost);
-    cudaFree(da), cudaFree(db), cudaFree(dc), cudaFree(dd), cudaFree(missing);
-    return e;
+    dev_run r;
+    cudaError_t e = r.in(A, ntiles * 64 * k * 4, B, ntiles * k * N * 4, C, ntiles * 64 * N * 4);
+    if (e == cudaSuccess) e = wg_tiles(kind, ntiles, ebytes, r.a, r.b, r.c, r.d, swap, r.missing);
+    return r.out(e, D, miss);
 }
 
 /* Which descriptor offset the hardware takes as the K step (wg_desc's swap): found once
