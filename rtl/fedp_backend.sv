@@ -31,6 +31,8 @@ module fedp_backend #(
   parameter int OutFmts = tc_pkg::FEDP_VOLTA_FP16_OUT_FMTS,
   // Fraction bits of an fp32 result: 23, or 13 for native fp8 (an e8m13 value in fp32).
   parameter int Fp32ManBits = tc_pkg::FEDP_VOLTA_FP16_FP32_MAN_BITS,
+  // 1: an fp16 result that rounds to zero is +0 (fedp_round's ZeroPlus).
+  parameter bit ZeroPlusFp16 = 1'b0,
   // Cuts with registers: bit 0 after ADD, bit 1 after CPA, bit 2 after NORM.
   parameter bit [2:0] Cuts = 3'b001,
   localparam int C_W = tc_pkg::max_value_bits(OutFmts)
@@ -177,7 +179,8 @@ module fedp_backend #(
     assign round32 = '0;
   end
   if (OUT16) begin : gen_round16
-    fedp_round #(.Fmt(FP16), .ManBits(MB16), .Rne(1'b1), .SigW(MW), .ExpW(EW)) i_round (
+    fedp_round #(.Fmt(FP16), .ManBits(MB16), .Rne(1'b1), .ZeroPlus(ZeroPlusFp16), .SigW(MW),
+                 .ExpW(EW)) i_round (
       .sign_i  (rnd_neg),
       .exp_i   (rnd_exp),
       .sig_i   (rnd_sig),

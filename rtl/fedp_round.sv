@@ -6,7 +6,8 @@
 // |  1  | to nearest, ties to even | round and (sticky or lsb)| fp16 results         |
 //
 // The input is a normalised magnitude (leading one in its top bit) and the exponent of
-// that leading one. The result has ManBits fraction bits in the exponent range of format
+// that leading one. A result that rounds to zero keeps sign_i, or is +0 with ZeroPlus
+// (Hopper's fp16 results, docs/contract.md step 7). The result has ManBits fraction bits in the exponent range of format
 // Fmt: gradual underflow below emin, Inf once the rounded exponent passes emax, and the
 // fraction widened with zeros to Fmt's own width (e8m13 inside fp32: ManBits 13).
 //
@@ -16,6 +17,7 @@ module fedp_round #(
   parameter int Fmt     = tc_pkg::FMT_FP32,
   parameter int ManBits = tc_pkg::man_bits(Fmt),
   parameter bit Rne     = 1'b0,
+  parameter bit ZeroPlus = 1'b0,
   parameter int SigW    = 24,  // width of sig_i
   parameter int ExpW    = 10,  // width of the signed exponent exp_i
   localparam int EB = tc_pkg::exp_bits(Fmt),
@@ -73,6 +75,6 @@ module fedp_round #(
     // normal, the largest finite value becomes Inf (all-ones exponent, zero fraction).
     mag = {biased, frac} + (EB+ManBits)'(inc);
     if (ovf) result_o = {sign_i, {EB{1'b1}}, {MB{1'b0}}};
-    else     result_o = RW'({sign_i, mag}) << (MB - ManBits);
+    else     result_o = RW'({sign_i && !(ZeroPlus && mag == '0), mag}) << (MB - ManBits);
   end
 endmodule

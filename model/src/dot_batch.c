@@ -73,7 +73,7 @@ batch8_fmt(const tc_profile *p, const tc_fmt_info *fi, const tc_fmt_info *fo, si
             sum[j] += S[i][j] ? -t : t;
         }
     }
-    round_target rt = {p->out, p->out_man_bits, p->round};
+    round_target rt = {p->out, p->out_man_bits, p->round, p->zero_plus};
     for (size_t j = 0; j < LANES; j++) {
         int32_t sh = (E[j] - ec[j]) + (int)MC + HC - F;
         sh = sh < 0 ? 0 : sh > 63 ? 63 : sh;

@@ -184,7 +184,7 @@ fedp_core_fmt(const tc_profile *p, const tc_fmt_info *fi, const tc_fmt_info *fo,
     }
 
     /* ---- NORM + ROUND: once, to the output format (or e8m13 inside fp32) */
-    round_target rt = {p->out, p->out_man_bits, p->round};
+    round_target rt = {p->out, p->out_man_bits, p->round, p->zero_plus};
     if (sum == 0)
         d = fmt_zero(p->out, 0);
     else
@@ -257,7 +257,7 @@ fedp_fast_fmt(const tc_profile *p, tc_fmt in, tc_fmt out, size_t n, const uint32
     }
     int64_t tc = (int64_t)align_trunc(mc, ec, (int)MC, E, F);
     sum += sc ? -tc : tc;
-    round_target rt = {out, rman, rmode};
+    round_target rt = {out, rman, rmode, p->zero_plus};
     *d = sum == 0 ? fmt_zero(out, 0)
                   : round_pack(&rt, sum < 0, sum < 0 ? (uint64_t)-sum : (uint64_t)sum, E - F,
                                NULL);
@@ -383,7 +383,7 @@ tc_status tc_add(tc_fmt f, uint32_t x, uint32_t y, tc_round r, uint32_t *out)
         *out = fmt_zero(f, 0);
         return TC_OK;
     }
-    round_target t = {f, fi->man_bits, r};
+    round_target t = {f, fi->man_bits, r, 0}; /* an IEEE addition */
     *out = round_pack(&t, sign, mag, ex - (int)fi->man_bits - GUARD, NULL);
     return TC_OK;
 }
@@ -570,7 +570,7 @@ static uint32_t mxf4_step(const tc_profile *p, size_t n, const uint32_t *a, cons
     }
     if (sum == 0)
         return fmt_zero(p->out, 0);
-    round_target rt = {p->out, p->out_man_bits, p->round};
+    round_target rt = {p->out, p->out_man_bits, p->round, p->zero_plus};
     return round_pack(&rt, sum < 0, sum < 0 ? (uint64_t)-sum : (uint64_t)sum, E - (int)p->F,
                       NULL);
 }

@@ -56,6 +56,7 @@ typedef struct gemm_step_consts {
     unsigned out_man, out_sign_shift, out_ignore;
     uint32_t out_inf; /* +Inf's pattern */
     int rne;
+    int zero_plus;  /* a result rounding to zero is +0 (tc_profile.zero_plus) */
     int narrow;     /* a step's exact sum is below 2^30: 32-bit lanes hold it */
 } gemm_step_consts;
 
@@ -152,7 +153,9 @@ static inline __attribute__((always_inline)) gv_u32 gv_load(const void *p)
         VU fin = ((biased << k->out_man) | frac) << k->out_ignore;                         \
         VU over = (VU)(e_res > k->out_emax);                                               \
         VU body = GV_SEL(over, (VU)(zero + k->out_inf), fin);                              \
-        VU d = ((neg & 1u) << k->out_sign_shift) | body;                                   \
+        /* the sign, but none on a zero with zero_plus (docs/contract.md step 7) */       \
+        VU sgn = (neg & 1u) & (((VU)(body != 0) & 1u) | (VU)(zero + !k->zero_plus));     \
+        VU d = (sgn << k->out_sign_shift) | body;                                          \
         return __builtin_convertvector(d & (VU)(s != 0), gv_u32);                          \
     }
 GEMM_DEFINE_LANE_ROUND(lane_round64, gv_u64, gv_s64, 64, 40)

@@ -70,6 +70,7 @@ void tc_gemm_step_consts_of(const tc_profile *p, gemm_step_consts *k)
     k->out_ignore = fo->ignore_low;
     k->out_inf = fmt_inf(p->out, 0);
     k->rne = p->round == TC_RNE;
+    k->zero_plus = p->zero_plus;
     /* |sum| < L * 2^(F+2) + 2^(F+1) (products below 4, c below 2, relative to 2^E) */
     k->narrow = F <= 27 && ((uint64_t)p->L * 4 + 2) << F < (UINT64_C(1) << 30);
 }
