@@ -365,7 +365,7 @@ module fedp #(
   // with the cuts of this depth.
   fedp_backend #(
     .N(N + 1), .SW(SW), .MW(MW), .EW(EW), .F(F), .OutFmts(OutFmts),
-    .Fp32ManBits(Fp32ManBits), .Cuts(CUTS[4:2])
+    .Fp32ManBits(Fp32ManBits), .Cuts(CUTS[4:2]), .Floor32(FLOOR32), .Floor16(FLOOR16)
   ) i_back (
     .clk_i,
     .rst_ni,

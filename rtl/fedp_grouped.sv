@@ -268,7 +268,7 @@ module fedp_grouped #(
   // canonical, Inf is c's, an exact zero sum is +0.
   fedp_backend #(
     .N(NG + 1), .SW(SW), .MW(MW), .EW(EW), .F(F), .OutFmts(1 << FP32),
-    .Fp32ManBits(Fp32ManBits)
+    .Fp32ManBits(Fp32ManBits), .Floor32(EminAlignFp32)
   ) i_back (
     .clk_i,
     .rst_ni,
