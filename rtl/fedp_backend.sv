@@ -3,9 +3,10 @@
 // steps 5 to 7), in four stages with a cut (fedp_cut.sv) after each:
 //
 //   terms_i,e_i ─► ADD ─►┊add┊─► CPA ─►┊cpa┊─► NORM ─►┊norm┊─► ROUND ─►│d_q│─► d_o
-//                  3:2 carry-     carry add and     lzc, shift,      rounders,
-//                  save tree      |sum| side by     exponent         result select
-//                                 side
+//                  3:2 carry-     carry add and     lzc with a       rounders,
+//                  save tree      |sum| side by     stop bit, one    result select
+//                                 side; stop bit    shift, exponent
+//                                 from E
 //
 // Cuts names the cuts that hold registers (bit 0 add, 1 cpa, 2 norm); the result
 // register d_q is always there. The default, add alone, is the back end of seed 000 (two
@@ -134,9 +135,20 @@ module fedp_backend #(
   logic          cpa_neg;
   logic [MW-1:0] cpa_mag;
 
+  fedp_prefix_add #(.W(SW)) i_add_total (
+    .a_i  (add_sum_q),
+    .b_i  (add_carry_q),
+    .ci_i (1'b0),
+    .sum_o(cpa_total)
+  );
+  fedp_prefix_add #(.W(SW)) i_add_less (
+    .a_i  (~(add_sum_q ^ add_carry_q)),
+    .b_i  ((add_sum_q | add_carry_q) << 1),
+    .ci_i (1'b0),
+    .sum_o(cpa_less)
+  );
+
   always_comb begin : stage_cpa
-    cpa_total = add_sum_q + add_carry_q;
-    cpa_less = ~(add_sum_q ^ add_carry_q) + ((add_sum_q | add_carry_q) << 1);
     cpa_neg = cpa_total[SW-1];
     cpa_mag = cpa_neg ? MW'(~cpa_less) : MW'(cpa_total);
   end
