@@ -188,7 +188,7 @@ module fedp #(
   logic [CFB:0]        c_sig;
 
   for (genvar i = 0; i < L; i++) begin : gen_unpack
-    fedp_decode #(.Fmts(InFmts), .ManW(MB), .ExpW(EW)) i_decode_a (
+    fedp_decode #(.Fmts(InFmts), .ManW(MB), .ExpW(EW), .Lane(2 * i)) i_decode_a (
       .bits_i(a_i[i*ELEM_W +: ELEM_W]),
       .fmt_i (in_fmt_i),
       .sign_o(a_sign[i]),
@@ -198,7 +198,7 @@ module fedp #(
       .inf_o (a_inf[i]),
       .nan_o (a_nan[i])
     );
-    fedp_decode #(.Fmts(InFmts), .ManW(MB), .ExpW(EW)) i_decode_b (
+    fedp_decode #(.Fmts(InFmts), .ManW(MB), .ExpW(EW), .Lane(2 * i + 1)) i_decode_b (
       .bits_i(b_i[i*ELEM_W +: ELEM_W]),
       .fmt_i (in_fmt_i),
       .sign_o(b_sign[i]),
@@ -367,7 +367,8 @@ module fedp #(
   // with the cuts of this depth.
   fedp_backend #(
     .N(N + 1), .SW(SW), .MW(MW), .EW(EW), .F(F), .OutFmts(OutFmts),
-    .Fp32ManBits(Fp32ManBits), .ZeroPlusFp16(ZeroPlusFp16 != 0), .Cuts(CUTS[4:2])
+    .Fp32ManBits(Fp32ManBits), .ZeroPlusFp16(ZeroPlusFp16 != 0), .Cuts(CUTS[4:2]),
+    .Floor32(FLOOR32), .Floor16(FLOOR16)
   ) i_back (
     .clk_i,
     .rst_ni,
