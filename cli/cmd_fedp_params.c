@@ -13,6 +13,7 @@ static void usage(void)
            "Prints the parameters of FEDP instances (rtl/fedp.sv, fedp_grouped.sv) read from\n"
            "the model's profile table, one line per argument (every preset when none):\n"
            "  NAME L F InFmts OutFmts EminAlignFp32 EminAlignFp16 Fp32ManBits ScaleFmts\n"
+           "       ZeroPlusFp16\n"
            "A PRESET is a set tc_pkg names FEDP_<PRESET>_*. A spec takes the FEDP rows of\n"
            "(ARCH, INSTR, FMT, fp32/fp16), of (.., FMT, OUT) alone for FMT written IN->OUT,\n"
            "and the rows of each block-scaled KIND (mxf8f6f4, mxf4, mxf4nvf4); FMT '-' for\n"

@@ -56,15 +56,15 @@ static int list_gpus(void)
 {
     tc_gpu_timing g;
     /* arch is as wide as its longest name, "blackwell" */
-    printf("%-10s %-9s %3s %3s %5s %4s %6s %5s %5s %5s %4s %6s %6s %6s %5s %6s %6s\n",
+    printf("%-10s %-9s %3s %3s %5s %4s %6s %5s %5s %5s %4s %6s %6s %6s %5s %6s %6s %5s\n",
            "gpu", "arch", "sub", "tc", "fedps", "len", "acc32/", "kstep", "depth", "drain",
-           "fwd", "acc32+", "ii_min", "sp_ii", "loop", "offset", "accbuf");
+           "fwd", "acc32+", "ii_min", "sp_ii", "loop", "offset", "accbuf", "await");
     for (size_t i = 0; tc_gpu_timing_get(i, &g) == TC_OK; i++)
-        printf("%-10s %-9s %3u %3u %5u %4u %6u %5u %5u %5u %4u %6u %6u %6u %5u %6u %6u\n",
+        printf("%-10s %-9s %3u %3u %5u %4u %6u %5u %5u %5u %4u %6u %6u %6u %5u %6u %6u %5u\n",
                g.name, tc_arch_name(g.arch), g.subcores, g.tc_per_subcore, g.fedps_per_tc,
                g.fedp_len16, g.acc32_rate_div, g.step_k16, g.depth, g.drain_rows,
                g.step_fwd, g.acc32_extra, g.ii_min, g.sparse_ii_min, g.warp_overhead,
-               g.measure_offset, g.acc32_buffer);
+               g.measure_offset, g.acc32_buffer, g.async_wait);
     return CLI_OK;
 }
 
@@ -119,8 +119,11 @@ static void print_uncalibrated(const tc_gpu_timing *g, const tc_mma_op *op, int 
             use = !strcmp(k, op->sparse ? "sparse_ii_min" : "ii_min");
         if (!strcmp(k, "measure_offset"))
             use = wmma;
-        if (async == 2 && strcmp(k, "depth") && strcmp(k, "warp_overhead"))
-            use = 0; /* tcgen05: the array model, plus these two */
+        if (!strcmp(k, "async_wait"))
+            use = async != 0;
+        if (async == 2 && strcmp(k, "depth") && strcmp(k, "warp_overhead") &&
+            strcmp(k, "async_wait"))
+            use = 0; /* tcgen05: the array model, plus these */
         if (!use || !(g->uncalibrated >> i & 1u))
             continue;
         printf("%s%s", n++ ? ", " : "uncalibrated: ", k);

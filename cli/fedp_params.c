@@ -48,10 +48,10 @@ const fedp_preset *fedp_preset_find(const char *name)
 
 const char *const fedp_param_rtl_name[FEDP_PARAM_COUNT] = {
     "L", "F", "InFmts", "OutFmts", "EminAlignFp32", "EminAlignFp16", "Fp32ManBits",
-    "ScaleFmts"};
+    "ScaleFmts", "ZeroPlusFp16"};
 const char *const fedp_param_pkg_name[FEDP_PARAM_COUNT] = {
     "L", "F", "IN_FMTS", "OUT_FMTS", "EMIN_ALIGN_FP32", "EMIN_ALIGN_FP16", "FP32_MAN_BITS",
-    "SCALE_FMTS"};
+    "SCALE_FMTS", "ZERO_PLUS_FP16"};
 
 long fedp_param_get(const fedp_params *p, int k)
 {
@@ -63,7 +63,8 @@ long fedp_param_get(const fedp_params *p, int k)
     case 4: return p->emin_align_fp32;
     case 5: return p->emin_align_fp16;
     case 6: return (long)p->fp32_man_bits;
-    default: return (long)p->scale_fmts;
+    case 7: return (long)p->scale_fmts;
+    default: return (long)p->zero_plus_fp16;
     }
 }
 
@@ -87,8 +88,11 @@ static int fold(fold_state *s, const tc_profile *p)
     int seen_out = (s->p.out_fmts >> p->out) & 1u;
     if (s->have && (p->L != s->p.L || p->F != s->p.F || datapath_of(p) != s->kind))
         return 0;
-    if (seen_out && (*emin != p->emin_align || (!fp16 && p->out_man_bits != s->p.fp32_man_bits)))
+    if (seen_out && (*emin != p->emin_align || (!fp16 && p->out_man_bits != s->p.fp32_man_bits) ||
+                     (fp16 && (unsigned)p->zero_plus != s->p.zero_plus_fp16)))
         return 0;
+    if (!fp16 && p->zero_plus)
+        return 0; /* the RTL's fp32 rounder keeps the sign of a zero */
     if (p->round != (fp16 ? TC_RNE : TC_RZ) || p->out_man_bits > tc_fmt_get(p->out)->man_bits ||
         (fp16 && p->out_man_bits != tc_fmt_get(TC_FMT_FP16)->man_bits))
         return 0;
@@ -103,6 +107,8 @@ static int fold(fold_state *s, const tc_profile *p)
     *emin = p->emin_align;
     if (!fp16)
         s->p.fp32_man_bits = p->out_man_bits;
+    else
+        s->p.zero_plus_fp16 = (unsigned)p->zero_plus;
     return 1;
 }
 
@@ -195,7 +201,7 @@ int fedp_params_of(const char *spec, fedp_params *out, char *err, size_t cap)
     tc_instr instr;
     /* an instance without fp32 rows still has the parameter: fp32's own width */
     fold_state s = {{0, 0, 0, 0, TC_EMIN_ALIGN_NONE, TC_EMIN_ALIGN_NONE,
-                     tc_fmt_get(TC_FMT_FP32)->man_bits, 0}, 0, TC_KIND_FEDP};
+                     tc_fmt_get(TC_FMT_FP32)->man_bits, 0, 0}, 0, TC_KIND_FEDP};
     int rc = 0;
     if (!fmts || rest || tc_arch_parse(arch_s, &arch) != TC_OK ||
         tc_instr_parse(instr_s, &instr) != TC_OK)

@@ -16,9 +16,10 @@ typedef struct fedp_params {
     int emin_align_fp32, emin_align_fp16;  /* TC_EMIN_ALIGN_NONE: no floor */
     unsigned fp32_man_bits;
     uint32_t scale_fmts;          /* 0: a plain step */
+    unsigned zero_plus_fp16;      /* 1: an fp16 result rounding to zero is +0 (zero_plus) */
 } fedp_params;
 
-enum { FEDP_PARAM_COUNT = 8 };
+enum { FEDP_PARAM_COUNT = 9 };
 /* The fields as the RTL names its parameters ("L", "InFmts", ...) and as the package
  * spells them after FEDP_<PRESET>_ ("L", "IN_FMTS", ...); fedp_param_get reads one. */
 extern const char *const fedp_param_rtl_name[FEDP_PARAM_COUNT];

@@ -24,9 +24,16 @@ if [ -z "$probe" ] || [ -z "$tcsim" ]; then
 fi
 "$probe" --out "$out" "$@" || exit $?
 cat "$out/gpu.txt"
-echo "== numerics: tcsim vectors $out/vectors"
-"$tcsim" vectors "$out/vectors" --show 2 | tee "$out/vectors-check.txt"
-status=${PIPESTATUS[0]}
+echo "== numerics: tcsim vectors on each form under $out/vectors"
+status=0
+: >"$out/vectors-check.txt"
+for dir in "$out"/vectors/*/; do
+    form=$(basename "$dir")
+    # the folder names the instruction: mma_..., wgmma_..., tcgen05_...
+    "$tcsim" vectors "$dir" --instr "${form%%_*}" --show 2 | tee -a "$out/vectors-check.txt"
+    rc=${PIPESTATUS[0]}
+    [ "$rc" -gt "$status" ] && status=$rc
+done
 echo "== timing: measured against the model ($out/timing.txt)"
 grep '^#' "$out/timing.txt"
 name=$(sed -n 's/^gpu \([^ ]*\) .*/\1/p' "$out/timing.txt" | head -1)

@@ -55,6 +55,8 @@ module fedp #(
   parameter int Fp32ManBits /*verilator public*/ = tc_pkg::FEDP_VOLTA_FP16_FP32_MAN_BITS,
   // Scale-factor formats: 0 (a plain step) or 1 << tc_pkg::FMT_UE8M0 (block-scaled).
   parameter int ScaleFmts /*verilator public*/ = tc_pkg::FEDP_VOLTA_FP16_SCALE_FMTS,
+  // 1: an fp16 result that rounds to zero is +0, whatever the sum's sign (Hopper on).
+  parameter int ZeroPlusFp16 /*verilator public*/ = tc_pkg::FEDP_VOLTA_FP16_ZERO_PLUS_FP16,
   // Registers from input to output, 2..6 (see CUTS).
   parameter int Depth /*verilator public*/ = tc_pkg::FEDP_LATENCY,
   localparam int ELEM_W /*verilator public*/ = tc_pkg::max_value_bits(InFmts),
@@ -186,7 +188,7 @@ module fedp #(
   logic [CFB:0]        c_sig;
 
   for (genvar i = 0; i < L; i++) begin : gen_unpack
-    fedp_decode #(.Fmts(InFmts), .ManW(MB), .ExpW(EW)) i_decode_a (
+    fedp_decode #(.Fmts(InFmts), .ManW(MB), .ExpW(EW), .Lane(2 * i)) i_decode_a (
       .bits_i(a_i[i*ELEM_W +: ELEM_W]),
       .fmt_i (in_fmt_i),
       .sign_o(a_sign[i]),
@@ -196,7 +198,7 @@ module fedp #(
       .inf_o (a_inf[i]),
       .nan_o (a_nan[i])
     );
-    fedp_decode #(.Fmts(InFmts), .ManW(MB), .ExpW(EW)) i_decode_b (
+    fedp_decode #(.Fmts(InFmts), .ManW(MB), .ExpW(EW), .Lane(2 * i + 1)) i_decode_b (
       .bits_i(b_i[i*ELEM_W +: ELEM_W]),
       .fmt_i (in_fmt_i),
       .sign_o(b_sign[i]),
@@ -365,7 +367,8 @@ module fedp #(
   // with the cuts of this depth.
   fedp_backend #(
     .N(N + 1), .SW(SW), .MW(MW), .EW(EW), .F(F), .OutFmts(OutFmts),
-    .Fp32ManBits(Fp32ManBits), .Cuts(CUTS[4:2])
+    .Fp32ManBits(Fp32ManBits), .ZeroPlusFp16(ZeroPlusFp16 != 0), .Cuts(CUTS[4:2]),
+    .Floor32(FLOOR32), .Floor16(FLOOR16)
   ) i_back (
     .clk_i,
     .rst_ni,

@@ -34,7 +34,7 @@ module fedp_align_term #(
   localparam int IB  = SigW - SigFB;              // integer bits of sig_i
   localparam int WIN = F > SigFB ? F : SigFB;     // fraction bits while shifting: none lost
   localparam int XW  = IB + WIN;                  // sig_i in its shift window
-  localparam int SHW = $clog2(XW + 1);            // the shift, saturated at XW
+  localparam int SHW = $clog2(XW + 1);            // the shift: 0 .. 2^SHW - 1 >= XW
   localparam int TW  = IB + F;                    // the truncated magnitude
 
   // Parameter checks: a wrong instance stops at elaboration, in Verilator and in Yosys.
@@ -49,16 +49,20 @@ module fedp_align_term #(
   // ------------------------------------------------------------------------ ALIGN
   logic signed [EW:0] align_gap;   // E - exp_i, >= 0 for every non-zero term
   logic [SHW-1:0]     align_sh;
+  logic               align_out;   // the gap shifts every bit out
   logic [XW-1:0]      align_x;
   logic [TW-1:0]      align_mag;
 
   always_comb begin : stage_align
     align_gap = (EW+1)'(signed'(e_i)) - (EW+1)'(signed'(exp_i));
-    // A gap of XW or more shifts every bit out: saturate, so the shifter stays XW wide.
-    align_sh = align_gap >= (EW+1)'(XW) ? SHW'(XW) : SHW'(align_gap);
+    // The shifter reads the gap's low SHW bits as they come out of the subtraction; a gap
+    // of 2^SHW > XW or more (its high bits) shifts every bit out and clears the term at the
+    // end, beside zero_i, instead of saturating the shift in front of the shifter.
+    align_sh = SHW'(align_gap);
+    align_out = (align_gap >> SHW) != '0;
     align_x = (XW'(sig_i) << (WIN - SigFB)) >> align_sh;
     align_mag = TW'(align_x >> (WIN - F));
-    if (zero_i) align_mag = '0;
+    if (zero_i || align_out) align_mag = '0;
     if (OnesNeg) term_o = sign_i ? ~(SW'(align_mag)) : SW'(align_mag);
     else         term_o = sign_i ? -(SW'(align_mag)) : SW'(align_mag);
   end

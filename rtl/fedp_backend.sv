@@ -3,9 +3,10 @@
 // steps 5 to 7), in four stages with a cut (fedp_cut.sv) after each:
 //
 //   terms_i,e_i ─► ADD ─►┊add┊─► CPA ─►┊cpa┊─► NORM ─►┊norm┊─► ROUND ─►│d_q│─► d_o
-//                  3:2 carry-     carry add and     lzc, shift,      rounders,
-//                  save tree      |sum| side by     exponent         result select
-//                                 side
+//                  3:2 carry-     carry add and     lzc with a       rounders,
+//                  save tree      |sum| side by     stop bit, one    result select
+//                                 side; stop bit    shift, exponent
+//                                 from E
 //
 // Cuts names the cuts that hold registers (bit 0 add, 1 cpa, 2 norm); the result
 // register d_q is always there. The default, add alone, is the back end of seed 000 (two
@@ -31,8 +32,13 @@ module fedp_backend #(
   parameter int OutFmts = tc_pkg::FEDP_VOLTA_FP16_OUT_FMTS,
   // Fraction bits of an fp32 result: 23, or 13 for native fp8 (an e8m13 value in fp32).
   parameter int Fp32ManBits = tc_pkg::FEDP_VOLTA_FP16_FP32_MAN_BITS,
+  // 1: an fp16 result that rounds to zero is +0 (fedp_pack's ZeroPlus).
+  parameter bit ZeroPlusFp16 = 1'b0,
   // Cuts with registers: bit 0 after ADD, bit 1 after CPA, bit 2 after NORM.
   parameter bit [2:0] Cuts = 3'b001,
+  // The lowest E with an fp32 (fp16) result, or tc_pkg::EMIN_ALIGN_NONE: unknown.
+  parameter int Floor32 = tc_pkg::EMIN_ALIGN_NONE,
+  parameter int Floor16 = tc_pkg::EMIN_ALIGN_NONE,
   localparam int C_W = tc_pkg::max_value_bits(OutFmts)
 ) (
   input  logic            clk_i,
@@ -52,13 +58,37 @@ module fedp_backend #(
   localparam int FP16 = tc_pkg::FMT_FP16;
   localparam bit OUT32 = OutFmts[FP32];
   localparam bit OUT16 = OutFmts[FP16];
-  localparam int LZW  = $clog2(MW + 1);
+  localparam int NONE = tc_pkg::EMIN_ALIGN_NONE;
+  localparam int EMIN32 = tc_pkg::emin(FP32);
+  localparam int EMIN16 = tc_pkg::emin(FP16);
 
   // Result patterns of the output formats (tc_canonical_nan: every bit but the sign).
   localparam int EB32 = tc_pkg::exp_bits(FP32), MB32 = tc_pkg::man_bits(FP32);
   localparam int EB16 = tc_pkg::exp_bits(FP16), MB16 = tc_pkg::man_bits(FP16);
   localparam int RW32 = 1 + EB32 + MB32;
   localparam int RW16 = 1 + EB16 + MB16;
+
+  // NORM's extended magnitude X (see there). A result whose leading one lies D = ManBits + 2
+  // or more below 2^EMIN rounds like one just D below (all of it sticky), so X needs room
+  // for at most D; with a floor under E, EMIN - Floor + F - (MW - 1) is enough.
+  localparam int D32 = Fp32ManBits + 2;
+  localparam int D16 = MB16 + 2;
+  localparam int R32 = !OUT32 ? 0 : Floor32 == NONE ? D32
+      : tc_pkg::min2(D32, tc_pkg::max2(0, EMIN32 - Floor32 + F - (MW - 1)));
+  localparam int R16 = !OUT16 ? 0 : Floor16 == NONE ? D16
+      : tc_pkg::min2(D16, tc_pkg::max2(0, EMIN16 - Floor16 + F - (MW - 1)));
+  localparam int R = tc_pkg::max2(R32, R16);
+  localparam int MANW = tc_pkg::max2(OUT32 ? Fp32ManBits : 0, OUT16 ? MB16 : 0);
+  localparam int PB = tc_pkg::max2(0, MANW + 2 - (MW + R));
+  localparam int XW = R + MW + PB;
+  localparam int XCW = $clog2(XW + 1);
+  // Exponents from here on: E plus or minus constants of a few hundred at most.
+  localparam int BW = EW + 2;
+  // The stop bit is K - E, the biased exponent of X's top bit E + BASE (per format).
+  localparam int K32 = EMIN32 + F + PB;
+  localparam int K16 = EMIN16 + F + PB;
+  localparam int BASE32 = MW + R - F - EMIN32;
+  localparam int BASE16 = MW + R - F - EMIN16;
 
   // Parameter checks: a wrong instance stops at elaboration, in Verilator and in Yosys.
   if (N < 1 || SW < 2 || SW > 64) begin : gen_bad_n
@@ -107,51 +137,90 @@ module fedp_backend #(
   logic          cpa_neg;
   logic [MW-1:0] cpa_mag;
 
+  fedp_prefix_add #(.W(SW)) i_add_total (
+    .a_i  (add_sum_q),
+    .b_i  (add_carry_q),
+    .ci_i (1'b0),
+    .sum_o(cpa_total)
+  );
+  fedp_prefix_add #(.W(SW)) i_add_less (
+    .a_i  (~(add_sum_q ^ add_carry_q)),
+    .b_i  ((add_sum_q | add_carry_q) << 1),
+    .ci_i (1'b0),
+    .sum_o(cpa_less)
+  );
+
   always_comb begin : stage_cpa
-    cpa_total = add_sum_q + add_carry_q;
-    cpa_less = ~(add_sum_q ^ add_carry_q) + ((add_sum_q | add_carry_q) << 1);
     cpa_neg = cpa_total[SW-1];
     cpa_mag = cpa_neg ? MW'(~cpa_less) : MW'(cpa_total);
   end
 
-  logic              cpa_valid_q;
-  logic              cpa_neg_q /*verilator public_flat_rd*/;
-  logic [FL-1:0]     cpa_flags_q;
-  logic [EW-1:0]     cpa_e_q;
-  logic [MW-1:0]     cpa_mag_q /*verilator public_flat_rd*/;
+  // For NORM, from E and the format alone: the stop bit, 2^EMIN's bit of X (mag bit
+  // EMIN - E + F, X bit that + PB; none below X, the top bit past it: a result that far
+  // down is all sticky, R >= D then), and the biased exponent of X's top bit unshifted.
+  logic                 cpa_out16;
+  logic signed [BW-1:0] cpa_k, cpa_base;
+  logic [XW-1:0]        cpa_stop;
 
-  fedp_cut #(.W(FL + EW + 1 + MW), .Reg(Cuts[1])) i_cut_cpa (
+  always_comb begin : stage_cpa_exp
+    cpa_out16 = OUT16 && (!OUT32 || add_flags_q[FL-1]);
+    cpa_k = (cpa_out16 ? BW'(K16) : BW'(K32)) - BW'($signed(add_e_q));
+    cpa_base = BW'($signed(add_e_q)) + (cpa_out16 ? BW'(BASE16) : BW'(BASE32));
+    for (int i = 0; i < XW - 1; i++)
+      cpa_stop[i] = cpa_k == BW'(i);
+    cpa_stop[XW-1] = cpa_k >= $signed(BW'(XW - 1));
+  end
+
+  logic                 cpa_valid_q;
+  logic                 cpa_neg_q /*verilator public_flat_rd*/;
+  logic [FL-1:0]        cpa_flags_q;
+  logic signed [BW-1:0] cpa_base_q;
+  logic [XW-1:0]        cpa_stop_q;
+  logic [MW-1:0]        cpa_mag_q /*verilator public_flat_rd*/;
+
+  fedp_cut #(.W(FL + BW + XW + 1 + MW), .Reg(Cuts[1])) i_cut_cpa (
     .clk_i,
     .rst_ni,
     .valid_i(add_valid_q),
-    .data_i ({add_flags_q, add_e_q, cpa_neg, cpa_mag}),
+    .data_i ({add_flags_q, cpa_base, cpa_stop, cpa_neg, cpa_mag}),
     .valid_o(cpa_valid_q),
-    .data_o ({cpa_flags_q, cpa_e_q, cpa_neg_q, cpa_mag_q})
+    .data_o ({cpa_flags_q, cpa_base_q, cpa_stop_q, cpa_neg_q, cpa_mag_q})
   );
 
   // ------------------------------------------------------------------------- NORM
-  // value = sum * 2^(E - F); normalised, its leading one has exponent E - F + (MW-1-lzc).
+  // One left shift both normalises and, for a result below the format's emin, aligns it as
+  // a subnormal: the leading-zero count stops at the first set bit of the magnitude or at
+  // the stop bit, the position of 2^EMIN (fedp_lzc.sv's stop_i). The magnitude sits in X
+  // with R zeros above it (a subnormal may lie that far right of the magnitude's top) and
+  // PB below it (room for the fraction and the round bit):
+  //
+  //   X:  | R zeros | magnitude (MW bits, units 2^(E - F)) | PB zeros |      XW bits
+  //
+  // After the shift by s the top bit of X is the hidden bit (0: subnormal) and has
+  // exponent E - F + MW - 1 + R - s. The stop bit and the exponent's base depend on E
+  // and the format alone, so CPA computes them beside the carry add.
   logic                 norm_zero;
-  logic [MW-1:0]        norm_sig;
-  logic [LZW-1:0]       norm_lzc;
-  logic signed [EW-1:0] norm_exp;
+  logic [XW-1:0]        norm_sig;
+  logic [XCW-1:0]       norm_cnt;
+  logic signed [BW-1:0] norm_exp;
 
-  fedp_lzc #(.W(MW)) i_lzc (
-    .x_i   (cpa_mag_q),
-    .cnt_o (norm_lzc),
+  fedp_lzc #(.W(XW)) i_lzc (
+    .x_i   (XW'(cpa_mag_q) << PB),
+    .stop_i(cpa_stop_q),
+    .cnt_o (norm_cnt),
     .norm_o(norm_sig)
   );
 
-  assign norm_exp = cpa_e_q - EW'(F) + EW'(MW - 1) - EW'(norm_lzc);
-  // The lzc's top count bit: only an all-zero magnitude counts MW (MW < 2^LZW).
-  assign norm_zero = norm_lzc == LZW'(MW);
+  // The biased exponent of a normal result; a subnormal one (hidden bit 0) gets 0 in ROUND.
+  assign norm_exp = cpa_base_q - BW'(norm_cnt);
+  assign norm_zero = cpa_mag_q == '0;
 
   logic                 rnd_valid, rnd_neg, rnd_zero;
   logic [FL-1:0]        rnd_flags;
-  logic signed [EW-1:0] rnd_exp;
-  logic [MW-1:0]        rnd_sig;
+  logic signed [BW-1:0] rnd_exp;
+  logic [XW-1:0]        rnd_sig;
 
-  fedp_cut #(.W(FL + 2 + EW + MW), .Reg(Cuts[2])) i_cut_norm (
+  fedp_cut #(.W(FL + 2 + BW + XW), .Reg(Cuts[2])) i_cut_norm (
     .clk_i,
     .rst_ni,
     .valid_i(cpa_valid_q),
@@ -161,26 +230,34 @@ module fedp_backend #(
   );
 
   // ------------------------------------------------------------------------ ROUND
+  // Both rounders read the one aligned significand: the format chose the stop bit and the
+  // exponent's base, so the bits of either result are already in place.
   // round32 is C_W wide: that is fp32's width when fp32 is an output, and without fp32
   // there is no fp32 rounder to fill more bits (an fp16-only instance has C_W = 16).
-  logic [C_W-1:0]  round32;
-  logic [RW16-1:0] round16;
+  logic signed [BW-1:0] rnd_biased;
+  logic [C_W-1:0]       round32;
+  logic [RW16-1:0]      round16;
+
+  assign rnd_biased = rnd_sig[XW-1] ? rnd_exp : '0;
 
   if (OUT32) begin : gen_round32
-    fedp_round #(.Fmt(FP32), .ManBits(Fp32ManBits), .Rne(1'b0), .SigW(MW), .ExpW(EW)) i_round (
+    fedp_pack #(.Fmt(FP32), .ManBits(Fp32ManBits), .Rne(1'b0), .SigW(XW), .BW(BW)) i_pack (
       .sign_i  (rnd_neg),
-      .exp_i   (rnd_exp),
+      .biased_i(rnd_biased),
       .sig_i   (rnd_sig),
+      .sticky_i(1'b0),
       .result_o(round32)
     );
   end else begin : gen_no_round32
     assign round32 = '0;
   end
   if (OUT16) begin : gen_round16
-    fedp_round #(.Fmt(FP16), .ManBits(MB16), .Rne(1'b1), .SigW(MW), .ExpW(EW)) i_round (
+    fedp_pack #(.Fmt(FP16), .ManBits(MB16), .Rne(1'b1), .ZeroPlus(ZeroPlusFp16), .SigW(XW),
+                .BW(BW)) i_pack (
       .sign_i  (rnd_neg),
-      .exp_i   (rnd_exp),
+      .biased_i(rnd_biased),
       .sig_i   (rnd_sig),
+      .sticky_i(1'b0),
       .result_o(round16)
     );
   end else begin : gen_no_round16

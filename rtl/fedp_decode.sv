@@ -7,6 +7,7 @@ module fedp_decode #(
   parameter int Fmts = 1 << tc_pkg::FMT_FP16,  // mask of formats (bit f: tc_fmt code f)
   parameter int ManW = 10,                     // fraction bits of sig_o (see fedp_unpack)
   parameter int ExpW = 10,                     // width of the signed exponent exp_o
+  parameter int Lane = 0,  // which decoder of a unit this is: picks its own select logic
   localparam int InW = tc_pkg::max_value_bits(Fmts),  // the widest format of the set
   localparam int FW  = tc_pkg::FMT_BITS
 ) (
@@ -37,15 +38,36 @@ module fedp_decode #(
       end
   endfunction
   localparam int NS = count_fmts();
+  localparam int CODES = 1 << FW;
 
-  logic [NS-1:0]          s_hit, s_sign, s_zero, s_inf, s_nan;
+  // The select of slot k's fields as a table over every code of fmt_i: 1 at format
+  // fmt_code(k), 0 at the set's other formats. A code outside the set makes the element
+  // NaN (nan_o compares exactly), so its table bits are free: they carry the bits of Lane,
+  // which makes each decoder's select a function of its own. Equal functions would be
+  // merged into one net with every field of every element as its load (hundreds, with
+  // no buffer in a plain synthesis flow); distinct ones are a decoder per lane.
+  function automatic logic [CODES-1:0] select_table(input int k);
+    int free;
+    free = 0;
+    select_table = '0;
+    for (int c = 0; c < CODES; c++)
+      if (c == fmt_code(k)) select_table[c] = 1'b1;
+      else if (!(c < tc_pkg::FMT_COUNT && Fmts[c])) begin
+        select_table[c] = free < 31 && ((Lane >> free) & 1) != 0;
+        free++;
+      end
+  endfunction
+
+  logic [NS-1:0]          s_hit, s_pick, s_sign, s_zero, s_inf, s_nan;
   logic [NS*ExpW-1:0]     s_exp;
   logic [NS*(ManW+1)-1:0] s_sig;
 
   for (genvar k = 0; k < NS; k++) begin : gen_fmt
     localparam int FMT = fmt_code(k);
     localparam int VB = tc_pkg::value_bits(FMT);
+    localparam logic [CODES-1:0] PICK = select_table(k);
     assign s_hit[k] = fmt_i == FW'(FMT);
+    assign s_pick[k] = PICK[fmt_i];
     fedp_unpack #(.Fmt(FMT), .ManW(ManW), .ExpW(ExpW)) i_unpack (
       .bits_i(bits_i[VB-1:0]),
       .sign_o(s_sign[k]),
@@ -57,21 +79,24 @@ module fedp_decode #(
     );
   end
 
-  // One-hot AND-OR selection; no hit (a format outside the set) decodes as NaN.
+  // Selection. A format outside the set decodes as NaN, and a NaN element makes the
+  // result the canonical NaN whatever its other fields say, so those need no gating:
+  // the last slot's fields stand for no hit as well, and one format needs no select at
+  // all. With more, s_pick (the lane's own select, above) picks the fields.
   always_comb begin : select
-    sign_o = 1'b0;
-    exp_o  = '0;
-    sig_o  = '0;
-    zero_o = 1'b0;
-    inf_o  = 1'b0;
-    nan_o  = !(|s_hit);
-    for (int k = 0; k < NS; k++) begin
-      sign_o = sign_o | (s_hit[k] & s_sign[k]);
-      exp_o  = exp_o | ({ExpW{s_hit[k]}} & s_exp[k*ExpW +: ExpW]);
-      sig_o  = sig_o | ({(ManW+1){s_hit[k]}} & s_sig[k*(ManW+1) +: ManW+1]);
-      zero_o = zero_o | (s_hit[k] & s_zero[k]);
-      inf_o  = inf_o | (s_hit[k] & s_inf[k]);
-      nan_o  = nan_o | (s_hit[k] & s_nan[k]);
-    end
+    sign_o = s_sign[NS-1];
+    exp_o  = s_exp[(NS-1)*ExpW +: ExpW];
+    sig_o  = s_sig[(NS-1)*(ManW+1) +: ManW+1];
+    zero_o = s_zero[NS-1];
+    inf_o  = s_inf[NS-1];
+    for (int k = NS - 2; k >= 0; k--)
+      if (s_pick[k]) begin
+        sign_o = s_sign[k];
+        exp_o  = s_exp[k*ExpW +: ExpW];
+        sig_o  = s_sig[k*(ManW+1) +: ManW+1];
+        zero_o = s_zero[k];
+        inf_o  = s_inf[k];
+      end
+    nan_o = !(|s_hit) || |(s_hit & s_nan);
   end
 endmodule

@@ -112,12 +112,12 @@ module fedp_grouped #(
 
   for (genvar i = 0; i < L; i++) begin : gen_unpack
     logic unused_inf_a, unused_inf_b;   // the formats have no Inf (checked above)
-    fedp_decode #(.Fmts(InFmts), .ManW(MB), .ExpW(EW)) i_decode_a (
+    fedp_decode #(.Fmts(InFmts), .ManW(MB), .ExpW(EW), .Lane(2 * i)) i_decode_a (
       .bits_i(a_i[i*ELEM_W +: ELEM_W]), .fmt_i(in_fmt_i), .sign_o(a_sign[i]),
       .exp_o(a_exp[i*EW +: EW]), .sig_o(a_sig[i*(MB+1) +: MB+1]), .zero_o(a_zero[i]),
       .inf_o(unused_inf_a), .nan_o(a_nan[i])
     );
-    fedp_decode #(.Fmts(InFmts), .ManW(MB), .ExpW(EW)) i_decode_b (
+    fedp_decode #(.Fmts(InFmts), .ManW(MB), .ExpW(EW), .Lane(2 * i + 1)) i_decode_b (
       .bits_i(b_i[i*ELEM_W +: ELEM_W]), .fmt_i(in_fmt_i), .sign_o(b_sign[i]),
       .exp_o(b_exp[i*EW +: EW]), .sig_o(b_sig[i*(MB+1) +: MB+1]), .zero_o(b_zero[i]),
       .inf_o(unused_inf_b), .nan_o(b_nan[i])
@@ -268,7 +268,7 @@ module fedp_grouped #(
   // canonical, Inf is c's, an exact zero sum is +0.
   fedp_backend #(
     .N(NG + 1), .SW(SW), .MW(MW), .EW(EW), .F(F), .OutFmts(1 << FP32),
-    .Fp32ManBits(Fp32ManBits)
+    .Fp32ManBits(Fp32ManBits), .Floor32(EminAlignFp32)
   ) i_back (
     .clk_i,
     .rst_ni,

@@ -1,6 +1,10 @@
 // fedp_lzc.sv - NORM: leading zeros of a vector, and the vector shifted left by them
 // (its leading one at the top).
 //
+// stop_i ends the count early: the count is that of x_i | stop_i, the shift is x_i's. The
+// back end sets one stop bit where a result would turn subnormal, so that one shift both
+// normalises and denormalises (fedp_backend.sv); without a stop bit it is a plain count.
+//
 // The count comes from a tree over aligned blocks: a block of 2^(k+1) bits is zero when
 // both halves are, and its count is its upper half's, or 2^k plus its lower half's when
 // the upper half is zero. Each level adds one 1-bit multiplexer, so the count's top bit
@@ -13,6 +17,7 @@ module fedp_lzc #(
   localparam int CW = $clog2(W + 1)  // counts 0..W
 ) (
   input  logic [W-1:0]  x_i,
+  input  logic [W-1:0]  stop_i,  // the count stops at the first set bit of x_i | stop_i
   output logic [CW-1:0] cnt_o,   // W for an all-zero x_i
   output logic [W-1:0]  norm_o   // x_i << cnt_o
 );
@@ -25,7 +30,7 @@ module fedp_lzc #(
   always_comb begin : count
     window = P'(x_i) << (P - W);  // left-aligned; the padding below is zero
     // Level 0: blocks of one bit.
-    zero = ~window;
+    zero = ~(window | (P'(stop_i) << (P - W)));
     cnt = '0;
     zero_up = '0;
     cnt_up = '0;

@@ -1,9 +1,5 @@
-// fedp_round.sv - ROUND: the one rounding routine of the FEDP (docs/contract.md step 6).
-//
-// | Rne | mode                     | increment when           | used for             |
-// |-----|--------------------------|--------------------------|----------------------|
-// |  0  | toward zero (RZ)         | never                    | fp32 and e8m13 results|
-// |  1  | to nearest, ties to even | round and (sticky or lsb)| fp16 results         |
+// fedp_round.sv - ROUND of a normalised magnitude (docs/contract.md step 6): the
+// subnormal shift in front of fedp_pack.sv, which rounds (RZ or RNE, its table) and packs.
 //
 // The input is a normalised magnitude (leading one in its top bit) and the exponent of
 // that leading one. The result has ManBits fraction bits in the exponent range of format
@@ -12,6 +8,9 @@
 //
 //   sig_i left-aligned in VW bits, then shifted right by the subnormal distance:
 //   | hidden | fraction (ManBits) | round | sticky ... |
+//
+// The baseline's FMA (rtl/baseline/fma.sv) rounds with it; the FEDP's back end aligns
+// subnormals in its normalising shift instead and calls fedp_pack.sv directly.
 module fedp_round #(
   parameter int Fmt     = tc_pkg::FMT_FP32,
   parameter int ManBits = tc_pkg::man_bits(Fmt),
@@ -28,7 +27,6 @@ module fedp_round #(
   output logic [RW-1:0]          result_o
 );
   localparam int EMIN = tc_pkg::emin(Fmt);
-  localparam int EMAX = tc_pkg::emax(Fmt);
   localparam int VW = SigW > ManBits + 2 ? SigW : ManBits + 2;  // room for the round bit
   // A shift of ManBits+2 already moves the leading one below the round bit: any
   // larger one gives the same result, so the shifter stops there.
@@ -39,40 +37,24 @@ module fedp_round #(
   logic signed [XW-1:0]  under;   // how far below emin the leading one sits
   logic [DW-1:0]         dn;      // right shift that makes a subnormal
   logic [VW-1:0]         v, shifted;
-  logic [ManBits-1:0]    frac;    // fraction before rounding (the hidden bit is implied)
-  logic [EB-1:0]         biased;
-  logic                  inc, ovf;
-  logic [EB+ManBits-1:0] mag;
+  logic signed [XW-1:0]  biased;
+  logic                  lost;    // non-zero bits shifted out
 
   always_comb begin : denorm
     under = XW'(EMIN) - XW'(exp_i);
     dn = under <= 0 ? '0 : under >= XW'(DMAX) ? DW'(DMAX) : DW'(under);
     v = VW'(sig_i) << (VW - SigW);
     shifted = v >> dn;
-    frac = ManBits'(shifted >> (VW - 1 - ManBits));
+    lost = |(v & ~({VW{1'b1}} << dn));
     // A subnormal's biased exponent is 0 and its hidden bit is already shifted out.
-    biased = under > 0 ? '0 : EB'(XW'(exp_i) - XW'(EMIN) + XW'(1));
-    ovf = XW'(exp_i) > XW'(EMAX);
+    biased = under > 0 ? '0 : XW'(exp_i) - XW'(EMIN) + XW'(1);
   end
 
-  if (Rne) begin : gen_rne
-    logic lost, rnd, sticky;
-    always_comb begin : round_bits
-      lost = |(v & ~({VW{1'b1}} << dn));
-      rnd = shifted[VW-ManBits-2];
-      sticky = lost || |(shifted << (ManBits + 2));
-      inc = rnd && (sticky || frac[0]);
-    end
-  end else begin : gen_rz
-    // Toward zero: the bits below the lsb are dropped.
-    assign inc = 1'b0;
-  end
-
-  always_comb begin : pack
-    // The increment carries into the exponent field: a subnormal becomes the smallest
-    // normal, the largest finite value becomes Inf (all-ones exponent, zero fraction).
-    mag = {biased, frac} + (EB+ManBits)'(inc);
-    if (ovf) result_o = {sign_i, {EB{1'b1}}, {MB{1'b0}}};
-    else     result_o = RW'({sign_i, mag}) << (MB - ManBits);
-  end
+  fedp_pack #(.Fmt(Fmt), .ManBits(ManBits), .Rne(Rne), .SigW(VW), .BW(XW)) i_pack (
+    .sign_i,
+    .biased_i(biased),
+    .sig_i   (shifted),
+    .sticky_i(lost),
+    .result_o
+  );
 endmodule

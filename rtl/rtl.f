@@ -8,7 +8,9 @@ fedp_max_tree.sv
 fedp_max_select.sv
 fedp_align_term.sv
 fedp_csa_tree.sv
+fedp_prefix_add.sv
 fedp_lzc.sv
+fedp_pack.sv
 fedp_round.sv
 fedp_cut.sv
 fedp_backend.sv

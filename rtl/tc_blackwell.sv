@@ -48,6 +48,7 @@ module tc_blackwell #(
   parameter int HalfEminAlignFp32 = tc_pkg::FEDP_BLACKWELL_HALF_EMIN_ALIGN_FP32,
   parameter int HalfEminAlignFp16 = tc_pkg::FEDP_BLACKWELL_HALF_EMIN_ALIGN_FP16,
   parameter int HalfFp32ManBits = tc_pkg::FEDP_BLACKWELL_HALF_FP32_MAN_BITS,
+  parameter int HalfZeroPlusFp16 = tc_pkg::FEDP_BLACKWELL_HALF_ZERO_PLUS_FP16,
   parameter int Tf32L = tc_pkg::FEDP_BLACKWELL_TF32_L,
   parameter int Tf32F = tc_pkg::FEDP_BLACKWELL_TF32_F,
   parameter int Tf32InFmts = tc_pkg::FEDP_BLACKWELL_TF32_IN_FMTS,
@@ -63,6 +64,7 @@ module tc_blackwell #(
   parameter int F8EminAlignFp16 = tc_pkg::FEDP_BLACKWELL_MXF8F6F4_EMIN_ALIGN_FP16,
   parameter int F8Fp32ManBits = tc_pkg::FEDP_BLACKWELL_MXF8F6F4_FP32_MAN_BITS,
   parameter int F8ScaleFmts = tc_pkg::FEDP_BLACKWELL_MXF8F6F4_SCALE_FMTS,
+  parameter int F8ZeroPlusFp16 = tc_pkg::FEDP_BLACKWELL_MXF8F6F4_ZERO_PLUS_FP16,
   parameter int Mx4L = tc_pkg::FEDP_BLACKWELL_MXF4_L,
   parameter int Mx4F = tc_pkg::FEDP_BLACKWELL_MXF4_F,
   parameter int Mx4InFmts = tc_pkg::FEDP_BLACKWELL_MXF4_IN_FMTS,
@@ -340,7 +342,7 @@ module tc_blackwell #(
   fedp #(
     .L(HalfL), .F(HalfF), .InFmts(HalfInFmts), .OutFmts(HalfOutFmts),
     .EminAlignFp32(HalfEminAlignFp32), .EminAlignFp16(HalfEminAlignFp16),
-    .Fp32ManBits(HalfFp32ManBits)
+    .Fp32ManBits(HalfFp32ManBits), .ZeroPlusFp16(HalfZeroPlusFp16)
   ) i_fedp_half (
     .clk_i, .rst_ni, .valid_i(mac_valid && kind_i == KIND_F16), .in_fmt_i, .out_fmt_i,
     .a_i(half_a), .b_i(half_b), .c_i(HALF_C_W'(mac_c)), .sa_i(8'd0), .sb_i(8'd0),
@@ -358,7 +360,7 @@ module tc_blackwell #(
   fedp #(
     .L(F8L), .F(F8F), .InFmts(F8InFmts), .OutFmts(F8OutFmts),
     .EminAlignFp32(F8EminAlignFp32), .EminAlignFp16(F8EminAlignFp16),
-    .Fp32ManBits(F8Fp32ManBits), .ScaleFmts(F8ScaleFmts)
+    .Fp32ManBits(F8Fp32ManBits), .ScaleFmts(F8ScaleFmts), .ZeroPlusFp16(F8ZeroPlusFp16)
   ) i_fedp_f8 (
     .clk_i, .rst_ni, .valid_i(mac_valid && (kind_i == KIND_F8 || kind_i == KIND_MXF8)),
     .in_fmt_i, .out_fmt_i, .a_i(f8_a), .b_i(f8_b), .c_i(F8_C_W'(mac_c)), .sa_i(f8_sa),

@@ -14,6 +14,7 @@ module fedp_tb_top #(
   parameter int EminAlignFp32 = tc_pkg::FEDP_VOLTA_FP16_EMIN_ALIGN_FP32,
   parameter int EminAlignFp16 = tc_pkg::FEDP_VOLTA_FP16_EMIN_ALIGN_FP16,
   parameter int Fp32ManBits = tc_pkg::FEDP_VOLTA_FP16_FP32_MAN_BITS,
+  parameter int ZeroPlusFp16 = tc_pkg::FEDP_VOLTA_FP16_ZERO_PLUS_FP16,
   parameter int Depth = tc_pkg::FEDP_LATENCY,
   localparam int ELEM_W = tc_pkg::max_value_bits(InFmts),
   localparam int C_W = tc_pkg::max_value_bits(OutFmts),
@@ -47,7 +48,8 @@ module fedp_tb_top #(
 
   fedp #(
     .L(L), .F(F), .InFmts(InFmts), .OutFmts(OutFmts), .EminAlignFp32(EminAlignFp32),
-    .EminAlignFp16(EminAlignFp16), .Fp32ManBits(Fp32ManBits), .Depth(Depth)
+    .EminAlignFp16(EminAlignFp16), .Fp32ManBits(Fp32ManBits), .ZeroPlusFp16(ZeroPlusFp16),
+    .Depth(Depth)
   ) i_fedp (
     .clk_i,
     .rst_ni,

@@ -178,6 +178,8 @@ typedef struct tc_profile {
     tc_fmt scale;          /* block-scaled kinds: scale format, else TC_FMT_COUNT */
     unsigned scale_block;  /* elements per scale factor (32 or 16), else 0 */
     const char *source;    /* where the row comes from / its status */
+    int zero_plus;         /* 1: a result that rounds to zero is +0 whatever the sum's sign
+                              (fp16 output from Hopper on: docs/contract.md step 7) */
 } tc_profile;
 
 /* Find the profile of (arch, instr, in, out); TC_EUNSUPPORTED if there is none.

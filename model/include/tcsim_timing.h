@@ -75,6 +75,12 @@ typedef struct tc_gpu_timing {
     /* appended in 0.3 */
     unsigned uncalibrated;       /* bit i: key i (tc_gpu_timing_key) was written "~VALUE"
                                     in the text: assumed, backed by no measurement */
+    /* appended in 0.4 */
+    unsigned async_wait;         /* an asynchronous MMA (wgmma, tcgen05.mma): cycles from its
+                                    last result to the wait that returns it to the issuing
+                                    warps (wgmma.wait_group, the mbarrier of
+                                    tcgen05.commit), fence and commit included; optional
+                                    in a record (0 when absent) */
 } tc_gpu_timing;
 
 /* The name of key i of timing.txt ("subcores", ...), the key bit i of

@@ -45,7 +45,7 @@ tc_status tc_wgmma_timing_of(const tc_gpu_timing *g, const tc_mma_op *op, tc_op_
         return st;
     /* The last step's beats: a small mma's hide under the depth, a wgmma's n/8 column
      * blocks stream out before its last result row can drain. */
-    uint64_t latency = (uint64_t)out->latency + out->beats;
+    uint64_t latency = (uint64_t)out->latency + out->beats + g->async_wait;
     if (latency > 100000000u)
         return TC_ESHAPE;
     out->latency = (unsigned)latency;
@@ -89,7 +89,7 @@ tc_status tc_tcgen05_timing_of(const tc_gpu_timing *g, const tc_mma_op *op,
     out->issue_interval = (unsigned)c.cycles;
     out->front_interval = out->issue_interval;
     out->acc_slack = 0;
-    out->latency = (unsigned)c.cycles + g->depth;
+    out->latency = (unsigned)c.cycles + g->depth + g->async_wait;
     out->fmas = (uint64_t)M * op->n * op->k;
     return TC_OK;
 }

@@ -61,6 +61,7 @@ typedef struct fedp_consts {
     unsigned out_man, out_sign_shift, out_ignore;
     uint32_t out_inf; /* +Inf's pattern */
     int rne;
+    int zero_plus;  /* a result rounding to zero is +0 (tc_profile.zero_plus, step 7) */
     int narrow;     /* a step's exact sum is below 2^30: 32-bit lanes hold it */
 } fedp_consts;
 
@@ -103,6 +104,7 @@ fedp_consts_for(const tc_profile *p, tc_fmt in, tc_fmt out, tc_round mode, unsig
     k->out_ignore = fo->ignore_low;
     k->out_inf = fmt_inf(out, 0);
     k->rne = mode == TC_RNE;
+    k->zero_plus = p->zero_plus;
     /* |sum| < L * 2^(F+2) + 2^(F+1) (products below 4, c below 2, relative to 2^E) */
     k->narrow = F <= 27 && ((uint64_t)p->L * 4 + 2) << F < (UINT64_C(1) << 30);
 }
@@ -229,7 +231,9 @@ FEDP_DEFINE_ALIGN(fedp_align64, uint64_t, uint32_t, int32_t, 63u, FEDP_MASK_S)
         VU fin = ((biased << k->out_man) | frac) << k->out_ignore;                            \
         VU over = MASK(VU, e_res > zero + k->out_emax);                                       \
         VU body = FEDP_SEL(over, (VU){0} + k->out_inf, fin);                                  \
-        VU d = ((neg & one) << k->out_sign_shift) | body;                                     \
+        /* the sign, but none on a zero with zero_plus (docs/contract.md step 7) */          \
+        VU keep = MASK(VU, body != (VU){0}) | ((VU){0} + (k->zero_plus ? 0u : ~0u));          \
+        VU d = ((neg & one & keep) << k->out_sign_shift) | body;                              \
         return CVT(d & MASK(VU, s != zero));                                                  \
     }
 #define FEDP_MSB64(x, lz) ((void)(lz), 63 - __builtin_clzll((x) | 1u))

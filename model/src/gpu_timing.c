@@ -20,30 +20,32 @@ typedef struct key_def {
     const char *key;
     size_t off;         /* offset of the unsigned field in tc_gpu_timing */
     unsigned max;
+    int optional;       /* may be left out of a record (0 then): keys appended later */
 } key_def;
 
 #define F(field) offsetof(tc_gpu_timing, field)
 static const key_def keys[] = {
-    {"subcores", F(subcores), 64},
-    {"tc_per_subcore", F(tc_per_subcore), 64},
-    {"fedps_per_tc", F(fedps_per_tc), 4096},
-    {"fedp_len16", F(fedp_len16), 256},
-    {"acc32_rate_div", F(acc32_rate_div), 16},
-    {"step_k16", F(step_k16), 256},
-    {"depth", F(depth), 100000},
-    {"drain_rows", F(drain_rows), 256},
-    {"step_fwd", F(step_fwd), 100000},
-    {"acc32_extra", F(acc32_extra), 100000},
-    {"ii_min", F(ii_min), 100000},
-    {"sparse_ii_min", F(sparse_ii_min), 100000},
-    {"warp_overhead", F(warp_overhead), 100000},
-    {"measure_offset", F(measure_offset), 100000},
-    {"acc32_buffer", F(acc32_buffer), 16},
-    {"volta_operand_fetch", F(volta.operand_fetch), 64},
-    {"volta_fedp_latency", F(volta.fedp_latency), 64},
-    {"volta_f16_pack", F(volta.f16_pack), 64},
-    {"volta_writeback", F(volta.writeback), 64},
-    {"volta_fedps_per_tg", F(volta.fedps_per_tg), 32},
+    {"subcores", F(subcores), 64, 0},
+    {"tc_per_subcore", F(tc_per_subcore), 64, 0},
+    {"fedps_per_tc", F(fedps_per_tc), 4096, 0},
+    {"fedp_len16", F(fedp_len16), 256, 0},
+    {"acc32_rate_div", F(acc32_rate_div), 16, 0},
+    {"step_k16", F(step_k16), 256, 0},
+    {"depth", F(depth), 100000, 0},
+    {"drain_rows", F(drain_rows), 256, 0},
+    {"step_fwd", F(step_fwd), 100000, 0},
+    {"acc32_extra", F(acc32_extra), 100000, 0},
+    {"ii_min", F(ii_min), 100000, 0},
+    {"sparse_ii_min", F(sparse_ii_min), 100000, 0},
+    {"warp_overhead", F(warp_overhead), 100000, 0},
+    {"measure_offset", F(measure_offset), 100000, 0},
+    {"acc32_buffer", F(acc32_buffer), 16, 0},
+    {"volta_operand_fetch", F(volta.operand_fetch), 64, 0},
+    {"volta_fedp_latency", F(volta.fedp_latency), 64, 0},
+    {"volta_f16_pack", F(volta.f16_pack), 64, 0},
+    {"volta_writeback", F(volta.writeback), 64, 0},
+    {"volta_fedps_per_tg", F(volta.fedps_per_tg), 32, 0},
+    {"async_wait", F(async_wait), 100000, 1},
 };
 #undef F
 enum { N_KEYS = sizeof keys / sizeof keys[0] };
@@ -146,7 +148,10 @@ static tc_status parse_fields(const char *text, size_t *pos, tc_gpu_timing *g)
         if (assumed)
             g->uncalibrated |= 1u << i;
     }
-    if (seen != (1u << (N_KEYS + 1)) - 1)
+    unsigned required = 1u << N_KEYS; /* arch */
+    for (unsigned i = 0; i < N_KEYS; i++)
+        required |= keys[i].optional ? 0u : 1u << i;
+    if ((seen & required) != required)
         return TC_EINVAL;
     if (g->arch == TC_ARCH_VOLTA)
         g->volta.issue_offset = g->measure_offset;

@@ -43,27 +43,30 @@
 #define SRC_EMU "contract: fp16 emulation of fp8 (cutlass #1986; hardware vectors)"
 #define SRC_CONTRACT "to contract, no hardware data (docs/contract.md)"
 
-/* One floating-point FEDP row: both fp32 (RZ) and fp16 (RNE) outputs where they exist. */
+/* One floating-point FEDP row: both fp32 (RZ) and fp16 (RNE) outputs where they exist.
+ * fp16 results that round to zero are +0 on Hopper (measured on an H200, docs/contract.md
+ * step 7) and on Blackwell, whose rows are Hopper's. */
+#define ZERO_PLUS(arch) (A_##arch == TC_ARCH_HOPPER || A_##arch == TC_ARCH_BLACKWELL)
 #define FEDP32(arch, instr, in, l, f, emin, man, src) \
     {#arch "_" #instr "_" #in "_fp32", A_##arch, I_##instr, F_##in, \
-     TC_FMT_FP32, TC_KIND_FEDP, l, f, TC_RZ, emin, man, NOSCALE, src}
+     TC_FMT_FP32, TC_KIND_FEDP, l, f, TC_RZ, emin, man, NOSCALE, src, 0}
 #define FEDP16(arch, instr, in, l, f, emin, src) \
     {#arch "_" #instr "_" #in "_fp16", A_##arch, I_##instr, F_##in, \
-     TC_FMT_FP16, TC_KIND_FEDP, l, f, TC_RNE, emin, 10, NOSCALE, src}
+     TC_FMT_FP16, TC_KIND_FEDP, l, f, TC_RNE, emin, 10, NOSCALE, src, ZERO_PLUS(arch)}
 #define EMU(arch, in, out, rnd, man) \
     {#arch "_mma_" #in "_" #out, A_##arch, TC_INSTR_MMA, F_##in, F_##out, \
-     TC_KIND_FP8_EMU, 32, 0, rnd, NONE, man, NOSCALE, SRC_EMU}
+     TC_KIND_FP8_EMU, 32, 0, rnd, NONE, man, NOSCALE, SRC_EMU, 0}
 #define INTR(arch, instr, in) \
     {#arch "_" #instr "_" #in "_s32", A_##arch, I_##instr, F_##in, \
-     TC_FMT_S32, TC_KIND_INT, 16, 0, TC_RZ, NONE, 0, NOSCALE, SRC_CONTRACT}
+     TC_FMT_S32, TC_KIND_INT, 16, 0, TC_RZ, NONE, 0, NOSCALE, SRC_CONTRACT, 0}
 #define MX(in) \
     {"blackwell_tcgen05_mxf8f6f4_" #in "_fp32", TC_ARCH_BLACKWELL, TC_INSTR_TCGEN05, \
      F_##in, TC_FMT_FP32, TC_KIND_MX, 32, 25, TC_RZ, -133, 23, TC_FMT_UE8M0, 32, \
-     SRC_CONTRACT}
+     SRC_CONTRACT, 0}
 #define MXF4(kind, scale, block) \
     {"blackwell_tcgen05_" kind "_e2m1_" #scale "_fp32", TC_ARCH_BLACKWELL, TC_INSTR_TCGEN05, \
      TC_FMT_E2M1, TC_FMT_FP32, TC_KIND_MXF4, 64, 35, TC_RZ, -133, 23, F_##scale, block, \
-     SRC_CONTRACT}
+     SRC_CONTRACT, 0}
 
 /* The fp16-path rows every arch from Ampere on repeats for fp16 and bf16 inputs. */
 #define HALF_ROWS(arch, instr, l, f, e32, e16, src) \

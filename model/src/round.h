@@ -6,7 +6,8 @@
  * Input: sign, an exact integer magnitude and a binary scale (value = mag * 2^q).
  * Output: the bit pattern of the nearest-even (TC_RNE) or truncated (TC_RZ) value
  * with `man_bits` fraction bits, gradual underflow at the format's emin, and Inf
- * once the rounded exponent passes emax (docs/contract.md step 6).
+ * once the rounded exponent passes emax (docs/contract.md step 6); a value that rounds
+ * to zero keeps its sign, unless the target's zero_plus makes it +0 (step 7).
  */
 #ifndef TCSIM_ROUND_H
 #define TCSIM_ROUND_H
@@ -26,6 +27,7 @@ typedef struct round_target {
     tc_fmt fmt;
     unsigned man_bits;
     tc_round mode;
+    int zero_plus; /* a result that rounds to zero is +0 (tc_profile.zero_plus) */
 } round_target;
 
 static inline int msb_index(uint64_t x) /* x != 0 */
@@ -85,6 +87,8 @@ static inline uint32_t round_pack(const round_target *t, int sign, uint64_t mag,
             *inexact = 1;
         return fmt_inf(t->fmt, sign);
     }
+    if (sig == 0 && t->zero_plus)
+        return fmt_zero(t->fmt, 0);
     uint32_t hidden = (uint32_t)(sig >> r); /* 1 for normal results, 0 for subnormal */
     uint32_t biased = hidden ? (uint32_t)(e_res + fi->bias) : 0u;
     uint32_t frac = (uint32_t)(sig & ((UINT64_C(1) << r) - 1u)) << (fi->man_bits - t->man_bits);

@@ -1,16 +1,16 @@
 /* probe_device.cu - the kernels of tcsim-probe: run mma.sync on register words the host
- * packed (probe_frag.c holds the layouts), and time seed 004's loops (clock64 around
- * the loop, the empty loop's cycles subtracted) for mma.sync and wgmma. A thin C ABI
- * (probe_cuda_*) for probe_device.c; no host logic here. Each instruction is compiled
- * for the targets that have it (__CUDA_ARCH__ guards); a kernel run on a target without
- * it reports so through its flag. */
+ * packed (probe_frag.c holds the layouts) and wgmma on tiles (the shared-memory layout is
+ * wgmma.cuh's), and time seed 004's loops (clock64 around the loop, the empty loop's
+ * cycles subtracted) for mma.sync and wgmma. A thin C ABI (probe_cuda_*) for
+ * probe_device.c; no host logic here. Each instruction is compiled for the targets that
+ * have it (__CUDA_ARCH__ guards); a kernel run on a target without it reports so through
+ * its flag. */
 #include <cuda_runtime.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
-
-/* The kinds probe_device.c asks for. */
-enum { K_F16_F32, K_F16_F16, K_BF16_F32, K_TF32_F32, K_E4M3_F32, K_E5M2_F32, K_WGMMA_256 };
+#include "probe_kinds.h"
+#include "wgmma.cuh"
 
 /* One mma of kind K: d = a * b + c, registers as the PTX fragments. f16 accumulators
  * use c[0..1], d[0..1]. Returns 0 where the target lacks the instruction. */
@@ -31,10 +31,12 @@ __device__ __forceinline__ int mma(uint32_t *d, const uint32_t *a, const uint32_
         return 1;                   \
     }
 #if __CUDA_ARCH__ >= 800
-    KIND_F32(K_F16_F32, "m16n8k16.row.col.f32.f16.f16.f32")
-    KIND_F32(K_BF16_F32, "m16n8k16.row.col.f32.bf16.bf16.f32")
-    KIND_F32(K_TF32_F32, "m16n8k8.row.col.f32.tf32.tf32.f32")
-    if (K == K_F16_F16) {
+    KIND_F32(PK_MMA_F16_F32, "m16n8k16.row.col.f32.f16.f16.f32")
+    KIND_F32(PK_MMA_BF16_F32, "m16n8k16.row.col.f32.bf16.bf16.f32")
+    KIND_F32(PK_MMA_TF32_F32, "m16n8k8.row.col.f32.tf32.tf32.f32")
+    KIND_F32(PK_MMA_S8_S32, "m16n8k32.row.col.s32.s8.s8.s32")
+    KIND_F32(PK_MMA_U8_S32, "m16n8k32.row.col.s32.u8.u8.s32")
+    if (K == PK_MMA_F16_F16) {
         asm volatile("mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16 {%0,%1},"
                      " {%2,%3,%4,%5}, {%6,%7}, {%8,%9};\n"
                      : "=r"(d[0]), "=r"(d[1])
@@ -44,8 +46,8 @@ __device__ __forceinline__ int mma(uint32_t *d, const uint32_t *a, const uint32_
     }
 #endif
 #if __CUDA_ARCH__ >= 890
-    KIND_F32(K_E4M3_F32, "m16n8k32.row.col.f32.e4m3.e4m3.f32")
-    KIND_F32(K_E5M2_F32, "m16n8k32.row.col.f32.e5m2.e5m2.f32")
+    KIND_F32(PK_MMA_E4M3_F32, "m16n8k32.row.col.f32.e4m3.e4m3.f32")
+    KIND_F32(PK_MMA_E5M2_F32, "m16n8k32.row.col.f32.e5m2.e5m2.f32")
 #endif
 #undef KIND_F32
 #undef MMA_F32
@@ -78,28 +80,40 @@ __global__ void mma_run(size_t nmma, unsigned na, unsigned nb, unsigned nc,
 
 /* Timing: each warp iters iterations of ILP independent mma, each into its own
  * accumulator (iteration i+1's j-th waits for iteration i's), between two clock64
- * reads; out[warp] = the cycles. With iters 0 it times the empty loop. */
+ * reads (the SM's clock), out[2 warp] and out[2 warp + 1]. With iters 0 it times the
+ * empty loop. */
 template <int K, int ILP>
 __global__ void mma_time(unsigned iters, unsigned long long *out, uint32_t *sink,
                          int *missing)
 {
-    uint32_t a[4], b[2], acc[ILP][4];
-    for (int i = 0; i < 4; i++)
-        a[i] = threadIdx.x * 0x01010101u + i;
-    b[0] = b[1] = 0x3c003c00u;
+    uint32_t a[ILP][4], b[2], acc[ILP][4];
     for (int j = 0; j < ILP; j++)
-        for (int i = 0; i < 4; i++)
+        for (int i = 0; i < 4; i++) {
+            a[j][i] = threadIdx.x * 0x01010101u + i;
             acc[j][i] = 0;
+        }
+    b[0] = b[1] = 0x3c003c00u;
     __syncthreads();
     unsigned long long t0 = clock64();
     for (unsigned it = 0; it < iters; it++)
-        for (int j = 0; j < ILP; j++)
-            if (!mma<K>(acc[j], a, b, acc[j]))
+        for (int j = 0; j < ILP; j++) {
+#if __CUDA_ARCH__ >= 900
+            /* Hopper and later run fp8 mma.sync as conversions, two HMMA and an add on
+             * the CUDA cores (docs/contract.md, the fp16 emulation): the HMMA never read
+             * the accumulator, so with fixed operands the compiler computes them once
+             * for many iterations. Feeding each result into A keeps them in the chain. */
+            if (K == PK_MMA_E4M3_F32 || K == PK_MMA_E5M2_F32)
+                a[j][0] = acc[j][0];
+#endif
+            if (!mma<K>(acc[j], a[j], b, acc[j]))
                 *missing = 1;
+        }
     __syncwarp();
     unsigned long long t1 = clock64();
-    if (threadIdx.x % 32 == 0)
-        out[threadIdx.x / 32] = t1 - t0;
+    if (threadIdx.x % 32 == 0) {
+        out[2 * (threadIdx.x / 32)] = t0;
+        out[2 * (threadIdx.x / 32) + 1] = t1;
+    }
     uint32_t x = 0;
     for (int j = 0; j < ILP; j++)
         x ^= acc[j][0];
@@ -107,66 +121,89 @@ __global__ void mma_time(unsigned iters, unsigned long long *out, uint32_t *sink
         *sink = x;
 }
 
-/* wgmma.mma_async m64n256k16 f32 += f16 * f16, A and B from shared memory: the 128
- * accumulator registers of a thread are its 64 x 256 share (PTX ISA, "wgmma"). */
-__device__ __forceinline__ void wgmma_256(float *d, uint64_t da, uint64_t db)
+/* Numerics: block t runs one wgmma m64n8 of kind KIND on tile t. A (64 x k) and B
+ * (k x 8) are patterns row-major, ebytes bytes an element (little-endian in shared
+ * memory), C and D (64 x 8) accumulator patterns; swap is wg_desc's. */
+template <int KIND>
+__global__ void wg_run(unsigned ebytes, const uint32_t *A, const uint32_t *B,
+                       const uint32_t *C, uint32_t *D, int swap, int *missing)
 {
-#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"
-                 "wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16 "
-                 "{%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31,%32,%33,%34,%35,%36,%37,%38,%39,%40,%41,%42,%43,%44,%45,%46,%47,%48,%49,%50,%51,%52,%53,%54,%55,%56,%57,%58,%59,%60,%61,%62,%63,%64,%65,%66,%67,%68,%69,%70,%71,%72,%73,%74,%75,%76,%77,%78,%79,%80,%81,%82,%83,%84,%85,%86,%87,%88,%89,%90,%91,%92,%93,%94,%95,%96,%97,%98,%99,%100,%101,%102,%103,%104,%105,%106,%107,%108,%109,%110,%111,%112,%113,%114,%115,%116,%117,%118,%119,%120,%121,%122,%123,%124,%125,%126,%127}, %128, %129, p, 1, 1, 0, 0;\n}\n"
-                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]), "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]), "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79]), "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]), "+f"(d[88]), "+f"(d[89]), "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]), "+f"(d[96]), "+f"(d[97]), "+f"(d[98]), "+f"(d[99]), "+f"(d[100]), "+f"(d[101]), "+f"(d[102]), "+f"(d[103]), "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]), "+f"(d[108]), "+f"(d[109]), "+f"(d[110]), "+f"(d[111]), "+f"(d[112]), "+f"(d[113]), "+f"(d[114]), "+f"(d[115]), "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]), "+f"(d[120]), "+f"(d[121]), "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), "+f"(d[126]), "+f"(d[127])
-                 : "l"(da), "l"(db));
-#else
-    (void)d, (void)da, (void)db;
-#endif
+    enum { N = PK_WG_NUMERICS_N, R = wg_regs<KIND, N>(), K = wg_k<KIND>() };
+    __shared__ __align__(256) uint8_t sa[64 * 32], sb[N * 32];
+    const size_t t = blockIdx.x;
+    const uint32_t *At = A + t * 64 * K, *Bt = B + t * K * N;
+    for (unsigned i = threadIdx.x; i < 64 * 32; i += blockDim.x) {
+        unsigned r = i / 32, b = i % 32;
+        sa[wg_smem_at(r, b)] = (uint8_t)(At[r * K + b / ebytes] >> (b % ebytes * 8));
+    }
+    for (unsigned i = threadIdx.x; i < N * 32; i += blockDim.x) {
+        unsigned n = i / 32, b = i % 32; /* B's column n is the K-major operand's row n */
+        sb[wg_smem_at(n, b)] = (uint8_t)(Bt[b / ebytes * N + n] >> (b % ebytes * 8));
+    }
+    wg_smem_fence();
+    __syncthreads();
+    /* the accumulator fragment: warp w holds rows 16w.., lane l rows l/4 and l/4 + 8,
+     * columns 2(l%4) and 2(l%4) + 1 (one fp16 pair per word, or a word each) */
+    unsigned w = threadIdx.x / 32, l = threadIdx.x % 32, row = 16 * w + l / 4, col = 2 * (l % 4);
+    const uint32_t *Ct = C + t * 64 * N;
+    uint32_t d[R];
+    for (int i = 0; i < R; i++) {
+        unsigned r = row + 8 * (wg_acc16<KIND>() ? i : i >> 1);
+        d[i] = wg_acc16<KIND>() ? (Ct[r * N + col] & 0xffff) | Ct[r * N + col + 1] << 16
+                                : Ct[r * N + col + (i & 1)];
+    }
+    wg_fence();
+    if (!wgmma<KIND, N>(d, wg_desc(sa, swap), wg_desc(sb, swap)))
+        *missing = 1;
+    wg_commit_wait();
+    uint32_t *Dt = D + t * 64 * N;
+    for (int i = 0; i < R; i++) {
+        unsigned r = row + 8 * (wg_acc16<KIND>() ? i : i >> 1);
+        if (wg_acc16<KIND>()) {
+            Dt[r * N + col] = d[i] & 0xffff;
+            Dt[r * N + col + 1] = d[i] >> 16;
+        } else {
+            Dt[r * N + col + (i & 1)] = d[i];
+        }
+    }
 }
 
-/* A shared-memory matrix descriptor without swizzling (PTX ISA, "Matrix descriptor"):
- * start address, leading and stride byte offsets, all in 16-byte units. Timing reads no
- * value, so any layout inside the buffer serves. */
-__device__ __forceinline__ uint64_t smem_desc(const void *p)
-{
-    uint32_t a = (uint32_t)__cvta_generic_to_shared(p);
-    return (uint64_t)((a & 0x3ffffu) >> 4) | (uint64_t)(128 >> 4) << 16 |
-           (uint64_t)(256 >> 4) << 32;
-}
-
-/* Timing of wgmma m64n256k16: each warpgroup iterates fence, ILP wgmma into its
+/* Timing of wgmma m64nNk: each warpgroup iterates fence, ILP wgmma into its
  * accumulators (back to back, as a GEMM's k loop), commit_group, wait_group 0. */
-__global__ void wgmma_time(unsigned iters, unsigned ilp, unsigned long long *out,
-                           float *sink, int *missing)
+template <int KIND, int N>
+__global__ void wg_time(unsigned iters, unsigned ilp, unsigned long long *out, uint32_t *sink,
+                        int *missing)
 {
-    __shared__ __align__(128) uint16_t sa[64 * 16], sb[256 * 16];
-    for (unsigned i = threadIdx.x; i < 64 * 16; i += blockDim.x)
-        sa[i] = 0x3c00;
-    for (unsigned i = threadIdx.x; i < 256 * 16; i += blockDim.x)
-        sb[i] = 0x3c00;
-    float d[128];
-    for (int i = 0; i < 128; i++)
+    __shared__ __align__(256) uint8_t sa[64 * 32], sb[N * 32];
+    for (unsigned i = threadIdx.x; i < 64 * 32; i += blockDim.x)
+        sa[i] = 0x3c;
+    for (unsigned i = threadIdx.x; i < N * 32; i += blockDim.x)
+        sb[i] = 0x3c;
+    wg_smem_fence();
+    uint32_t d[wg_regs<KIND, N>()];
+    for (int i = 0; i < wg_regs<KIND, N>(); i++)
         d[i] = 0;
-    uint64_t da = smem_desc(sa), db = smem_desc(sb);
+    uint64_t da = wg_desc(sa, 0), db = wg_desc(sb, 0);
+    int ok = 1;
     __syncthreads();
     unsigned long long t0 = clock64();
-#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
     for (unsigned it = 0; it < iters; it++) {
-        asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+        wg_fence();
         for (unsigned j = 0; j < ilp; j++)
-            wgmma_256(d, da, db);
-        asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
-        asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+            ok &= wgmma<KIND, N>(d, da, db);
+        wg_commit_wait();
     }
-#else
-    (void)iters, (void)ilp, (void)da, (void)db;
-    *missing = 1;
-#endif
     unsigned long long t1 = clock64();
-    if (threadIdx.x % 32 == 0)
-        out[threadIdx.x / 32] = t1 - t0;
-    float x = 0;
-    for (int i = 0; i < 128; i++)
-        x += d[i];
-    if (x == -1.0f)
+    if (!ok)
+        *missing = 1;
+    if (threadIdx.x % 32 == 0) {
+        out[2 * (threadIdx.x / 32)] = t0;
+        out[2 * (threadIdx.x / 32) + 1] = t1;
+    }
+    uint32_t x = 0;
+    for (int i = 0; i < wg_regs<KIND, N>(); i++)
+        x ^= d[i];
+    if (x == 0x12345678u) /* keeps the results alive */
         *sink = x;
 }
 
@@ -222,36 +259,58 @@ static void launch_run(size_t nmma, unsigned na, unsigned nb, unsigned nc, const
     mma_run<K><<<blocks, threads>>>(nmma, na, nb, nc, a, b, c, d, missing);
 }
 
+/* A run's device buffers: A, B and C copied in, D (C's size) and the missing flag back. */
+struct dev_run {
+    uint32_t *a = NULL, *b = NULL, *c = NULL, *d = NULL;
+    int *missing = NULL;
+    size_t sc = 0;
+    cudaError_t in(const uint32_t *ha, size_t sa, const uint32_t *hb, size_t sb,
+                   const uint32_t *hc, size_t size_c)
+    {
+        sc = size_c;
+        cudaError_t e = cudaMalloc(&a, sa);
+        if (e == cudaSuccess) e = cudaMalloc(&b, sb);
+        if (e == cudaSuccess) e = cudaMalloc(&c, sc);
+        if (e == cudaSuccess) e = cudaMalloc(&d, sc);
+        if (e == cudaSuccess) e = cudaMalloc(&missing, sizeof *missing);
+        if (e == cudaSuccess) e = cudaMemset(missing, 0, sizeof *missing);
+        if (e == cudaSuccess) e = cudaMemcpy(a, ha, sa, cudaMemcpyHostToDevice);
+        if (e == cudaSuccess) e = cudaMemcpy(b, hb, sb, cudaMemcpyHostToDevice);
+        if (e == cudaSuccess) e = cudaMemcpy(c, hc, sc, cudaMemcpyHostToDevice);
+        return e;
+    }
+    /* After the kernel: its error, else D and the flag copied back. */
+    cudaError_t out(cudaError_t e, uint32_t *hd, int *miss)
+    {
+        if (e == cudaSuccess) e = cudaMemcpy(hd, d, sc, cudaMemcpyDeviceToHost);
+        if (e == cudaSuccess) e = cudaMemcpy(miss, missing, sizeof *miss, cudaMemcpyDeviceToHost);
+        return e;
+    }
+    ~dev_run() { cudaFree(a), cudaFree(b), cudaFree(c), cudaFree(d), cudaFree(missing); }
+};
+
 extern "C" int probe_cuda_mma(int kind, size_t nmma, unsigned na, unsigned nb, unsigned nc,
                               const uint32_t *a, const uint32_t *b, const uint32_t *c,
                               uint32_t *d, char *err, size_t size)
 {
-    size_t sa = nmma * 32 * na * 4, sb = nmma * 32 * nb * 4, sc = nmma * 32 * nc * 4;
-    uint32_t *da = NULL, *db = NULL, *dc = NULL, *dd = NULL;
-    int *missing = NULL, miss = 0;
-    cudaError_t e = cudaMalloc(&da, sa);
-    if (e == cudaSuccess) e = cudaMalloc(&db, sb);
-    if (e == cudaSuccess) e = cudaMalloc(&dc, sc);
-    if (e == cudaSuccess) e = cudaMalloc(&dd, sc);
-    if (e == cudaSuccess) e = cudaMalloc(&missing, sizeof *missing);
-    if (e == cudaSuccess) e = cudaMemset(missing, 0, sizeof *missing);
-    if (e == cudaSuccess) e = cudaMemcpy(da, a, sa, cudaMemcpyHostToDevice);
-    if (e == cudaSuccess) e = cudaMemcpy(db, b, sb, cudaMemcpyHostToDevice);
-    if (e == cudaSuccess) e = cudaMemcpy(dc, c, sc, cudaMemcpyHostToDevice);
+    dev_run r;
+    int miss = 0;
+    cudaError_t e = r.in(a, nmma * 32 * na * 4, b, nmma * 32 * nb * 4, c, nmma * 32 * nc * 4);
     if (e == cudaSuccess) {
+        uint32_t *da = r.a, *db = r.b, *dc = r.c, *dd = r.d;
+        int *missing = r.missing;
         switch (kind) {
-        case K_F16_F32: launch_run<K_F16_F32>(nmma, na, nb, nc, da, db, dc, dd, missing); break;
-        case K_F16_F16: launch_run<K_F16_F16>(nmma, na, nb, nc, da, db, dc, dd, missing); break;
-        case K_BF16_F32: launch_run<K_BF16_F32>(nmma, na, nb, nc, da, db, dc, dd, missing); break;
-        case K_TF32_F32: launch_run<K_TF32_F32>(nmma, na, nb, nc, da, db, dc, dd, missing); break;
-        case K_E4M3_F32: launch_run<K_E4M3_F32>(nmma, na, nb, nc, da, db, dc, dd, missing); break;
-        default: launch_run<K_E5M2_F32>(nmma, na, nb, nc, da, db, dc, dd, missing); break;
+        case PK_MMA_F16_F32: launch_run<PK_MMA_F16_F32>(nmma, na, nb, nc, da, db, dc, dd, missing); break;
+        case PK_MMA_F16_F16: launch_run<PK_MMA_F16_F16>(nmma, na, nb, nc, da, db, dc, dd, missing); break;
+        case PK_MMA_BF16_F32: launch_run<PK_MMA_BF16_F32>(nmma, na, nb, nc, da, db, dc, dd, missing); break;
+        case PK_MMA_TF32_F32: launch_run<PK_MMA_TF32_F32>(nmma, na, nb, nc, da, db, dc, dd, missing); break;
+        case PK_MMA_E4M3_F32: launch_run<PK_MMA_E4M3_F32>(nmma, na, nb, nc, da, db, dc, dd, missing); break;
+        default: launch_run<PK_MMA_E5M2_F32>(nmma, na, nb, nc, da, db, dc, dd, missing); break;
         }
-        e = cudaDeviceSynchronize();
+        e = cudaGetLastError();
+        if (e == cudaSuccess) e = cudaDeviceSynchronize();
     }
-    if (e == cudaSuccess) e = cudaMemcpy(d, dd, sc, cudaMemcpyDeviceToHost);
-    if (e == cudaSuccess) e = cudaMemcpy(&miss, missing, sizeof miss, cudaMemcpyDeviceToHost);
-    cudaFree(da), cudaFree(db), cudaFree(dc), cudaFree(dd), cudaFree(missing);
+    e = r.out(e, d, &miss);
     return finish(e, miss, "mma kernel", err, size);
 }
 
@@ -267,11 +326,50 @@ static void launch_time(unsigned warps, unsigned ilp, unsigned iters, unsigned l
         mma_time<K, 4><<<1, warps * 32>>>(iters, out, sink, missing);
 }
 
-/* The slowest warp's cycles of one run. */
-static cudaError_t time_once(int kind, unsigned warps, unsigned ilp, unsigned iters,
-                             unsigned long long *cycles, int *miss)
+/* wgmma timing kernels: every N of fp16 -> fp32 (the structure's sweep), N = 256 of
+ * each kind (its peak rate). 0 if the pair has none. */
+template <int KIND>
+static int launch_wg_time_n(unsigned n, unsigned warps, unsigned ilp, unsigned iters,
+                            unsigned long long *out, uint32_t *sink, int *missing)
 {
-    unsigned long long *out = NULL, host[64];
+    dim3 g(1), b(warps * 32);
+    if (n == 256) {
+        wg_time<KIND, 256><<<g, b>>>(iters, ilp, out, sink, missing);
+        return 1;
+    }
+    if constexpr (KIND == PK_WG_F16_F32) {
+        switch (n) {
+        case 8: wg_time<KIND, 8><<<g, b>>>(iters, ilp, out, sink, missing); return 1;
+        case 16: wg_time<KIND, 16><<<g, b>>>(iters, ilp, out, sink, missing); return 1;
+        case 32: wg_time<KIND, 32><<<g, b>>>(iters, ilp, out, sink, missing); return 1;
+        case 64: wg_time<KIND, 64><<<g, b>>>(iters, ilp, out, sink, missing); return 1;
+        case 128: wg_time<KIND, 128><<<g, b>>>(iters, ilp, out, sink, missing); return 1;
+        }
+    }
+    return 0;
+}
+
+static int launch_wg_time(int kind, unsigned n, unsigned warps, unsigned ilp, unsigned iters,
+                          unsigned long long *out, uint32_t *sink, int *missing)
+{
+#define WG_TIME(k) \
+    case k: return launch_wg_time_n<k>(n, warps, ilp, iters, out, sink, missing);
+    switch (kind) {
+    WG_TIME(PK_WG_F16_F32) WG_TIME(PK_WG_F16_F16) WG_TIME(PK_WG_BF16_F32)
+    WG_TIME(PK_WG_TF32_F32) WG_TIME(PK_WG_E4M3_F32) WG_TIME(PK_WG_E4M3_F16)
+    WG_TIME(PK_WG_E5M2_F32) WG_TIME(PK_WG_E5M2_F16) WG_TIME(PK_WG_S8_S32)
+    WG_TIME(PK_WG_U8_S32)
+    }
+#undef WG_TIME
+    return 0;
+}
+
+/* The cycles of one run: from the first warp's start to the last warp's end (warps that
+ * do not overlap fully would make the slowest warp's own span too short). */
+static cudaError_t time_once(int kind, unsigned n, unsigned warps, unsigned ilp,
+                             unsigned iters, unsigned long long *cycles, int *miss)
+{
+    unsigned long long *out = NULL, host[128];
     uint32_t *sink = NULL;
     int *missing = NULL;
     cudaError_t e = cudaMalloc(&out, sizeof host);
@@ -280,39 +378,146 @@ static cudaError_t time_once(int kind, unsigned warps, unsigned ilp, unsigned it
     if (e == cudaSuccess) e = cudaMemset(missing, 0, sizeof *missing);
     if (e == cudaSuccess) {
         switch (kind) {
-        case K_F16_F32: launch_time<K_F16_F32>(warps, ilp, iters, out, sink, missing); break;
-        case K_F16_F16: launch_time<K_F16_F16>(warps, ilp, iters, out, sink, missing); break;
-        case K_BF16_F32: launch_time<K_BF16_F32>(warps, ilp, iters, out, sink, missing); break;
-        case K_TF32_F32: launch_time<K_TF32_F32>(warps, ilp, iters, out, sink, missing); break;
-        case K_E4M3_F32: launch_time<K_E4M3_F32>(warps, ilp, iters, out, sink, missing); break;
-        case K_E5M2_F32: launch_time<K_E5M2_F32>(warps, ilp, iters, out, sink, missing); break;
-        default: wgmma_time<<<1, warps * 32>>>(iters, ilp, out, (float *)sink, missing); break;
+        case PK_MMA_F16_F32: launch_time<PK_MMA_F16_F32>(warps, ilp, iters, out, sink, missing); break;
+        case PK_MMA_F16_F16: launch_time<PK_MMA_F16_F16>(warps, ilp, iters, out, sink, missing); break;
+        case PK_MMA_BF16_F32: launch_time<PK_MMA_BF16_F32>(warps, ilp, iters, out, sink, missing); break;
+        case PK_MMA_TF32_F32: launch_time<PK_MMA_TF32_F32>(warps, ilp, iters, out, sink, missing); break;
+        case PK_MMA_E4M3_F32: launch_time<PK_MMA_E4M3_F32>(warps, ilp, iters, out, sink, missing); break;
+        case PK_MMA_E5M2_F32: launch_time<PK_MMA_E5M2_F32>(warps, ilp, iters, out, sink, missing); break;
+        case PK_MMA_S8_S32: launch_time<PK_MMA_S8_S32>(warps, ilp, iters, out, sink, missing); break;
+        case PK_MMA_U8_S32: launch_time<PK_MMA_U8_S32>(warps, ilp, iters, out, sink, missing); break;
+        default:
+            if (!launch_wg_time(kind, n, warps, ilp, iters, out, sink, missing))
+                *miss = 1;
+            break;
         }
-        e = cudaDeviceSynchronize();
+        e = cudaGetLastError();
+        if (e == cudaSuccess) e = cudaDeviceSynchronize();
     }
-    if (e == cudaSuccess) e = cudaMemcpy(host, out, warps * sizeof *host, cudaMemcpyDeviceToHost);
-    if (e == cudaSuccess) e = cudaMemcpy(miss, missing, sizeof *miss, cudaMemcpyDeviceToHost);
+    if (e == cudaSuccess)
+        e = cudaMemcpy(host, out, 2 * warps * sizeof *host, cudaMemcpyDeviceToHost);
+    int m = 0;
+    if (e == cudaSuccess) e = cudaMemcpy(&m, missing, sizeof m, cudaMemcpyDeviceToHost);
+    *miss |= m;
     cudaFree(out), cudaFree(sink), cudaFree(missing);
-    *cycles = 0;
-    for (unsigned w = 0; e == cudaSuccess && w < warps; w++)
-        *cycles = host[w] > *cycles ? host[w] : *cycles;
+    unsigned long long first = ~0ull, last = 0;
+    for (unsigned w = 0; e == cudaSuccess && w < warps; w++) {
+        first = host[2 * w] < first ? host[2 * w] : first;
+        last = host[2 * w + 1] > last ? host[2 * w + 1] : last;
+    }
+    *cycles = e == cudaSuccess && last > first ? last - first : 0;
     return e;
 }
 
-extern "C" int probe_cuda_time(int kind, unsigned warps, unsigned ilp, unsigned iters,
-                               unsigned long long *cycles, char *err, size_t size)
+extern "C" int probe_cuda_time(int kind, unsigned n, unsigned warps, unsigned ilp,
+                               unsigned iters, unsigned long long *cycles, char *err,
+                               size_t size)
 {
     unsigned long long loop = 0, empty = 0;
-    int miss = 0;
-    if (warps == 0 || warps > 64 || (ilp != 1 && ilp != 2 && ilp != 4 && kind != K_WGMMA_256)) {
+    int miss = 0, wg = PK_IS_WGMMA(kind);
+    if (warps == 0 || warps > 64 || (wg && warps % 4) ||
+        (!wg && ilp != 1 && ilp != 2 && ilp != 4) || (wg && (ilp == 0 || ilp > 16))) {
         snprintf(err, size, "timing: %u warps x ILP %u is not a loop this build has", warps, ilp);
         return -1;
     }
     /* a first run warms the clocks and the instruction cache; then the loop and the
      * empty loop, whose difference is the instructions' */
-    cudaError_t e = time_once(kind, warps, ilp, iters, &loop, &miss);
-    if (e == cudaSuccess) e = time_once(kind, warps, ilp, iters, &loop, &miss);
-    if (e == cudaSuccess) e = time_once(kind, warps, ilp, 0, &empty, &miss);
+    cudaError_t e = time_once(kind, n, warps, ilp, iters, &loop, &miss);
+    if (e == cudaErrorLaunchOutOfResources) { /* more warps than the SM holds registers for */
+        snprintf(err, size, "%u warps do not fit on an SM with this kernel's registers", warps);
+        return 1;
+    }
+    if (e == cudaSuccess) e = time_once(kind, n, warps, ilp, iters, &loop, &miss);
+    if (e == cudaSuccess) e = time_once(kind, n, warps, ilp, 0, &empty, &miss);
     *cycles = loop > empty ? loop - empty : 0;
     return finish(e, miss, "timing kernel", err, size);
+}
+
+/* ------------------------------------------------------------ wgmma numerics */
+
+template <int KIND>
+static void launch_wg_run(size_t ntiles, unsigned ebytes, const uint32_t *A, const uint32_t *B,
+                          const uint32_t *C, uint32_t *D, int swap, int *missing)
+{
+    wg_run<KIND><<<(unsigned)ntiles, 128>>>(ebytes, A, B, C, D, swap, missing);
+}
+
+/* ntiles wgmma m64n8 of kind on tiles in device memory; 0 or a CUDA error. */
+static cudaError_t wg_tiles(int kind, size_t ntiles, unsigned ebytes, const uint32_t *A,
+                            const uint32_t *B, const uint32_t *C, uint32_t *D, int swap,
+                            int *missing)
+{
+#define WG_RUN(k) \
+    case k: launch_wg_run<k>(ntiles, ebytes, A, B, C, D, swap, missing); break;
+    switch (kind) {
+    WG_RUN(PK_WG_F16_F32) WG_RUN(PK_WG_F16_F16) WG_RUN(PK_WG_BF16_F32)
+    WG_RUN(PK_WG_TF32_F32) WG_RUN(PK_WG_E4M3_F32) WG_RUN(PK_WG_E4M3_F16)
+    WG_RUN(PK_WG_E5M2_F32) WG_RUN(PK_WG_E5M2_F16) WG_RUN(PK_WG_S8_S32)
+    WG_RUN(PK_WG_U8_S32)
+    default: return cudaErrorInvalidValue;
+    }
+#undef WG_RUN
+    cudaError_t e = cudaGetLastError();
+    return e == cudaSuccess ? cudaDeviceSynchronize() : e;
+}
+
+/* Runs tiles host -> device -> host. */
+static cudaError_t wg_host(int kind, size_t ntiles, unsigned ebytes, unsigned k,
+                           const uint32_t *A, const uint32_t *B, const uint32_t *C,
+                           uint32_t *D, int swap, int *miss)
+{
+    const size_t N = PK_WG_NUMERICS_N;
+    dev_run r;
+    cudaError_t e = r.in(A, ntiles * 64 * k * 4, B, ntiles * k * N * 4, C, ntiles * 64 * N * 4);
+    if (e == cudaSuccess) e = wg_tiles(kind, ntiles, ebytes, r.a, r.b, r.c, r.d, swap, r.missing);
+    return r.out(e, D, miss);
+}
+
+/* Which descriptor offset the hardware takes as the K step (wg_desc's swap): found once
+ * by a wgmma fp16 -> fp32 on small integers, whose exact products a wrong layout cannot
+ * give (each row and column of A and B differs). -1 where neither layout gives them. */
+static int wg_layout(char *err, size_t size)
+{
+    static int found = -2;
+    if (found != -2)
+        return found;
+    enum { K = 16, N = PK_WG_NUMERICS_N };
+    static const uint32_t h[5] = {0xc000, 0xbc00, 0x0000, 0x3c00, 0x4000}; /* -2..2 */
+    uint32_t A[64 * K], B[K * N], C[64 * N] = {0}, D[64 * N];
+    float want[64 * N];
+    for (int r = 0; r < 64; r++)
+        for (int x = 0; x < K; x++)
+            A[r * K + x] = h[(r * 3 + x * 5 + r / 8) % 5];
+    for (int x = 0; x < K; x++)
+        for (int n = 0; n < N; n++)
+            B[x * N + n] = h[(x * 7 + n * 3 + 1) % 5];
+    for (int r = 0; r < 64; r++)
+        for (int n = 0; n < N; n++) {
+            int s = 0;
+            for (int x = 0; x < K; x++)
+                s += ((r * 3 + x * 5 + r / 8) % 5 - 2) * ((x * 7 + n * 3 + 1) % 5 - 2);
+            want[r * N + n] = (float)s;
+        }
+    for (int swap = 0; swap < 2; swap++) {
+        int miss = 0;
+        cudaError_t e = wg_host(PK_WG_F16_F32, 1, 2, K, A, B, C, D, swap, &miss);
+        if (finish(e, miss, "wgmma layout check", err, size))
+            return found = -1;
+        if (!memcmp(D, want, sizeof D))
+            return found = swap;
+    }
+    snprintf(err, size, "wgmma: neither shared-memory layout gives the exact products of "
+                        "the layout check (wgmma.cuh, wg_desc)");
+    return found = -1;
+}
+
+extern "C" int probe_cuda_wgmma(int kind, size_t ntiles, unsigned ebytes, unsigned k,
+                                const uint32_t *A, const uint32_t *B, const uint32_t *C,
+                                uint32_t *D, char *err, size_t size)
+{
+    int swap = wg_layout(err, size), miss = 0;
+    if (swap < 0)
+        return -1;
+    cudaError_t e = wg_host(kind, ntiles, ebytes, k, A, B, C, D, swap, &miss);
+    return finish(e, miss, "wgmma kernel", err, size);
 }

@@ -38,11 +38,13 @@ tc_arch probe_arch_of_sm(unsigned sm);
 
 /* ---- cases: the generator families of the tests (testkit) */
 enum {
-    PROBE_RANDOM = 0,        /* any bit pattern of the input format (specials too) */
-    PROBE_SPECIALS,          /* corner values (zeros, extremes, Inf, NaN) among finite */
-    PROBE_CANCEL,            /* a[0]b[0] = -a[1]b[1] exactly, the rest small */
-    PROBE_SUBNORMAL,         /* products below fp32's (and fp16's) normal range */
-    PROBE_C_ZERO,            /* c = 0: with fp16 output, the alignment-floor question */
+    PROBE_RANDOM = 0, /* any bit pattern of the input format (specials too) */
+    PROBE_SPECIALS,   /* corner values (zeros, extremes, Inf, NaN) among finite */
+    PROBE_CANCEL,     /* a[0]b[0] = -a[1]b[1] exactly, the rest small */
+    PROBE_SUBNORMAL,  /* products below fp32's (and fp16's) normal range */
+    PROBE_C_ZERO,     /* c = 0: with fp16 output, the alignment-floor question */
+    PROBE_FLOOR,      /* c = +-0, a rounding tie that only a term near the
+                         alignment floor breaks: the floor itself */
     PROBE_FAMILIES
 };
 /* Case i of n (family i % PROBE_FAMILIES) for inputs `in`, dot length k: a[k], b[k]
@@ -65,6 +67,12 @@ tc_status probe_frag_of(const probe_form *f, probe_frag *out);
 tc_status probe_frag_pack(const probe_form *f, const uint32_t *a, const uint32_t *b,
                           const uint32_t *c, uint32_t *a_regs, uint32_t *b_regs,
                           uint32_t *c_regs);
+/* wgmma (A and B from shared memory: the device lays tiles out, cuda/wgmma.cuh): one
+ * m64nN instruction carries n cases on D's diagonal as above, its tiles A (m x k) and
+ * B (k x n) patterns of in, C and D (m x n) accumulator patterns, row-major. */
+tc_status probe_tile_pack(const probe_form *f, const uint32_t *a, const uint32_t *b,
+                          const uint32_t *c, uint32_t *A, uint32_t *B, uint32_t *C);
+void probe_tile_diag(const probe_form *f, const uint32_t *D, uint32_t *d);
 /* The inverse, for a device that computes from registers (the canned one): the tiles
  * A (m x k), B (k x n), C (m x n) row-major as patterns. */
 void probe_frag_unpack_ab(const probe_form *f, const uint32_t *a_regs, const uint32_t *b_regs,
@@ -87,9 +95,13 @@ int probe_dev_open(probe_gpu *g, char *err, size_t size);
 int probe_dev_mma(const probe_form *f, size_t nmma, const uint32_t *a_regs,
                   const uint32_t *b_regs, const uint32_t *c_regs, uint32_t *d_regs,
                   char *err, size_t size);
+/* ntiles wgmma of form f on tiles (probe_tile_pack's), tile after tile. */
+int probe_dev_tile(const probe_form *f, size_t ntiles, const uint32_t *A, const uint32_t *B,
+                   const uint32_t *C, uint32_t *D, char *err, size_t size);
 /* Seed 004's loop on one SM: warps warps, each iters iterations of ilp independent
- * instructions; *cycles = clock64 around the loop (slowest warp) minus the same loop
- * without instructions. */
+ * instructions; *cycles = clock64 from the first warp's start to the last warp's end,
+ * minus the same for the loop without instructions. 0; 1 (err says why) where the
+ * point does not fit on an SM (registers); -1 for a failure. */
 int probe_dev_time(const probe_form *f, unsigned warps, unsigned ilp, unsigned iters,
                    uint64_t *cycles, char *err, size_t size);
 

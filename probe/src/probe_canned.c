@@ -2,9 +2,11 @@
  * from the model. Its mma runs the register fragments backwards (probe_frag.c) through
  * tc_mma_tile, so that the host's packing, the files and their reading by `tcsim vectors`
  * are tested end to end; its timing is the model's benchmark on the built-in record with
- * depth raised by PROBE_CANNED_DEPTH_PLUS (default 3) cycles, which the record writer
- * must find again. PROBE_CANNED_SM picks the target (default 90), PROBE_CANNED_FLIP=1
- * flips the low bit of case 2's result (a GPU that disagrees with the model). */
+ * depth, ii_min and async_wait raised by PROBE_CANNED_DEPTH_PLUS (default 3),
+ * PROBE_CANNED_II_PLUS (1) and PROBE_CANNED_WAIT_PLUS (5) cycles, which the record
+ * writer must find again. PROBE_CANNED_SM picks the target (default 90), PROBE_CANNED_FLIP=1
+ * flips the low bit of case 2's result of each mma form and case 3's of each wgmma form
+ * (a GPU that disagrees with the model). */
 #include <stdlib.h>
 #include <string.h>
 #include "probe.h"
@@ -56,6 +58,29 @@ int probe_dev_mma(const probe_form *f, size_t nmma, const uint32_t *a_regs,
     return 0;
 }
 
+/* A wgmma's tiles straight through tc_mma_tile with the arch's wgmma profile. */
+int probe_dev_tile(const probe_form *f, size_t ntiles, const uint32_t *A, const uint32_t *B,
+                   const uint32_t *C, uint32_t *D, char *err, size_t size)
+{
+    const tc_profile *p;
+    tc_arch arch = probe_arch_of_sm(env_u("PROBE_CANNED_SM", 90));
+    if (tc_profile_find(arch, TC_INSTR_WGMMA, f->in, f->acc, &p) != TC_OK) {
+        snprintf(err, size, "canned device: no wgmma for this form");
+        return -1;
+    }
+    size_t mk = (size_t)f->m * f->k, kn = (size_t)f->k * f->n, mn = (size_t)f->m * f->n;
+    for (size_t t = 0; t < ntiles; t++) {
+        if (tc_mma_tile(p, f->m, f->n, f->k, A + t * mk, B + t * kn, C + t * mn, D + t * mn) !=
+            TC_OK) {
+            snprintf(err, size, "canned device: tc_mma_tile failed");
+            return -1;
+        }
+        if (t == 0 && env_u("PROBE_CANNED_FLIP", 0))
+            D[3 * f->n + 3] ^= 1; /* case 3: the subnormal-product family, finite */
+    }
+    return 0;
+}
+
 int probe_dev_time(const probe_form *f, unsigned warps, unsigned ilp, unsigned iters,
                    uint64_t *cycles, char *err, size_t size)
 {
@@ -68,6 +93,8 @@ int probe_dev_time(const probe_form *f, unsigned warps, unsigned ilp, unsigned i
         return -1;
     }
     g.depth += env_u("PROBE_CANNED_DEPTH_PLUS", 3);
+    g.ii_min += env_u("PROBE_CANNED_II_PLUS", 1);
+    g.async_wait += env_u("PROBE_CANNED_WAIT_PLUS", 5);
     tc_status st = f->instr == TC_INSTR_MMA ? tc_bench_mma(&g, &op, warps, ilp, iters, &r)
                                             : tc_bench_async(&g, &op, f->instr, warps, ilp,
                                                              iters, &r);

@@ -17,6 +17,28 @@ static uint32_t moderate(tk_rng *r, const tc_fmt_info *fi)
     return tk_finite(r, fi, fi->bias - 3, fi->bias + 3);
 }
 
+/* 2^x as a pattern of in, or 0 where in has no such value. */
+static uint32_t pow2(tc_fmt in, int x)
+{
+    uint32_t bits = x >= -126 ? (uint32_t)(x + 127) << 23 : x >= -149 ? 1u << (x + 149) : 0, p;
+    if (x > 127 || !bits || tc_convert_exact(TC_FMT_FP32, bits, in, &p) != TC_OK)
+        return 0;
+    return p;
+}
+
+/* Term j of a case as the product 2^x (sign s): the two exponents split so that both
+ * factors are values of in where it has them (zero where it has not). */
+static void term(tc_fmt in, uint32_t *a, uint32_t *b, unsigned j, int x, int s)
+{
+    int xa = x / 2, xb = x - xa;
+    a[j] = pow2(in, xa);
+    b[j] = pow2(in, xb);
+    if (!a[j] || !b[j])
+        a[j] = b[j] = 0;
+    else if (s)
+        a[j] = tk_negate(in, a[j]);
+}
+
 void probe_case(tc_fmt in, unsigned k, uint64_t seed, size_t i, uint32_t *a, uint32_t *b,
                 uint32_t *c)
 {
@@ -60,6 +82,23 @@ void probe_case(tc_fmt in, unsigned k, uint64_t seed, size_t i, uint32_t *a, uin
         }
         *c = tk_mod(&r, 2) ? 0 : tk_finite(&r, f32, 0, 2);
         break;
+    case PROBE_FLOOR: {
+        /* c = 0 and three products: 2^e, half an fp16 unit in the last place of 2^e (a
+         * tie of the fp16 rounding), and a tiny 2^t of either sign that breaks the tie
+         * only if the alignment keeps it, as it does when its bit lies at or above the
+         * floor's 2^(max(e, Emin_align) - F): e below and above the tables' fp16 floors
+         * and t around 2^(floor - F) tell the floors apart (docs/contract.md). */
+        int e = -24 + (int)tk_mod(&r, 9), t = -48 + (int)tk_mod(&r, 8), s = (int)tk_mod(&r, 2);
+        for (unsigned j = 0; j < k; j++)
+            a[j] = b[j] = 0;
+        if (k >= 3) {
+            term(in, a, b, 0, e, s);
+            term(in, a, b, 1, e < -14 ? -25 : e - 11, s);
+            term(in, a, b, 2, t, (int)tk_mod(&r, 2));
+        }
+        *c = tk_mod(&r, 2) ? 0x80000000u : 0;
+        break;
+    }
     default: /* PROBE_C_ZERO */
         for (unsigned j = 0; j < k; j++) {
             a[j] = tk_finite(&r, fi, 1, fi->bias + 4);

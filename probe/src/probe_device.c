@@ -1,28 +1,45 @@
 /* probe_device.c - the probe's device on a CUDA GPU: maps a form to the kernels of
- * cuda/probe_device.cu (probe_cuda_*, a C ABI) and back. */
+ * cuda/probe_device.cu (probe_cuda_*, a C ABI; the kinds of probe_kinds.h) and back. */
 #include "probe.h"
+#include "probe_kinds.h"
 
 int probe_cuda_open(char *name, size_t name_size, char *driver, size_t drv_size,
                     unsigned *sm, unsigned *sms, unsigned *clock_mhz, char *err, size_t size);
 int probe_cuda_mma(int kind, size_t nmma, unsigned na, unsigned nb, unsigned nc,
                    const uint32_t *a, const uint32_t *b, const uint32_t *c, uint32_t *d,
                    char *err, size_t size);
-int probe_cuda_time(int kind, unsigned warps, unsigned ilp, unsigned iters,
+int probe_cuda_wgmma(int kind, size_t ntiles, unsigned ebytes, unsigned k, const uint32_t *A,
+                     const uint32_t *B, const uint32_t *C, uint32_t *D, char *err,
+                     size_t size);
+int probe_cuda_time(int kind, unsigned n, unsigned warps, unsigned ilp, unsigned iters,
                     unsigned long long *cycles, char *err, size_t size);
 
-/* The kernel kind of a form (the enum of probe_device.cu), -1 for none. */
+/* The kernel kind of a form, -1 for none. */
 static int kind_of(const probe_form *f)
 {
-    if (f->instr == TC_INSTR_WGMMA)
-        return f->in == TC_FMT_FP16 && f->acc == TC_FMT_FP32 && f->n == 256 ? 6 : -1;
+    int acc16 = f->acc == TC_FMT_FP16;
+    if (f->instr == TC_INSTR_WGMMA) {
+        switch (f->in) {
+        case TC_FMT_FP16: return acc16 ? PK_WG_F16_F16 : PK_WG_F16_F32;
+        case TC_FMT_BF16: return PK_WG_BF16_F32;
+        case TC_FMT_TF32: return PK_WG_TF32_F32;
+        case TC_FMT_E4M3: return acc16 ? PK_WG_E4M3_F16 : PK_WG_E4M3_F32;
+        case TC_FMT_E5M2: return acc16 ? PK_WG_E5M2_F16 : PK_WG_E5M2_F32;
+        case TC_FMT_INT8: return PK_WG_S8_S32;
+        case TC_FMT_UINT8: return PK_WG_U8_S32;
+        default: return -1;
+        }
+    }
     if (f->instr != TC_INSTR_MMA || f->sparse)
         return -1;
     switch (f->in) {
-    case TC_FMT_FP16: return f->acc == TC_FMT_FP32 ? 0 : 1;
-    case TC_FMT_BF16: return 2;
-    case TC_FMT_TF32: return 3;
-    case TC_FMT_E4M3: return 4;
-    case TC_FMT_E5M2: return 5;
+    case TC_FMT_FP16: return acc16 ? PK_MMA_F16_F16 : PK_MMA_F16_F32;
+    case TC_FMT_BF16: return PK_MMA_BF16_F32;
+    case TC_FMT_TF32: return PK_MMA_TF32_F32;
+    case TC_FMT_E4M3: return PK_MMA_E4M3_F32;
+    case TC_FMT_E5M2: return PK_MMA_E5M2_F32;
+    case TC_FMT_INT8: return f->k == 32 ? PK_MMA_S8_S32 : -1;
+    case TC_FMT_UINT8: return f->k == 32 ? PK_MMA_U8_S32 : -1;
     default: return -1;
     }
 }
@@ -39,12 +56,24 @@ int probe_dev_mma(const probe_form *f, size_t nmma, const uint32_t *a_regs,
 {
     probe_frag fr;
     int k = kind_of(f);
-    if (k < 0 || k == 6 || probe_frag_of(f, &fr) != TC_OK) {
+    if (k < 0 || PK_IS_WGMMA(k) || probe_frag_of(f, &fr) != TC_OK) {
         snprintf(err, size, "no numerics kernel for this form");
         return -1;
     }
     return probe_cuda_mma(k, nmma, fr.a_regs, fr.b_regs, fr.c_regs, a_regs, b_regs, c_regs,
                           d_regs, err, size);
+}
+
+int probe_dev_tile(const probe_form *f, size_t ntiles, const uint32_t *A, const uint32_t *B,
+                   const uint32_t *C, uint32_t *D, char *err, size_t size)
+{
+    int k = kind_of(f);
+    if (k < 0 || !PK_IS_WGMMA(k) || f->m != 64 || f->n != PK_WG_NUMERICS_N || !f->numerics) {
+        snprintf(err, size, "no wgmma numerics kernel for this form");
+        return -1;
+    }
+    unsigned ebytes = f->in == TC_FMT_TF32 ? 4 : tc_fmt_get(f->in)->width / 8;
+    return probe_cuda_wgmma(k, ntiles, ebytes, f->k, A, B, C, D, err, size);
 }
 
 int probe_dev_time(const probe_form *f, unsigned warps, unsigned ilp, unsigned iters,
@@ -56,7 +85,7 @@ int probe_dev_time(const probe_form *f, unsigned warps, unsigned ilp, unsigned i
         snprintf(err, size, "no timing kernel for this form");
         return -1;
     }
-    int rc = probe_cuda_time(k, warps, ilp, iters, &c, err, size);
+    int rc = probe_cuda_time(k, f->n, warps, ilp, iters, &c, err, size);
     *cycles = c;
     return rc;
 }

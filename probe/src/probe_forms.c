@@ -2,6 +2,7 @@
  * mma and mma.sp, the profile table for wgmma and tcgen05.mma (probe.h). */
 #include <stdio.h>
 #include "probe.h"
+#include "probe_kinds.h"
 
 tc_arch probe_arch_of_sm(unsigned sm)
 {
@@ -20,10 +21,15 @@ tc_arch probe_arch_of_sm(unsigned sm)
     return TC_ARCH_COUNT;
 }
 
-/* The forms the kernels of cuda/probe_device.cu run (numerics: the fragment layouts of
- * probe_frag.c; timing: those and one wgmma). */
+/* The forms the kernels of cuda/probe_device.cu run. Numerics: mma.sync through the
+ * fragment layouts of probe_frag.c, wgmma m64n8 (PK_WG_NUMERICS_N) on the floating-point
+ * formats (`tcsim vectors` reads floating-point sets). Timing: those mma forms and
+ * m16n8k32 of the 8-bit integers, every N of wgmma fp16 -> fp32 and N = 256 of every
+ * wgmma format pair (its peak rate). */
 static int has_numerics(const probe_form *f)
 {
+    if (f->instr == TC_INSTR_WGMMA)
+        return f->n == PK_WG_NUMERICS_N && tc_fmt_get(f->in)->cls == TC_CLASS_FLOAT;
     if (f->instr != TC_INSTR_MMA || f->sparse || f->m != 16 || f->n != 8)
         return 0;
     if (f->in == TC_FMT_FP16 || f->in == TC_FMT_BF16)
@@ -38,7 +44,10 @@ static int has_numerics(const probe_form *f)
 static int has_timing(const probe_form *f)
 {
     if (f->instr == TC_INSTR_WGMMA)
-        return f->in == TC_FMT_FP16 && f->acc == TC_FMT_FP32 && f->k == 16 && f->n == 256;
+        return (f->in == TC_FMT_FP16 && f->acc == TC_FMT_FP32) || f->n == 256;
+    if (f->instr == TC_INSTR_MMA && !f->sparse && f->m == 16 && f->n == 8 && f->k == 32 &&
+        (f->in == TC_FMT_INT8 || f->in == TC_FMT_UINT8))
+        return 1;
     return has_numerics(f);
 }
 

@@ -15,7 +15,7 @@ static unsigned ebits(tc_fmt in)
 
 tc_status probe_frag_of(const probe_form *f, probe_frag *out)
 {
-    if (!f->numerics)
+    if (!f->numerics || f->instr != TC_INSTR_MMA)
         return TC_EUNSUPPORTED;
     unsigned per = 32 / ebits(f->in);
     out->a_regs = M * f->k / PROBE_LANES / per;
@@ -86,6 +86,40 @@ static void c_pos3(tc_fmt in, unsigned lane, unsigned i, unsigned *row, unsigned
     c_pos(lane, i, row, col);
 }
 
+/* Cases [0, f->n) into an m x k A, a k x n B and an m x n C (f->m, f->n): case j is row
+ * j of A, column j of B and C[j][j], converted to the accumulator format RNE. */
+static tc_status tiles(const probe_form *f, const uint32_t *a, const uint32_t *b, const uint32_t *c,
+                       uint32_t *A, uint32_t *B, uint32_t *C)
+{
+    memset(A, 0, f->m * f->k * sizeof *A);
+    memset(B, 0, f->k * f->n * sizeof *B);
+    memset(C, 0, f->m * f->n * sizeof *C);
+    for (unsigned j = 0; j < f->n; j++) {
+        for (unsigned x = 0; x < f->k; x++) {
+            A[j * f->k + x] = a[j * f->k + x];
+            B[x * f->n + j] = b[j * f->k + x];
+        }
+        tc_status st = tc_convert_rne(TC_FMT_FP32, c[j], f->acc, &C[j * f->n + j]);
+        if (st != TC_OK)
+            return st;
+    }
+    return TC_OK;
+}
+
+tc_status probe_tile_pack(const probe_form *f, const uint32_t *a, const uint32_t *b,
+                          const uint32_t *c, uint32_t *A, uint32_t *B, uint32_t *C)
+{
+    if (f->instr != TC_INSTR_WGMMA || !f->numerics)
+        return TC_EUNSUPPORTED;
+    return tiles(f, a, b, c, A, B, C);
+}
+
+void probe_tile_diag(const probe_form *f, const uint32_t *D, uint32_t *d)
+{
+    for (unsigned j = 0; j < f->n; j++)
+        d[j] = D[j * f->n + j];
+}
+
 tc_status probe_frag_pack(const probe_form *f, const uint32_t *a, const uint32_t *b,
                           const uint32_t *c, uint32_t *a_regs, uint32_t *b_regs,
                           uint32_t *c_regs)
@@ -94,15 +128,9 @@ tc_status probe_frag_pack(const probe_form *f, const uint32_t *a, const uint32_t
     tc_status st = probe_frag_of(f, &fr);
     if (st != TC_OK)
         return st;
-    uint32_t A[M * MAX_K] = {0}, B[MAX_K * N] = {0}, C[M * N] = {0};
-    for (unsigned j = 0; j < N; j++) {
-        for (unsigned x = 0; x < f->k; x++) {
-            A[j * f->k + x] = a[j * f->k + x];
-            B[x * N + j] = b[j * f->k + x];
-        }
-        if ((st = tc_convert_rne(TC_FMT_FP32, c[j], f->acc, &C[j * N + j])) != TC_OK)
-            return st;
-    }
+    uint32_t A[M * MAX_K], B[MAX_K * N], C[M * N];
+    if ((st = tiles(f, a, b, c, A, B, C)) != TC_OK)
+        return st;
     unsigned eb = ebits(f->in), ab = f->acc == TC_FMT_FP16 ? 16 : 32;
     memset(a_regs, 0, PROBE_LANES * fr.a_regs * sizeof *a_regs);
     memset(b_regs, 0, PROBE_LANES * fr.b_regs * sizeof *b_regs);
@@ -143,6 +171,5 @@ void probe_frag_diag(const probe_form *f, const uint32_t *d_regs, uint32_t *d)
         return;
     walk(fr.d_regs, f->acc == TC_FMT_FP16 ? 16 : 32, 4, 0, (uint32_t *)d_regs, D, N, f->in,
          c_pos3);
-    for (unsigned j = 0; j < N; j++)
-        d[j] = D[j * N + j];
+    probe_tile_diag(f, D, d);
 }

@@ -65,68 +65,115 @@ static void short_name(const char *name, char *out, size_t size)
     out[n] = 0;
 }
 
-static int numerics(const char *dir, const char *gpu, const probe_form *forms, size_t nf,
-                    size_t cases, uint64_t seed)
+/* Runs cases [0, n) of form f (n a multiple of the form's cases per instruction) on the
+ * device into d: mma.sync through register fragments (probe_frag.c), wgmma through
+ * tiles. ws: scratch for PROBE_LANES * PROBE_MAX_REGS words per mma (four arrays) or
+ * one m x k + k x n + 2 m x n tile set per wgmma. 0, or -1 with a message. */
+static int run_form(const probe_form *f, size_t n, const uint32_t *a, const uint32_t *b,
+                    const uint32_t *c, uint32_t *d, uint32_t *ws, size_t ws_words)
 {
-    enum { PER = 8 }; /* cases per mma: the diagonal of m16n8 */
-    size_t nmma = (cases + PER - 1) / PER, n = nmma * PER;
-    uint32_t *a = malloc(n * 32 * sizeof *a), *b = malloc(n * 32 * sizeof *b);
-    uint32_t *c = malloc(n * sizeof *c), *d = malloc(n * sizeof *d);
-    uint32_t *ar = malloc(nmma * PROBE_LANES * PROBE_MAX_REGS * sizeof *ar);
-    uint32_t *br = malloc(nmma * PROBE_LANES * PROBE_MAX_REGS * sizeof *br);
-    uint32_t *cr = malloc(nmma * PROBE_LANES * PROBE_MAX_REGS * sizeof *cr);
-    uint32_t *dr = malloc(nmma * PROBE_LANES * PROBE_MAX_REGS * sizeof *dr);
-    int rc = a && b && c && d && ar && br && cr && dr ? 0 : -1;
-    char sub[1024], err[256];
-    for (size_t fi = 0; rc == 0 && fi < nf; fi++) {
-        const probe_form *f = &forms[fi];
-        probe_frag fr;
-        if (probe_frag_of(f, &fr) != TC_OK)
-            continue;
-        for (size_t i = 0; i < n; i++)
-            probe_case(f->in, f->k, seed, i, a + i * f->k, b + i * f->k, c + i);
-        for (size_t t = 0; rc == 0 && t < nmma; t++) {
-            const size_t o = t * PER;
-            uint32_t c_fed[PER];
-            for (size_t j = 0; j < PER; j++) /* fp16 output: the GPU gets c in fp16 */
-                c_fed[j] = c[o + j];
-            if (probe_frag_pack(f, a + o * f->k, b + o * f->k, c_fed,
-                                ar + t * PROBE_LANES * fr.a_regs,
-                                br + t * PROBE_LANES * fr.b_regs,
-                                cr + t * PROBE_LANES * fr.c_regs) != TC_OK)
+    char err[256];
+    const size_t per = f->n, ninstr = n / per;
+    int rc = 0;
+    if (f->instr == TC_INSTR_WGMMA) {
+        size_t mk = (size_t)f->m * f->k, kn = (size_t)f->k * f->n, mn = (size_t)f->m * f->n;
+        uint32_t *A = ws, *B = A + ninstr * mk, *C = B + ninstr * kn, *D = C + ninstr * mn;
+        if ((mk + kn + 2 * mn) * ninstr > ws_words)
+            return -1;
+        for (size_t t = 0; rc == 0 && t < ninstr; t++)
+            if (probe_tile_pack(f, a + t * per * f->k, b + t * per * f->k, c + t * per, A + t * mk,
+                                B + t * kn, C + t * mn) != TC_OK)
                 rc = -1;
-        }
-        if (rc == 0 && probe_dev_mma(f, nmma, ar, br, cr, dr, err, sizeof err)) {
+        if (rc == 0 && probe_dev_tile(f, ninstr, A, B, C, D, err, sizeof err)) {
             fprintf(stderr, "tcsim-probe: %s\n", err);
             rc = -1;
         }
-        for (size_t t = 0; rc == 0 && t < nmma; t++)
-            probe_frag_diag(f, dr + t * PROBE_LANES * fr.d_regs, d + t * PER);
+        for (size_t t = 0; rc == 0 && t < ninstr; t++)
+            probe_tile_diag(f, D + t * mn, d + t * per);
+        return rc;
+    }
+    probe_frag fr;
+    const size_t regs = PROBE_LANES * PROBE_MAX_REGS;
+    uint32_t *ar = ws, *br = ar + ninstr * regs, *cr = br + ninstr * regs, *dr = cr + ninstr * regs;
+    if (probe_frag_of(f, &fr) != TC_OK || 4 * ninstr * regs > ws_words)
+        return -1;
+    for (size_t t = 0; rc == 0 && t < ninstr; t++)
+        if (probe_frag_pack(f, a + t * per * f->k, b + t * per * f->k, c + t * per,
+                            ar + t * PROBE_LANES * fr.a_regs, br + t * PROBE_LANES * fr.b_regs,
+                            cr + t * PROBE_LANES * fr.c_regs) != TC_OK)
+            rc = -1;
+    if (rc == 0 && probe_dev_mma(f, ninstr, ar, br, cr, dr, err, sizeof err)) {
+        fprintf(stderr, "tcsim-probe: %s\n", err);
+        rc = -1;
+    }
+    for (size_t t = 0; rc == 0 && t < ninstr; t++)
+        probe_frag_diag(f, dr + t * PROBE_LANES * fr.d_regs, d + t * per);
+    return rc;
+}
+
+/* Every numerics form: its cases through the device, written under dir. A form the
+ * device fails is said and skipped; *failed counts them. -1 only for the host's own
+ * failures (memory, files). */
+static int numerics(const char *dir, const char *gpu, const probe_form *forms, size_t nf,
+                    size_t cases, uint64_t seed, unsigned *failed)
+{
+    enum { MAX_PER = 8, MAX_K = 32, MAX_TILE = 64 * MAX_K + MAX_K * 8 + 2 * 64 * 8 };
+    size_t n = (cases + MAX_PER - 1) / MAX_PER * MAX_PER;
+    size_t ws_words =
+        n / MAX_PER *
+        (MAX_TILE > 4 * PROBE_LANES * PROBE_MAX_REGS ? MAX_TILE : 4 * PROBE_LANES * PROBE_MAX_REGS);
+    uint32_t *a = malloc(n * MAX_K * sizeof *a), *b = malloc(n * MAX_K * sizeof *b);
+    uint32_t *c = malloc(n * sizeof *c), *d = malloc(n * sizeof *d);
+    uint32_t *ws = malloc(ws_words * sizeof *ws);
+    int rc = a && b && c && d && ws ? 0 : -1;
+    char sub[1024];
+    const probe_form *prev = NULL; /* the last form written */
+    if (rc)
+        fprintf(stderr, "tcsim-probe: out of memory for %zu cases\n", cases);
+    for (size_t fi = 0; rc == 0 && fi < nf; fi++) {
+        const probe_form *f = &forms[fi];
+        if (!f->numerics)
+            continue;
         char op[64];
         probe_form_op(f, op, sizeof op);
+        if (f->n > MAX_PER || f->k > MAX_K || n % f->n) {
+            fprintf(stderr, "tcsim-probe: %s: no room for its cases\n", op);
+            rc = -1;
+            break;
+        }
+        for (size_t i = 0; i < n; i++)
+            probe_case(f->in, f->k, seed, i, a + i * f->k, b + i * f->k, c + i);
+        if (run_form(f, n, a, b, c, d, ws, ws_words)) {
+            fprintf(stderr, "tcsim-probe: %s %s -> %s: no results (skipped)\n", op,
+                    tc_fmt_get(f->in)->name, tc_fmt_get(f->acc)->name);
+            ++*failed;
+            continue;
+        }
         for (char *p = op; *p; p++)
             *p = *p == '.' ? '_' : *p;
         if (snprintf(sub, sizeof sub, "%s/%s_%s", dir, op, tc_fmt_get(f->in)->name) >=
             (int)sizeof sub) {
             fprintf(stderr, "tcsim-probe: %s: path too long\n", dir);
             rc = -1;
+            break;
         }
         /* the fp32 and fp16 accumulators of a shape share its cases: inputs once */
-        int first = fi == 0 || forms[fi - 1].m != f->m || forms[fi - 1].n != f->n ||
-                    forms[fi - 1].k != f->k || forms[fi - 1].in != f->in ||
-                    !forms[fi - 1].numerics;
-        if (rc == 0)
-            rc = probe_write_vectors(sub, gpu, f, cases, a, b, c, d, first);
+        int first = !prev || prev->instr != f->instr || prev->m != f->m || prev->n != f->n ||
+                    prev->k != f->k || prev->in != f->in || prev->sparse != f->sparse;
+        rc = probe_write_vectors(sub, gpu, f, cases, a, b, c, d, first);
+        prev = f;
     }
-    free(a), free(b), free(c), free(d), free(ar), free(br), free(cr), free(dr);
+    free(a), free(b), free(c), free(d), free(ws);
     return rc;
 }
 
-static int timing(const char *dir, const char *name, const probe_gpu *g,
-                  const probe_form *forms, size_t nf, unsigned iters)
+/* Every timing form's points (warps x ILP: the first is the latency), written as
+ * dir/timing.txt. A form the device fails is said and skipped; *failed counts them. */
+static int timing(const char *dir, const char *name, const probe_gpu *g, const probe_form *forms,
+                  size_t nf, unsigned iters, unsigned *failed)
 {
     static const unsigned mma_pts[][2] = {{1, 1}, {4, 1}, {4, 4}, {8, 4}, {16, 4}};
-    static const unsigned wg_pts[][2] = {{4, 1}, {4, 4}, {8, 4}};
+    static const unsigned wg_pts[][2] = {{4, 1}, {4, 2}, {4, 4}, {8, 4}, {16, 4}};
     probe_point pts[MAX_POINTS];
     size_t n = 0;
     char err[256];
@@ -134,16 +181,23 @@ static int timing(const char *dir, const char *name, const probe_gpu *g,
         if (!forms[i].timing)
             continue;
         int wg = forms[i].instr != TC_INSTR_MMA;
-        size_t np = wg ? 3 : 5;
+        size_t np = wg ? sizeof wg_pts / sizeof wg_pts[0] : sizeof mma_pts / sizeof mma_pts[0];
         for (size_t j = 0; j < np && n < MAX_POINTS; j++) {
             probe_point *p = &pts[n];
             p->f = forms[i];
             p->warps = wg ? wg_pts[j][0] : mma_pts[j][0];
             p->ilp = wg ? wg_pts[j][1] : mma_pts[j][1];
             p->iters = iters;
-            if (probe_dev_time(&p->f, p->warps, p->ilp, iters, &p->cycles, err, sizeof err)) {
-                fprintf(stderr, "tcsim-probe: %s\n", err);
-                return -1;
+            int rc = probe_dev_time(&p->f, p->warps, p->ilp, iters, &p->cycles, err, sizeof err);
+            if (rc == 1) /* this point does not fit on an SM: the sweep ends there */
+                break;
+            if (rc) {
+                char op[64];
+                probe_form_op(&p->f, op, sizeof op);
+                fprintf(stderr, "tcsim-probe: %s %s -> %s: %s (skipped)\n", op,
+                        tc_fmt_get(p->f.in)->name, tc_fmt_get(p->f.acc)->name, err);
+                ++*failed;
+                break;
             }
             n++;
         }
@@ -249,11 +303,14 @@ int main(int argc, char **argv)
         fprintf(stderr, "tcsim-probe: %s: %s\n", out, strerror(errno));
         return 1;
     }
+    unsigned failed = 0;
     if (probe_write_header(path, &g, date, seed, (size_t)cases) ||
-        numerics(vdir, gpu, forms, nf, (size_t)cases, seed) ||
-        timing(out, name, &g, forms, nf, (unsigned)iters))
+        numerics(vdir, gpu, forms, nf, (size_t)cases, seed, &failed) ||
+        timing(out, name, &g, forms, nf, (unsigned)iters, &failed))
         return 1;
     printf("tcsim-probe: %s (sm_%u): %s/gpu.txt, %s/, %s/timing.txt\n", g.name, g.sm, out,
            vdir, out);
-    return 0;
+    if (failed)
+        fprintf(stderr, "tcsim-probe: %u forms gave no results (above)\n", failed);
+    return failed ? 1 : 0;
 }

@@ -88,6 +88,41 @@ static unsigned key_bit(const char *key)
     return 0;
 }
 
+/* The point of instr with warps and ilp (0: any; the fullest, warps x ilp largest),
+ * of form `same` if given, else of the widest N among the first form's shape class. */
+static const probe_point *find_point(const probe_point *pts, size_t n, tc_instr instr,
+                                     unsigned warps, unsigned ilp, const probe_form *same)
+{
+    const probe_point *best = NULL;
+    for (size_t i = 0; i < n; i++) {
+        const probe_point *p = &pts[i];
+        if (p->f.instr != instr || (warps && p->warps != warps) || (ilp && p->ilp != ilp) ||
+            (same && memcmp(&p->f, same, sizeof *same)))
+            continue;
+        if (!best)
+            best = p;
+        else if (warps == 0 ? p->warps * p->ilp > best->warps * best->ilp
+                            : !same && p->f.in == best->f.in && p->f.acc == best->f.acc &&
+                                  p->f.n > best->f.n)
+            best = p;
+    }
+    return best;
+}
+
+/* Moves *key by the measured less the predicted cycles per iteration of point p (a
+ * latency point: the key adds to it one for one). 1 if it could. */
+static int calibrate(tc_gpu_timing *r, const probe_point *p, unsigned *key)
+{
+    tc_bench_result b;
+    if (predict(r, p, &b) != TC_OK)
+        return 0;
+    long long meas10 = (long long)((p->cycles * 10 + p->iters / 2) / p->iters);
+    long long d10 = meas10 - (long long)b.latency_x10;
+    long long v = (long long)*key + (d10 + (d10 >= 0 ? 5 : -5)) / 10;
+    *key = v < 0 ? 0 : v > 100000 ? 100000 : (unsigned)v;
+    return 1;
+}
+
 int probe_write_record(FILE *out, const char *name, const probe_gpu *g,
                        const probe_point *pts, size_t n)
 {
@@ -100,35 +135,63 @@ int probe_write_record(FILE *out, const char *name, const probe_gpu *g,
     snprintf(r.name, sizeof r.name, "%s", name);
     /* depth from the first single-warp, ILP-1 mma point: the rest of the structure's
      * latency is its rate's (steps, beats) and the loop's, so the difference is depth's */
-    for (size_t i = 0; i < n; i++) {
-        const probe_point *p = &pts[i];
-        tc_bench_result b;
-        if (p->f.instr != TC_INSTR_MMA || p->warps != 1 || p->ilp != 1 ||
-            predict(&r, p, &b) != TC_OK)
-            continue;
-        long long meas10 = (long long)((p->cycles * 10 + p->iters / 2) / p->iters);
-        long long depth = (long long)r.depth + (meas10 - (long long)b.latency_x10 +
-                                                (meas10 >= (long long)b.latency_x10 ? 5 : -5)) / 10;
-        r.depth = depth < 0 ? 0 : depth > 100000 ? 100000 : (unsigned)depth;
+    const probe_point *lat = find_point(pts, n, TC_INSTR_MMA, 1, 1, 0);
+    if (lat && calibrate(&r, lat, &r.depth))
         r.uncalibrated &= ~key_bit("depth");
-        break;
+    /* ii_min from the same form's fullest point: cycles per instruction on a sub-core
+     * when every sub-core has warps to spare; it binds where it exceeds the structure's
+     * own interval (Hopper's mma.sync: 6 cycles where its tensor core needs 4) */
+    const probe_point *full = lat ? find_point(pts, n, TC_INSTR_MMA, 0, 0, &lat->f) : NULL;
+    tc_op_timing t;
+    tc_mma_op op = {lat ? lat->f.m : 0,
+                    lat ? lat->f.n : 0,
+                    lat ? lat->f.k : 0,
+                    lat ? lat->f.in : TC_FMT_FP16,
+                    lat ? lat->f.acc : TC_FMT_FP32,
+                    0};
+    if (full && full->warps >= 4 * r.subcores && tc_op_timing_of(&r, &op, &t) == TC_OK) {
+        uint64_t per_x2 =
+            2 * full->cycles * r.subcores / ((uint64_t)full->iters * full->ilp * full->warps);
+        unsigned per = (unsigned)((per_x2 + 1) / 2);
+        if (per > t.issue_interval)
+            r.ii_min = per;
+        r.uncalibrated &= ~key_bit("ii_min");
     }
-    const struct { const char *key; unsigned v; } kv[] = {
-        {"subcores", r.subcores}, {"tc_per_subcore", r.tc_per_subcore},
-        {"fedps_per_tc", r.fedps_per_tc}, {"fedp_len16", r.fedp_len16},
-        {"acc32_rate_div", r.acc32_rate_div}, {"step_k16", r.step_k16}, {"depth", r.depth},
-        {"drain_rows", r.drain_rows}, {"step_fwd", r.step_fwd},
-        {"acc32_extra", r.acc32_extra}, {"ii_min", r.ii_min},
-        {"sparse_ii_min", r.sparse_ii_min}, {"warp_overhead", r.warp_overhead},
-        {"measure_offset", r.measure_offset}, {"acc32_buffer", r.acc32_buffer},
+    /* async_wait from the one-warpgroup, ILP-1 point of the widest wgmma: its latency
+     * less the structure's is the wait's round trip */
+    const probe_point *wg = find_point(pts, n, TC_INSTR_WGMMA, 4, 1, 0);
+    if (wg && calibrate(&r, wg, &r.async_wait))
+        r.uncalibrated &= ~key_bit("async_wait");
+    const struct { const char *key; unsigned v;
+    } kv[] = {
+        {"subcores", r.subcores},
+        {"tc_per_subcore", r.tc_per_subcore},
+        {"fedps_per_tc", r.fedps_per_tc},
+        {"fedp_len16", r.fedp_len16},
+        {"acc32_rate_div", r.acc32_rate_div},
+        {"step_k16", r.step_k16},
+        {"depth", r.depth},
+        {"drain_rows", r.drain_rows},
+        {"step_fwd", r.step_fwd},
+        {"acc32_extra", r.acc32_extra},
+        {"ii_min", r.ii_min},
+        {"sparse_ii_min", r.sparse_ii_min},
+        {"warp_overhead", r.warp_overhead},
+        {"measure_offset", r.measure_offset},
+        {"acc32_buffer", r.acc32_buffer},
         {"volta_operand_fetch", r.volta.operand_fetch},
-        {"volta_fedp_latency", r.volta.fedp_latency}, {"volta_f16_pack", r.volta.f16_pack},
-        {"volta_writeback", r.volta.writeback}, {"volta_fedps_per_tg", r.volta.fedps_per_tg},
+        {"volta_fedp_latency", r.volta.fedp_latency},
+        {"volta_f16_pack", r.volta.f16_pack},
+        {"volta_writeback", r.volta.writeback},
+        {"volta_fedps_per_tg", r.volta.fedps_per_tg},
+        {"async_wait", r.async_wait},
     };
-    fprintf(out, "# Measured by tcsim-probe on %s (sm_%u, driver %s, %u SMs, SM clock %u MHz).\n"
-                 "# depth is calibrated from the single-warp latency; '~' values are the\n"
-                 "# built-in record's, not measured.\ngpu %s arch %s", g->name, g->sm,
-            g->driver, g->sms, g->clock_mhz, name, tc_arch_name(arch));
+    fprintf(out,
+            "# Measured by tcsim-probe on %s (sm_%u, driver %s, %u SMs, SM clock %u MHz).\n"
+            "# depth from the single-warp mma latency, ii_min from its fullest point,\n"
+            "# async_wait from the widest wgmma's one-warpgroup latency, where measured;\n"
+            "# '~' values are the built-in record's, not measured.\ngpu %s arch %s",
+            g->name, g->sm, g->driver, g->sms, g->clock_mhz, name, tc_arch_name(arch));
     for (size_t i = 0; i < sizeof kv / sizeof kv[0]; i++)
         fprintf(out, "%s %s %s%u", i % 4 == 3 ? " \\\n   " : "", kv[i].key,
                 r.uncalibrated & key_bit(kv[i].key) ? "~" : "", kv[i].v);

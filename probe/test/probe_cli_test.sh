@@ -31,22 +31,33 @@ grep -qx 'date 2026-01-01T00:00:00Z' "$out/gpu.txt" && grep -qx 'clock_mhz 1830'
     bad "gpu.txt lacks date or clock"
 [ -f "$out/vectors/mma_m16n8k16_fp16/d_H100_fp16.txt" ] || bad "no fp16-output set"
 [ "$(wc -l <"$out/vectors/mma_m16n8k16_fp16/a_H100_fp16.txt")" = 400 ] || bad "not 400 cases"
-"$tcsim" vectors "$out/vectors" >"$work/vec.txt" 2>&1 || { bad "tcsim vectors on the canned run:"; cat "$work/vec.txt"; }
-[ "$(grep -c . "$work/vec.txt")" -ge 6 ] || bad "fewer than 6 sets read back"
-# depth raised by 3 on the canned device: the record finds it (h100: m16n8k16 fp16 ->
-# fp32 is 14 + 16/4 + 8 = 26 cycles on the built-in record, 29 measured)
-grep -q '^gpu h100 arch hopper .* depth 17 ' <(sed -e ':a' -e '/\\$/{N; s/\\\n/ /; ta' -e '}' "$out/timing.txt") ||
-    bad "timing.txt has no calibrated depth 17: $(head -5 "$out/timing.txt")"
+[ -f "$out/vectors/wgmma_m64n8k32_e5m2/d_H100_fp16.txt" ] || bad "no wgmma fp8 -> fp16 set"
+: >"$work/vec.txt"
+for dir in "$out"/vectors/*/; do
+    form=$(basename "$dir")
+    "$tcsim" vectors "$dir" --instr "${form%%_*}" >>"$work/vec.txt" 2>&1 ||
+        { bad "tcsim vectors on the canned run's $form:"; cat "$work/vec.txt"; }
+done
+[ "$(grep -c 'hopper_mma_' "$work/vec.txt")" = 6 ] || bad "not the 6 mma sets read back"
+[ "$(grep -c 'hopper_wgmma_' "$work/vec.txt")" = 8 ] || bad "not the 8 wgmma sets read back"
+# depth, ii_min and async_wait raised by 3, 1 and 5 on the canned device: the record
+# finds them (h100: m16n8k16 fp16 -> fp32 is 13 + 16/4 + 8 = 25 cycles on the built-in
+# record, 28 measured; ii_min 6 -> 7; async_wait 169 -> 174), unmarked
+rec=$(sed -e ':a' -e '/\\$/{N; s/\\\n/ /; ta' -e '}' "$out/timing.txt" | grep '^gpu ')
+grep -q '^gpu h100 arch hopper .* depth 16 .* ii_min 7 .* async_wait 174$' <<<"$rec" ||
+    bad "timing.txt has not calibrated depth 16, ii_min 7, async_wait 174: $rec"
 "$tcsim" timing --params "$out/timing.txt" --arch h100 --op mma.m16n8k16 --in fp16 --acc fp32 \
     >"$work/t.txt" 2>&1 || bad "tcsim timing --params exited $?"
-grep -q 'completion latency 29 cycles' "$work/t.txt" || { bad "the record does not give 29:"; cat "$work/t.txt"; }
+grep -q 'completion latency 28 cycles' "$work/t.txt" || { bad "the record does not give 28:"; cat "$work/t.txt"; }
 grep -q '^uncalibrated: drain_rows' "$work/t.txt" || bad "the uncalibrated keys lost their mark"
 grep -qE '^# wgmma\.m64n256k16 +fp16>fp32 +8 +4 ' "$out/timing.txt" || bad "no wgmma point in the table"
 
 # A GPU that disagrees with the model in one result: tcsim vectors says so (exit 1).
 PROBE_CANNED_SM=90 PROBE_CANNED_FLIP=1 "$canned" --out "$work/flip" --cases 80 --iters 10 \
     >/dev/null || bad "flipped canned run exited $?"
-"$tcsim" vectors "$work/flip/vectors" >/dev/null 2>&1; [ $? = 1 ] || bad "a flipped result went unnoticed"
+"$tcsim" vectors "$work/flip/vectors/mma_m16n8k16_fp16" >/dev/null 2>&1; [ $? = 1 ] || bad "a flipped result went unnoticed"
+"$tcsim" vectors "$work/flip/vectors/wgmma_m64n8k16_fp16" --instr wgmma >/dev/null 2>&1
+[ $? = 1 ] || bad "a flipped wgmma result went unnoticed"
 
 # probe/run.sh end to end on the canned device: the probe, then tcsim on what it wrote.
 PROBE_CANNED_SM=89 TCSIM_PROBE="$canned" TCSIM="$tcsim" \

@@ -12,7 +12,8 @@ IFS=';' read -ra codes <<<"$gencodes"
 for g in "${codes[@]}"; do
     [ -n "$g" ] || continue
     sm=${g##*code=}
-    if "$nvcc" -std=c++17 -O2 "$g" -c "$cu" -o "$work/$sm.o" 2>"$work/$sm.log"; then
+    if "$nvcc" -std=c++17 -O2 "$g" -I"$(dirname "$cu")/../src" -c "$cu" -o "$work/$sm.o" \
+        2>"$work/$sm.log"; then
         n=$((n + 1))
     else
         echo "FAIL: $sm:"; cat "$work/$sm.log"; fail=1

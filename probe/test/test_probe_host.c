@@ -90,6 +90,10 @@ static void cases(void)
         case PROBE_C_ZERO:
             CHECK_COND(c == 0);
             break;
+        case PROBE_FLOOR: /* c = +-0; 2^e and its tie half-ulp, of one sign, then 2^t */
+            CHECK_COND((c & 0x7fffffffu) == 0 && a[3] == 0 && b[3] == 0);
+            CHECK_COND(a[0] != 0 && (a[0] ^ a[1]) >> 15 == 0);
+            break;
         }
     }
     probe_case(TC_FMT_FP16, 16, 7, 0, a, b, &c);

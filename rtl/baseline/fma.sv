@@ -167,6 +167,7 @@ module fma #(
 
   fedp_lzc #(.W(MW)) i_lzc (
     .x_i   (add_mag),
+    .stop_i('0),
     .cnt_o (norm_lzc),
     .norm_o(norm_sig)
   );

@@ -124,7 +124,7 @@ expect 2 "tcsim '$work/nowhere/tcsim' is missing \(build the target tcsim" \
     --lint --only fedp_volta_fp16 --tcsim "$work/nowhere/tcsim"
 
 # ---- an FEDP source the profile table has no parameter set for: tcsim's message
-fedp_top="top fedp params=L,F,InFmts,OutFmts,EminAlignFp32,EminAlignFp16,Fp32ManBits,ScaleFmts"
+fedp_top="top fedp params=L,F,InFmts,OutFmts,EminAlignFp32,EminAlignFp16,Fp32ManBits,ScaleFmts,ZeroPlusFp16"
 for case in "fp16->bf16|output format 'bf16' is not fp32 or fp16" \
             "tf32|no profile for volta mma tf32" \
             "fp16->|output format '' is not fp32 or fp16" \

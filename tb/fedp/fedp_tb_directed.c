@@ -121,6 +121,26 @@ static void directed_floor(tb *t, const tc_profile *p)
             }
 }
 
+/* The sign of a result that rounds to zero (docs/contract.md step 7): one product of
+ * either sign below half the output's smallest subnormal (or at it: a tie, to even 0),
+ * c = +-0. IEEE keeps the sum's sign; Hopper's fp16 results are +0 (zero_plus). */
+static void directed_underflow_sign(tb *t, const tc_profile *p)
+{
+    const tc_fmt_info *fo = tc_fmt_get(p->out);
+    int tiny = fo->emin - (int)p->out_man_bits; /* the smallest subnormal's exponent */
+    op o;
+    for (int e = tiny - 4; e <= tiny - 1; e++)
+        for (int v = 0; v < 4; v++) {
+            clear_op(&o, p, "underflow sign");
+            o.c = (v & 2) ? tk_negate(p->out, 0) : 0;
+            if (!split_power(p->in, e, &o.a[0], &o.b[0]))
+                continue;
+            if (v & 1)
+                o.b[0] = tk_negate(p->in, o.b[0]);
+            issue(t, &o);
+        }
+}
+
 /* Sums near the largest finite output: every product the largest input squared, or c
  * the largest output plus products around half its ulp (Inf or not, by rounding). */
 static void directed_overflow(tb *t, const tc_profile *p)
@@ -249,5 +269,6 @@ void directed(tb *t, const tc_profile *p)
     directed_adder_top(t, p);
     directed_cancellation(t, p);
     directed_floor(t, p);
+    directed_underflow_sign(t, p);
     directed_unsupported(t, p);
 }

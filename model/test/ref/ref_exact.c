@@ -135,17 +135,19 @@ static int64_t int_value(const ref_fmt *d, uint32_t bits)
 
 /* ======================================================================= profiles */
 
-/* FEDP rows: fp32 output rounds RZ, fp16 output RNE (step 6). */
+/* FEDP rows: fp32 output rounds RZ, fp16 output RNE (step 6); from Hopper on, an fp16
+ * result that rounds to zero is +0 (step 7). */
 #define FEDP(w, ar, ins, i, o, l, f, emin, man)                                     \
     {w, TC_ARCH_##ar, TC_INSTR_##ins, TC_FMT_##i, TC_FMT_##o, TC_KIND_FEDP, l, f,    \
-     (TC_FMT_##o == TC_FMT_FP16) ? TC_RNE : TC_RZ, emin, man, TC_FMT_COUNT, 0, NULL, 0}
+     (TC_FMT_##o == TC_FMT_FP16) ? TC_RNE : TC_RZ, emin, man, TC_FMT_COUNT, 0, NULL, 0, \
+     TC_FMT_##o == TC_FMT_FP16 && TC_ARCH_##ar >= TC_ARCH_HOPPER}
 /* fp8 through mma on hopper/blackwell: the step parameters are those of the arch's
  * fp16 row; docs/contract.md gives no L/F/rounding/floor for the emulation row itself
  * (we note the block of 32). */
 #define EMU(w, ar, i, o)                                                              \
     {w, TC_ARCH_##ar, TC_INSTR_MMA, TC_FMT_##i, TC_FMT_##o, TC_KIND_FP8_EMU, 32, 0, TC_RNE, \
      0, 0, TC_FMT_COUNT, 0, NULL,                                                     \
-     REF_UNSPEC_L | REF_UNSPEC_F | REF_UNSPEC_ROUND | REF_UNSPEC_EMIN | REF_UNSPEC_MAN}
+     REF_UNSPEC_L | REF_UNSPEC_F | REF_UNSPEC_ROUND | REF_UNSPEC_EMIN | REF_UNSPEC_MAN, 0}
 /* The 16-bit rows of Hopper and Blackwell (every instruction): L = 16 (8 for tf32),
  * F = 25, the fp16 and fp32 floors; w names the arch and instruction. */
 #define HALF16(w, ar, ins)                                                            \
@@ -162,12 +164,12 @@ static int64_t int_value(const ref_fmt *d, uint32_t bits)
 /* mxf8f6f4: one 32-term step of the tcgen05 f8f6f4 row, fp32 out, RZ. */
 #define MX(w, i)                                                                      \
     {w, TC_ARCH_BLACKWELL, TC_INSTR_TCGEN05, TC_FMT_##i, TC_FMT_FP32, TC_KIND_MX, 32, 25, \
-     TC_RZ, -133, 23, TC_FMT_UE8M0, 32, "mxf8f6f4", 0}
+     TC_RZ, -133, 23, TC_FMT_UE8M0, 32, "mxf8f6f4", 0, 0}
 /* mxf4 / nvf4: 64 products per step, F = 35, RZ fp32. docs/contract.md names no
  * Emin_align for these kinds, so that field is left to the model (and reported). */
 #define MXF4(w, kindname, sc, blk)                                                    \
     {w, TC_ARCH_BLACKWELL, TC_INSTR_TCGEN05, TC_FMT_E2M1, TC_FMT_FP32, TC_KIND_MXF4, 64, 35, \
-     TC_RZ, REF_EMIN_UNSPECIFIED, 23, TC_FMT_##sc, blk, kindname, REF_UNSPEC_EMIN}
+     TC_RZ, REF_EMIN_UNSPECIFIED, 23, TC_FMT_##sc, blk, kindname, REF_UNSPEC_EMIN, 0}
 
 #define NONE REF_EMIN_NONE
 static const ref_profile REF_PROFILES[] = {
@@ -273,8 +275,9 @@ static uint32_t out_inf(const ref_out *o, int neg)
 
 /* Round the exact non-zero number (-1)^neg * mag * 2^q once to o (step 6/7):
  * gradual underflow, Inf when the rounded magnitude reaches 2^(emax+1), a result
- * that rounds to zero keeps the sign. */
-static uint32_t round_pack(int neg, const mpz_t mag, long q, const ref_out *o, tc_round rnd)
+ * that rounds to zero keeps the sign unless zero_plus (then +0). */
+static uint32_t round_pack(int neg, const mpz_t mag, long q, const ref_out *o, tc_round rnd,
+                           int zero_plus)
 {
     long h = (long)mpz_sizeinbase(mag, 2) - 1 + q; /* floor(log2 |x|) */
     long e = h < o->emin ? o->emin : h;            /* binade of the result */
@@ -303,7 +306,7 @@ static uint32_t round_pack(int neg, const mpz_t mag, long q, const ref_out *o, t
         e++;
     }
     if (M == 0)
-        return out_sign(o, neg);
+        return out_sign(o, neg && !zero_plus);
     if (M >> o->p) { /* normal */
         if (e > o->emax)
             return out_inf(o, neg);
@@ -453,6 +456,7 @@ typedef struct step_params {
     int emin_align;      /* REF_EMIN_NONE for no floor */
     const ref_out *out;
     tc_round rnd;
+    int zero_plus;
 } step_params;
 
 /* Steps 3-7 of docs/contract.md over terms[0..n). Specials first: any NaN, or Inf of both
@@ -506,7 +510,7 @@ static uint32_t fused_step(ref_ctx *w, size_t n, const step_params *sp)
     if (sgn == 0)
         return 0;
     mpz_abs(w->sum, w->sum);
-    return round_pack(sgn < 0, w->sum, E - (long)sp->F, sp->out, sp->rnd);
+    return round_pack(sgn < 0, w->sum, E - (long)sp->F, sp->out, sp->rnd, sp->zero_plus);
 }
 
 /* ======================================================================= dot products */
@@ -520,7 +524,7 @@ static const ref_out *profile_out(const ref_profile *p)
 
 static step_params profile_step(const ref_profile *p)
 {
-    step_params sp = {p->F, p->emin_align, profile_out(p), p->round};
+    step_params sp = {p->F, p->emin_align, profile_out(p), p->round, p->zero_plus};
     return sp;
 }
 
@@ -594,7 +598,7 @@ int ref_add_rne(ref_ctx *w, tc_fmt f, uint32_t x, uint32_t y, uint32_t *out)
         return 0;
     }
     mpz_abs(w->sum, w->sum);
-    *out = round_pack(sgn < 0, w->sum, qm, o, TC_RNE);
+    *out = round_pack(sgn < 0, w->sum, qm, o, TC_RNE, 0); /* IEEE */
     return 0;
 }
 

@@ -90,6 +90,7 @@ typedef struct ref_profile {
     unsigned scale_block; /* 0 when not block scaled */
     const char *scaled_kind; /* "mxf8f6f4", "mxf4", "mxf4nvf4" or NULL */
     unsigned unspecified; /* REF_UNSPEC_* bits */
+    int zero_plus;        /* step 7: a result rounding to zero is +0 (fp16 out, Hopper on) */
 } ref_profile;
 
 size_t ref_profile_table(const ref_profile **rows);

@@ -52,6 +52,10 @@ static int compare_params(const char *name, const tc_profile *r, const ref_profi
                m->out_man_bits);
         bad++;
     }
+    if (r->zero_plus != m->zero_plus) {
+        printf("table: %s: zero_plus %d, contract %d\n", name, r->zero_plus, m->zero_plus);
+        bad++;
+    }
     return bad;
 }
 

@@ -54,15 +54,22 @@ done
 # Hopper and Blackwell (issue 32): wgmma and tcgen05.mma as asynchronous operations,
 # latencies worked by hand in test_async_timing.c; the records' assumed latencies are
 # named on an uncalibrated: line, which the seed GPUs' figures never print.
-expect 0 '^latency 153\.0 cycles per iteration$' --arch h100 --op wgmma.m64n256k16 --in fp16 --acc fp32 --warps 4 --ilp 1
-expect 0 '^latency 537\.0 cycles per iteration$' --arch h100 --op wgmma.m64n256k16 --in fp16 --acc fp32 --warps 4 --ilp 4
-expect 0 '^throughput 2047\.8 FMA/clk/SM$' --arch h100 --op wgmma.m64n256k16 --in fp16 --acc fp32 --warps 8 --ilp 4
-expect 0 'completion latency 146 cycles' --arch hopper --op wgmma.m64n256k16 --in bf16 --acc fp32
-expect 0 '^uncalibrated: depth, drain_rows, step_fwd, acc32_extra, ii_min, warp_overhead of h100 are assumed' \
+# h100 m64n256k16 (the H200's calibration): completion 13 + 16/4 + 64 + 64 + async_wait
+# 169 = 314; one warpgroup ILP 1: + warp_overhead 7 = 321; ILP 4: 3 x 128 more = 705
+expect 0 '^latency 321\.0 cycles per iteration$' --arch h100 --op wgmma.m64n256k16 --in fp16 --acc fp32 --warps 4 --ilp 1
+expect 0 '^latency 705\.0 cycles per iteration$' --arch h100 --op wgmma.m64n256k16 --in fp16 --acc fp32 --warps 4 --ilp 4
+expect 0 '^throughput 204[0-7]\.[0-9] FMA/clk/SM$' --arch h100 --op wgmma.m64n256k16 --in fp16 --acc fp32 --warps 8 --ilp 4
+expect 0 'completion latency 314 cycles' --arch hopper --op wgmma.m64n256k16 --in bf16 --acc fp32
+expect 0 '^uncalibrated: depth, drain_rows, step_fwd, acc32_extra, ii_min, warp_overhead, async_wait of h100 are assumed' \
     --arch h100 --op wgmma.m64n256k16 --in fp16 --acc fp32
+# the H200's measured keys are not named; mma.sync names no async_wait
+expect 0 '^uncalibrated: drain_rows, step_fwd, acc32_extra, warp_overhead of h200 are assumed' \
+    --arch h200 --op wgmma.m64n256k16 --in fp16 --acc fp32
+expect 0 '^uncalibrated: drain_rows, step_fwd, acc32_extra, warp_overhead of h200 are assumed' \
+    --arch h200 --op mma.m16n8k16 --in fp16 --acc fp32
 expect 0 'completion latency 142 cycles \(to the mbarrier\)' --arch b200 --op tcgen05.m128n256k16 --in fp16 --acc fp32
 expect 0 '^throughput 4095\.7 FMA/clk/SM$' --arch b200 --op tcgen05.m128n256k16 --in fp16 --acc fp32 --warps 8 --ilp 4
-expect 0 '^uncalibrated: depth, warp_overhead of b200' --arch b200 --op tcgen05.m128n256k16 --in fp16 --acc fp32
+expect 0 '^uncalibrated: depth, warp_overhead, async_wait of b200' --arch b200 --op tcgen05.m128n256k16 --in fp16 --acc fp32
 expect 0 '^uncalibrated: .*of l40s' --arch l40s --op mma.m16n8k32 --in e4m3 --acc fp32
 expect 2 'multiple of 4' --arch h100 --op wgmma.m64n256k16 --in fp16 --acc fp32 --warps 6
 expect 2 'wgmma.m64n256k8 on h100: shape not supported' --arch h100 --op wgmma.m64n256k8 --in fp16 --acc fp32
@@ -159,11 +166,12 @@ expect 0 "^front end: 16 cycles, ahead of the accumulator by up to 0$" --arch rt
 # file itself
 keys="arch subcores tc_per_subcore fedps_per_tc fedp_len16 acc32_rate_div step_k16 depth
       drain_rows step_fwd acc32_extra ii_min sparse_ii_min warp_overhead measure_offset
-      acc32_buffer"
+      acc32_buffer async_wait"
 timing_txt=$(dirname "$0")/../../data/timing.txt
 # (a value's "~" mark, uncalibrated, is not a column of --list)
 want=$(sed -e 's/#.*//' -e ':a' -e '/\\$/{N; s/\\\n/ /; ta' -e '}' -e 's/~//g' "$timing_txt" |
-       awk -v keys="$keys" '$1 == "gpu" { for (i = 1; i < NF; i += 2) v[$i] = $(i + 1)
+       awk -v keys="$keys" '$1 == "gpu" { split("", v); v["async_wait"] = 0  # optional key
+                                          for (i = 1; i < NF; i += 2) v[$i] = $(i + 1)
                                           n = split(keys, k); s = v["gpu"]
                                           for (j = 1; j <= n; j++) s = s " " v[k[j]]; print s }')
 got=$("$tcsim" timing --list | tail -n +2 | tr -s ' ')
