@@ -71,7 +71,7 @@ static tc_status convert(tc_fmt from, uint32_t bits, tc_fmt to, tc_round mode, i
         return TC_OK;
     }
     const tc_fmt_info *fi = tc_fmt_get(from);
-    round_target t = {to, ti->man_bits, mode, 0}; /* a conversion: IEEE */
+    round_target t = {to, ti->man_bits, mode}; /* a conversion: IEEE */
     int inexact = 0;
     uint32_t r = round_pack(&t, v.sign, v.sig, v.exp - (int)fi->man_bits, &inexact);
     if (exact && inexact)

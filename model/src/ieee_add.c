@@ -53,7 +53,7 @@ tc_status tc_add(tc_fmt f, uint32_t x, uint32_t y, tc_round r, uint32_t *out)
         *out = fmt_zero(f, 0);
         return TC_OK;
     }
-    round_target t = {f, fi->man_bits, r, 0}; /* an IEEE addition */
+    round_target t = {f, fi->man_bits, r}; /* an IEEE addition */
     *out = round_pack(&t, sign, mag, ex - (int)fi->man_bits - GUARD, NULL);
     return TC_OK;
 }

@@ -7,7 +7,8 @@
  * Output: the bit pattern of the nearest-even (TC_RNE) or truncated (TC_RZ) value
  * with `man_bits` fraction bits, gradual underflow at the format's emin, and Inf
  * once the rounded exponent passes emax (docs/contract.md step 6); a value that rounds
- * to zero keeps its sign, unless the target's zero_plus makes it +0 (step 7).
+ * to zero keeps its sign, as IEEE's conversions and additions do (the FEDP's own +0 rule,
+ * step 7, lives in fedp_step.h).
  */
 #ifndef TCSIM_ROUND_H
 #define TCSIM_ROUND_H
@@ -27,7 +28,6 @@ typedef struct round_target {
     tc_fmt fmt;
     unsigned man_bits;
     tc_round mode;
-    int zero_plus; /* a result that rounds to zero is +0 (tc_profile.zero_plus) */
 } round_target;
 
 static inline int msb_index(uint64_t x) /* x != 0 */
@@ -87,8 +87,6 @@ static inline uint32_t round_pack(const round_target *t, int sign, uint64_t mag,
             *inexact = 1;
         return fmt_inf(t->fmt, sign);
     }
-    if (sig == 0 && t->zero_plus)
-        return fmt_zero(t->fmt, 0);
     uint32_t hidden = (uint32_t)(sig >> r); /* 1 for normal results, 0 for subnormal */
     uint32_t biased = hidden ? (uint32_t)(e_res + fi->bias) : 0u;
     uint32_t frac = (uint32_t)(sig & ((UINT64_C(1) << r) - 1u)) << (fi->man_bits - t->man_bits);
