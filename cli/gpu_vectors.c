@@ -245,6 +245,13 @@ static int parse_word(const char *tok, uint32_t *out)
     return 0;
 }
 
+/* A word of an integer format's file: the value as a 32-bit two's-complement word,
+ * which must lie in the format's range (int8 ffffff80..0000007f). */
+static tc_status int_from_word(uint32_t w, tc_fmt to, uint32_t *out)
+{
+    return tc_int_pattern(to, (int32_t)w, out);
+}
+
 /* fp32 bits w exactly as a pattern of `to`. tc_convert_exact converts into the IEEE
  * formats only; an fp8 input (e4m3: no Inf, one NaN per sign) is found among its 256
  * patterns instead, a NaN as the format's canonical one (added for the probe's fp8
@@ -300,12 +307,19 @@ static uint32_t *read_rows(const char *dir, const char *file, const word_conv *c
                 bad = 1;
                 break;
             }
-            tc_status st = cv->round ? tc_convert_rne(TC_FMT_FP32, v, cv->to, &c)
-                                     : exact_from_fp32(v, cv->to, &c);
+            int is_int = tc_fmt_get(cv->to)->cls == TC_CLASS_INT;
+            tc_status st = is_int     ? int_from_word(v, cv->to, &c)
+                           : cv->round ? tc_convert_rne(TC_FMT_FP32, v, cv->to, &c)
+                                       : exact_from_fp32(v, cv->to, &c);
             if (st != TC_OK) {
-                fprintf(stderr, "%s:%zu: word '%s' (fp32 bits) is not %s %s value\n",
-                        CLI_PATH(path), line_no, CLI_WORD(tok),
-                        cv->round ? "rounded to an" : "exactly an", tc_fmt_get(cv->to)->name);
+                if (is_int)
+                    fprintf(stderr, "%s:%zu: word '%s' (a 32-bit integer) is not a %s value\n",
+                            CLI_PATH(path), line_no, CLI_WORD(tok), tc_fmt_get(cv->to)->name);
+                else
+                    fprintf(stderr, "%s:%zu: word '%s' (fp32 bits) is not %s %s value\n",
+                            CLI_PATH(path), line_no, CLI_WORD(tok),
+                            cv->round ? "rounded to an" : "exactly an",
+                            tc_fmt_get(cv->to)->name);
                 bad = 1;
                 break;
             }

@@ -11,7 +11,9 @@
  *   d_<GPU>_<out>.txt                   the GPU's result (fp32 bits; an fp16 result
  *                                       widened exactly), one file per output format
  * A word is hex (at most 8 digits, 0x optional) or a 32-character binary string. <in>
- * and <out> are format names as tcsim spells them (tcsim list). */
+ * and <out> are format names as tcsim spells them (tcsim list). For the integer formats
+ * (int8, uint8, ..., s32) a word is the value as a 32-bit two's-complement integer
+ * (int8 -1 is ffffffff) and c is given as c_<GPU>_s32.txt. */
 #ifndef GPU_VECTORS_H
 #define GPU_VECTORS_H
 

@@ -1,7 +1,7 @@
 #!/bin/bash
 # probe/run.sh OUTDIR [tcsim-probe options] - measures this machine's GPU in one command:
-# builds tcsim and tcsim-probe with the CUDA kernels (model only, -DTCSIM_PROBE=ON) in
-# build-probe/ unless TCSIM_PROBE and TCSIM name the two programs, runs the probe into
+# builds tcsim and tcsim-probe with the CUDA kernels (model only, -DTCSIM_PROBE=ON, no
+# tests: a GPU machine needs no GMP) in build-probe/ unless TCSIM_PROBE and TCSIM name the two programs, runs the probe into
 # OUTDIR (gpu.txt, vectors/, timing.txt), then checks what it measured: `tcsim vectors`
 # on the vectors (bit for bit against the model) and the timing table (measured beside
 # the model) with `tcsim timing --params` on the measured record. Exit status: the
@@ -16,6 +16,7 @@ if [ -z "$probe" ] || [ -z "$tcsim" ]; then
     build=$root/build-probe
     mkdir -p "$build" && log=$build/run-build.log
     cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DTCSIM_RTL=OFF -DTCSIM_PROBE=ON \
+        -DTCSIM_TESTS=OFF \
         >"$log" 2>&1 &&
         cmake --build "$build" -j "$(nproc)" --target tcsim tcsim-probe >>"$log" 2>&1 ||
         { echo "probe/run.sh: the build failed (see $log)" >&2; exit 2; }

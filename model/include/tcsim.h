@@ -125,6 +125,12 @@ tc_status tc_convert_rne(tc_fmt from, uint32_t bits, tc_fmt to, uint32_t *out);
 /* Canonical NaN of an output format (fp32 0x7fffffff, fp16 0x7fff). */
 uint32_t tc_canonical_nan(tc_fmt f);
 
+/* An integer format's patterns and their values (int8 0xff is -1, uint8 0xff is 255,
+ * s32 is itself): TC_EFORMAT for a format that is not an integer one or a pattern wider
+ * than it, TC_EINVAL for a value outside its range. */
+tc_status tc_int_value(tc_fmt f, uint32_t bits, int32_t *out);
+tc_status tc_int_pattern(tc_fmt f, int64_t value, uint32_t *out);
+
 /* ------------------------------------------------- architectures and profiles */
 
 typedef enum tc_arch {

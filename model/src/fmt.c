@@ -51,6 +51,28 @@ uint32_t tc_canonical_nan(tc_fmt f)
     return (fi->width >= 32 ? 0xffffffffu : ((1u << fi->width) - 1u)) >> 1;
 }
 
+tc_status tc_int_value(tc_fmt f, uint32_t bits, int32_t *out)
+{
+    const tc_fmt_info *fi = tc_fmt_get(f);
+    if (!fi || fi->cls != TC_CLASS_INT || !fmt_fits(fi, bits))
+        return TC_EFORMAT;
+    *out = fmt_int_value(fi, bits);
+    return TC_OK;
+}
+
+tc_status tc_int_pattern(tc_fmt f, int64_t value, uint32_t *out)
+{
+    const tc_fmt_info *fi = tc_fmt_get(f);
+    if (!fi || fi->cls != TC_CLASS_INT)
+        return TC_EFORMAT;
+    int64_t lo = fi->is_signed ? -((int64_t)1 << (fi->width - 1)) : 0;
+    int64_t hi = fi->is_signed ? ((int64_t)1 << (fi->width - 1)) - 1 : ((int64_t)1 << fi->width) - 1;
+    if (value < lo || value > hi)
+        return TC_EINVAL;
+    *out = fi->width >= 32 ? (uint32_t)value : (uint32_t)value & ((1u << fi->width) - 1u);
+    return TC_OK;
+}
+
 /* Shared by the two conversions: rounds the value of (from, bits) into `to`. */
 static tc_status convert(tc_fmt from, uint32_t bits, tc_fmt to, tc_round mode, int exact,
                          uint32_t *out)

@@ -12,46 +12,56 @@
 #include "probe_kinds.h"
 #include "wgmma.cuh"
 
-/* One mma of kind K: d = a * b + c, registers as the PTX fragments. f16 accumulators
- * use c[0..1], d[0..1]. Returns 0 where the target lacks the instruction. */
+/* The register lists of the fragments (probe_kinds.h's regs names): A, B, C/D. */
+#define PK_OUT2 "=r"(d[0]), "=r"(d[1])
+#define PK_OUT4 PK_OUT2, "=r"(d[2]), "=r"(d[3])
+#define PK_OUT8 PK_OUT4, "=r"(d[4]), "=r"(d[5]), "=r"(d[6]), "=r"(d[7])
+#define PK_IN1(x) "r"(x[0])
+#define PK_IN2(x) PK_IN1(x), "r"(x[1])
+#define PK_IN4(x) PK_IN2(x), "r"(x[2]), "r"(x[3])
+#define PK_IN8(x) PK_IN4(x), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7])
+/* One instruction: its opcode, shape and types, operand list and registers. */
+#define PK_ASM(op, t, list, out, ...) asm volatile(op t list ";\n" : out : __VA_ARGS__)
+#define PK_DENSE "mma.sync.aligned."
+#define PK_ASM_A4B2C4(t) PK_ASM(PK_DENSE, t, " {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%10,%11,%12,%13}", PK_OUT4, PK_IN4(a), PK_IN2(b), PK_IN4(c))
+#define PK_ASM_A4B2C2(t) PK_ASM(PK_DENSE, t, " {%0,%1}, {%2,%3,%4,%5}, {%6,%7}, {%8,%9}", PK_OUT2, PK_IN4(a), PK_IN2(b), PK_IN2(c))
+#define PK_ASM_A2B1C4(t) PK_ASM(PK_DENSE, t, " {%0,%1,%2,%3}, {%4,%5}, {%6}, {%7,%8,%9,%10}", PK_OUT4, PK_IN2(a), PK_IN1(b), PK_IN4(c))
+#define PK_ASM_A2B1C2(t) PK_ASM(PK_DENSE, t, " {%0,%1}, {%2,%3}, {%4}, {%5,%6}", PK_OUT2, PK_IN2(a), PK_IN1(b), PK_IN2(c))
+#define PK_ASM_A1B1C2(t) PK_ASM(PK_DENSE, t, " {%0,%1}, {%2}, {%3}, {%4,%5}", PK_OUT2, PK_IN1(a), PK_IN1(b), PK_IN2(c))
+#define PK_ASM_A2B2C8(t) PK_ASM(PK_DENSE, t, " {%0,%1,%2,%3,%4,%5,%6,%7}, {%8,%9}, {%10,%11}, {%12,%13,%14,%15,%16,%17,%18,%19}", PK_OUT8, PK_IN2(a), PK_IN2(b), PK_IN8(c))
+#define PK_ASM_A2B2C4(t) PK_ASM(PK_DENSE, t, " {%0,%1,%2,%3}, {%4,%5}, {%6,%7}, {%8,%9,%10,%11}", PK_OUT4, PK_IN2(a), PK_IN2(b), PK_IN4(c))
+/* mma.sp: the metadata register e and sparsity selector 0 after C */
+#define PK_SPARSE "mma.sp::ordered_metadata.sync.aligned."
+#define PK_ASM_SP_A2B2C4(t) PK_ASM(PK_SPARSE, t, " {%0,%1,%2,%3}, {%4,%5}, {%6,%7}, {%8,%9,%10,%11}, %12, 0x0", PK_OUT4, PK_IN2(a), PK_IN2(b), PK_IN4(c), "r"(e))
+#define PK_ASM_SP_A2B2C2(t) PK_ASM(PK_SPARSE, t, " {%0,%1}, {%2,%3}, {%4,%5}, {%6,%7}, %8, 0x0", PK_OUT2, PK_IN2(a), PK_IN2(b), PK_IN2(c), "r"(e))
+#define PK_ASM_SP_A4B4C4(t) PK_ASM(PK_SPARSE, t, " {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9,%10,%11}, {%12,%13,%14,%15}, %16, 0x0", PK_OUT4, PK_IN4(a), PK_IN4(b), PK_IN4(c), "r"(e))
+#define PK_ASM_SP_A4B4C2(t) PK_ASM(PK_SPARSE, t, " {%0,%1}, {%2,%3,%4,%5}, {%6,%7,%8,%9}, {%10,%11}, %12, 0x0", PK_OUT2, PK_IN4(a), PK_IN4(b), PK_IN2(c), "r"(e))
+
+#ifdef __CUDA_ARCH__
+#define PK_ARCH __CUDA_ARCH__
+#else
+#define PK_ARCH 0
+#endif
+
+/* One mma of kind K: d = a * b + c, registers as the PTX fragments (a[4], b[2], c[8],
+ * d[8] hold the largest). Returns 0 where the target lacks the instruction: each form is
+ * compiled only for the targets from its sm on (a discarded if constexpr branch is not
+ * instantiated, so ptxas never sees an instruction its target lacks). */
 template <int K>
 __device__ __forceinline__ int mma(uint32_t *d, const uint32_t *a, const uint32_t *b,
                                    const uint32_t *c)
 {
-#define MMA_F32(shape_types)                                                              \
-    asm volatile("mma.sync.aligned." shape_types " {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}," \
-                 " {%10,%11,%12,%13};\n"                                                  \
-                 : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3])                         \
-                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]),      \
-                   "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]))
-/* One f32-accumulator kind: its instruction where the target has it. */
-#define KIND_F32(kind, shape_types) \
-    if (K == kind) {                \
-        MMA_F32(shape_types);       \
-        return 1;                   \
+    /* mma.sp's metadata: the first two of each four elements (indices 0 and 1, ordered),
+     * valid for every sparse type; only the timing kernels run mma.sp */
+    const uint32_t e = 0x44444444u;
+#define PK_MMA_CASE(kind, sp, m, n, k, in, acc, regs, types, sm) \
+    if constexpr (K == kind && PK_ARCH >= sm) {                  \
+        PK_ASM_##regs(types);                                    \
+        return 1;                                                \
     }
-#if __CUDA_ARCH__ >= 800
-    KIND_F32(PK_MMA_F16_F32, "m16n8k16.row.col.f32.f16.f16.f32")
-    KIND_F32(PK_MMA_BF16_F32, "m16n8k16.row.col.f32.bf16.bf16.f32")
-    KIND_F32(PK_MMA_TF32_F32, "m16n8k8.row.col.f32.tf32.tf32.f32")
-    KIND_F32(PK_MMA_S8_S32, "m16n8k32.row.col.s32.s8.s8.s32")
-    KIND_F32(PK_MMA_U8_S32, "m16n8k32.row.col.s32.u8.u8.s32")
-    if (K == PK_MMA_F16_F16) {
-        asm volatile("mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16 {%0,%1},"
-                     " {%2,%3,%4,%5}, {%6,%7}, {%8,%9};\n"
-                     : "=r"(d[0]), "=r"(d[1])
-                     : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]),
-                       "r"(c[0]), "r"(c[1]));
-        return 1;
-    }
-#endif
-#if __CUDA_ARCH__ >= 890
-    KIND_F32(PK_MMA_E4M3_F32, "m16n8k32.row.col.f32.e4m3.e4m3.f32")
-    KIND_F32(PK_MMA_E5M2_F32, "m16n8k32.row.col.f32.e5m2.e5m2.f32")
-#endif
-#undef KIND_F32
-#undef MMA_F32
-    (void)d, (void)a, (void)b, (void)c;
+    PK_MMA_FORMS(PK_MMA_CASE)
+#undef PK_MMA_CASE
+    (void)d, (void)a, (void)b, (void)c, (void)e;
     return 0;
 }
 
@@ -65,7 +75,7 @@ __global__ void mma_run(size_t nmma, unsigned na, unsigned nb, unsigned nc,
     unsigned lane = threadIdx.x % 32;
     if (w >= nmma)
         return;
-    uint32_t ar[4] = {0}, br[2] = {0}, cr[4] = {0}, dr[4] = {0};
+    uint32_t ar[4] = {0}, br[2] = {0}, cr[8] = {0}, dr[8] = {0};
     for (unsigned i = 0; i < na; i++)
         ar[i] = a[(w * 32 + lane) * na + i];
     for (unsigned i = 0; i < nb; i++)
@@ -78,6 +88,20 @@ __global__ void mma_run(size_t nmma, unsigned na, unsigned nb, unsigned nc,
         d[(w * 32 + lane) * nc + i] = dr[i];
 }
 
+/* Whether kind K's inputs are fp8 (e4m3, e5m2). */
+enum { PK_FP8_FP16 = 0, PK_FP8_BF16 = 0, PK_FP8_TF32 = 0, PK_FP8_INT8 = 0, PK_FP8_UINT8 = 0,
+       PK_FP8_E4M3 = 1, PK_FP8_E5M2 = 1 };
+template <int K>
+__device__ constexpr bool pk_fp8()
+{
+#define PK_FP8_CASE(kind, sp, m, n, k, in, acc, regs, types, sm) \
+    if (K == kind)                                               \
+        return PK_FP8_##in;
+    PK_MMA_FORMS(PK_FP8_CASE)
+#undef PK_FP8_CASE
+    return false;
+}
+
 /* Timing: each warp iters iterations of ILP independent mma, each into its own
  * accumulator (iteration i+1's j-th waits for iteration i's), between two clock64
  * reads (the SM's clock), out[2 warp] and out[2 warp + 1]. With iters 0 it times the
@@ -86,13 +110,14 @@ template <int K, int ILP>
 __global__ void mma_time(unsigned iters, unsigned long long *out, uint32_t *sink,
                          int *missing)
 {
-    uint32_t a[ILP][4], b[2], acc[ILP][4];
+    uint32_t a[ILP][4], b[4], acc[ILP][8];
     for (int j = 0; j < ILP; j++)
-        for (int i = 0; i < 4; i++) {
-            a[j][i] = threadIdx.x * 0x01010101u + i;
+        for (int i = 0; i < 8; i++) {
+            if (i < 4)
+                a[j][i] = threadIdx.x * 0x01010101u + i;
             acc[j][i] = 0;
         }
-    b[0] = b[1] = 0x3c003c00u;
+    b[0] = b[1] = b[2] = b[3] = 0x3c003c00u;
     __syncthreads();
     unsigned long long t0 = clock64();
     for (unsigned it = 0; it < iters; it++)
@@ -102,7 +127,7 @@ __global__ void mma_time(unsigned iters, unsigned long long *out, uint32_t *sink
              * the CUDA cores (docs/contract.md, the fp16 emulation): the HMMA never read
              * the accumulator, so with fixed operands the compiler computes them once
              * for many iterations. Feeding each result into A keeps them in the chain. */
-            if (K == PK_MMA_E4M3_F32 || K == PK_MMA_E5M2_F32)
+            if (pk_fp8<K>())
                 a[j][0] = acc[j][0];
 #endif
             if (!mma<K>(acc[j], a[j], b, acc[j]))
@@ -300,14 +325,13 @@ extern "C" int probe_cuda_mma(int kind, size_t nmma, unsigned na, unsigned nb, u
         uint32_t *da = r.a, *db = r.b, *dc = r.c, *dd = r.d;
         int *missing = r.missing;
         switch (kind) {
-        case PK_MMA_F16_F32: launch_run<PK_MMA_F16_F32>(nmma, na, nb, nc, da, db, dc, dd, missing); break;
-        case PK_MMA_F16_F16: launch_run<PK_MMA_F16_F16>(nmma, na, nb, nc, da, db, dc, dd, missing); break;
-        case PK_MMA_BF16_F32: launch_run<PK_MMA_BF16_F32>(nmma, na, nb, nc, da, db, dc, dd, missing); break;
-        case PK_MMA_TF32_F32: launch_run<PK_MMA_TF32_F32>(nmma, na, nb, nc, da, db, dc, dd, missing); break;
-        case PK_MMA_E4M3_F32: launch_run<PK_MMA_E4M3_F32>(nmma, na, nb, nc, da, db, dc, dd, missing); break;
-        default: launch_run<PK_MMA_E5M2_F32>(nmma, na, nb, nc, da, db, dc, dd, missing); break;
+#define PK_RUN_CASE(k, sp, m, n, kk, in, acc, regs, types, sm) \
+        case k: launch_run<k>(nmma, na, nb, nc, da, db, dc, dd, missing); break;
+        PK_MMA_FORMS(PK_RUN_CASE)
+#undef PK_RUN_CASE
+        default: e = cudaErrorInvalidValue; break;
         }
-        e = cudaGetLastError();
+        if (e == cudaSuccess) e = cudaGetLastError();
         if (e == cudaSuccess) e = cudaDeviceSynchronize();
     }
     e = r.out(e, d, &miss);
@@ -378,14 +402,10 @@ static cudaError_t time_once(int kind, unsigned n, unsigned warps, unsigned ilp,
     if (e == cudaSuccess) e = cudaMemset(missing, 0, sizeof *missing);
     if (e == cudaSuccess) {
         switch (kind) {
-        case PK_MMA_F16_F32: launch_time<PK_MMA_F16_F32>(warps, ilp, iters, out, sink, missing); break;
-        case PK_MMA_F16_F16: launch_time<PK_MMA_F16_F16>(warps, ilp, iters, out, sink, missing); break;
-        case PK_MMA_BF16_F32: launch_time<PK_MMA_BF16_F32>(warps, ilp, iters, out, sink, missing); break;
-        case PK_MMA_TF32_F32: launch_time<PK_MMA_TF32_F32>(warps, ilp, iters, out, sink, missing); break;
-        case PK_MMA_E4M3_F32: launch_time<PK_MMA_E4M3_F32>(warps, ilp, iters, out, sink, missing); break;
-        case PK_MMA_E5M2_F32: launch_time<PK_MMA_E5M2_F32>(warps, ilp, iters, out, sink, missing); break;
-        case PK_MMA_S8_S32: launch_time<PK_MMA_S8_S32>(warps, ilp, iters, out, sink, missing); break;
-        case PK_MMA_U8_S32: launch_time<PK_MMA_U8_S32>(warps, ilp, iters, out, sink, missing); break;
+#define PK_TIME_CASE(k, sp, m, n, kk, in, acc, regs, types, sm) \
+        case k: launch_time<k>(warps, ilp, iters, out, sink, missing); break;
+        PK_MMA_FORMS(PK_TIME_CASE)
+#undef PK_TIME_CASE
         default:
             if (!launch_wg_time(kind, n, warps, ilp, iters, out, sink, missing))
                 *miss = 1;

@@ -30,6 +30,11 @@ typedef struct probe_form {
  * profile table), then wgmma (sm_90) and tcgen05.mma (sm_100) over the formats of their
  * profiles. Returns the count (<= cap). */
 size_t probe_forms(unsigned sm, probe_form *out, size_t cap);
+/* Independent m x n x k tiles one instruction computes: 4 for mma.m8n8k4 (one per
+ * quad-pair), else 1. */
+unsigned probe_form_tiles(const probe_form *f);
+/* The kernel kind of a form (probe_kinds.h), -1 where the kernels have none. */
+int probe_kind(const probe_form *f);
 /* "mma.m16n8k16", "wgmma.m64n256k16", "tcgen05.m128n256k16" into buf. */
 void probe_form_op(const probe_form *f, char *buf, size_t size);
 /* The arch of a target: 70 volta, 75 turing, 80..87 ampere, 89 ada, 90 hopper, 100..
@@ -48,7 +53,8 @@ enum {
     PROBE_FAMILIES
 };
 /* Case i of n (family i % PROBE_FAMILIES) for inputs `in`, dot length k: a[k], b[k]
- * (patterns of in) and c (fp32 pattern), drawn from seed and i only (any order). */
+ * (patterns of in) and c (fp32 pattern; s32 for integer inputs, whose families test the
+ * extremes and the s32 overflow instead), drawn from seed and i only (any order). */
 void probe_case(tc_fmt in, unsigned k, uint64_t seed, size_t i, uint32_t *a, uint32_t *b,
                 uint32_t *c);
 
@@ -108,7 +114,8 @@ int probe_dev_time(const probe_form *f, unsigned warps, unsigned ilp, unsigned i
 /* ---- writers */
 /* The vectors of one form under dir (made if missing) in `tcsim vectors`' layout:
  * a_<GPU>_<in>.txt, b_..., c_<GPU>_fp32.txt, d_<GPU>_<acc>.txt (for fp16 output, the
- * GPU was given c rounded RNE to fp16, as the reader assumes). Appends d for the set
+ * GPU was given c rounded RNE to fp16, as the reader assumes; integer forms: values
+ * as 32-bit words, c in c_<GPU>_s32.txt). Appends d for the set
  * when a/b/c exist already (the fp16 and fp32 accumulators share the cases). */
 int probe_write_vectors(const char *dir, const char *gpu, const probe_form *f, size_t n,
                         const uint32_t *a, const uint32_t *b, const uint32_t *c,

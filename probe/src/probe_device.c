@@ -14,36 +14,6 @@ int probe_cuda_wgmma(int kind, size_t ntiles, unsigned ebytes, unsigned k, const
 int probe_cuda_time(int kind, unsigned n, unsigned warps, unsigned ilp, unsigned iters,
                     unsigned long long *cycles, char *err, size_t size);
 
-/* The kernel kind of a form, -1 for none. */
-static int kind_of(const probe_form *f)
-{
-    int acc16 = f->acc == TC_FMT_FP16;
-    if (f->instr == TC_INSTR_WGMMA) {
-        switch (f->in) {
-        case TC_FMT_FP16: return acc16 ? PK_WG_F16_F16 : PK_WG_F16_F32;
-        case TC_FMT_BF16: return PK_WG_BF16_F32;
-        case TC_FMT_TF32: return PK_WG_TF32_F32;
-        case TC_FMT_E4M3: return acc16 ? PK_WG_E4M3_F16 : PK_WG_E4M3_F32;
-        case TC_FMT_E5M2: return acc16 ? PK_WG_E5M2_F16 : PK_WG_E5M2_F32;
-        case TC_FMT_INT8: return PK_WG_S8_S32;
-        case TC_FMT_UINT8: return PK_WG_U8_S32;
-        default: return -1;
-        }
-    }
-    if (f->instr != TC_INSTR_MMA || f->sparse)
-        return -1;
-    switch (f->in) {
-    case TC_FMT_FP16: return acc16 ? PK_MMA_F16_F16 : PK_MMA_F16_F32;
-    case TC_FMT_BF16: return PK_MMA_BF16_F32;
-    case TC_FMT_TF32: return PK_MMA_TF32_F32;
-    case TC_FMT_E4M3: return PK_MMA_E4M3_F32;
-    case TC_FMT_E5M2: return PK_MMA_E5M2_F32;
-    case TC_FMT_INT8: return f->k == 32 ? PK_MMA_S8_S32 : -1;
-    case TC_FMT_UINT8: return f->k == 32 ? PK_MMA_U8_S32 : -1;
-    default: return -1;
-    }
-}
-
 int probe_dev_open(probe_gpu *g, char *err, size_t size)
 {
     return probe_cuda_open(g->name, sizeof g->name, g->driver, sizeof g->driver, &g->sm,
@@ -55,7 +25,7 @@ int probe_dev_mma(const probe_form *f, size_t nmma, const uint32_t *a_regs,
                   char *err, size_t size)
 {
     probe_frag fr;
-    int k = kind_of(f);
+    int k = probe_kind(f);
     if (k < 0 || PK_IS_WGMMA(k) || probe_frag_of(f, &fr) != TC_OK) {
         snprintf(err, size, "no numerics kernel for this form");
         return -1;
@@ -67,7 +37,7 @@ int probe_dev_mma(const probe_form *f, size_t nmma, const uint32_t *a_regs,
 int probe_dev_tile(const probe_form *f, size_t ntiles, const uint32_t *A, const uint32_t *B,
                    const uint32_t *C, uint32_t *D, char *err, size_t size)
 {
-    int k = kind_of(f);
+    int k = probe_kind(f);
     if (k < 0 || !PK_IS_WGMMA(k) || f->m != 64 || f->n != PK_WG_NUMERICS_N || !f->numerics) {
         snprintf(err, size, "no wgmma numerics kernel for this form");
         return -1;
@@ -79,7 +49,7 @@ int probe_dev_tile(const probe_form *f, size_t ntiles, const uint32_t *A, const 
 int probe_dev_time(const probe_form *f, unsigned warps, unsigned ilp, unsigned iters,
                    uint64_t *cycles, char *err, size_t size)
 {
-    int k = kind_of(f);
+    int k = probe_kind(f);
     unsigned long long c = 0;
     if (k < 0) {
         snprintf(err, size, "no timing kernel for this form");

@@ -21,34 +21,53 @@ tc_arch probe_arch_of_sm(unsigned sm)
     return TC_ARCH_COUNT;
 }
 
-/* The forms the kernels of cuda/probe_device.cu run. Numerics: mma.sync through the
- * fragment layouts of probe_frag.c, wgmma m64n8 (PK_WG_NUMERICS_N) on the floating-point
- * formats (`tcsim vectors` reads floating-point sets). Timing: those mma forms and
- * m16n8k32 of the 8-bit integers, every N of wgmma fp16 -> fp32 and N = 256 of every
- * wgmma format pair (its peak rate). */
+unsigned probe_form_tiles(const probe_form *f)
+{
+    return f->instr == TC_INSTR_MMA && f->m == 8 && f->k == 4 ? 4 : 1;
+}
+
+int probe_kind(const probe_form *f)
+{
+    int acc16 = f->acc == TC_FMT_FP16;
+    if (f->instr == TC_INSTR_WGMMA) {
+        switch (f->in) {
+        case TC_FMT_FP16: return acc16 ? PK_WG_F16_F16 : PK_WG_F16_F32;
+        case TC_FMT_BF16: return PK_WG_BF16_F32;
+        case TC_FMT_TF32: return PK_WG_TF32_F32;
+        case TC_FMT_E4M3: return acc16 ? PK_WG_E4M3_F16 : PK_WG_E4M3_F32;
+        case TC_FMT_E5M2: return acc16 ? PK_WG_E5M2_F16 : PK_WG_E5M2_F32;
+        case TC_FMT_INT8: return PK_WG_S8_S32;
+        case TC_FMT_UINT8: return PK_WG_U8_S32;
+        default: return -1;
+        }
+    }
+    if (f->instr != TC_INSTR_MMA)
+        return -1;
+#define PK_MATCH(kind, sp, m_, n_, k_, in_, acc_, regs, types, sm)                          \
+    if (!f->sparse == !sp && f->m == m_ && f->n == n_ && f->k == k_ &&                      \
+        f->in == TC_FMT_##in_ && f->acc == TC_FMT_##acc_)                                  \
+        return kind;
+    PK_MMA_FORMS(PK_MATCH)
+#undef PK_MATCH
+    return -1;
+}
+
+/* The forms the kernels of cuda/probe_device.cu run. Numerics: every mma.sync form of
+ * PK_MMA_FORMS through the fragment layouts of probe_frag.c, and wgmma m64n8
+ * (PK_WG_NUMERICS_N). Timing: those mma forms and the table's mma.sp ones, every N
+ * of wgmma fp16 -> fp32 and N = 256 of every wgmma format pair (its peak rate). */
 static int has_numerics(const probe_form *f)
 {
-    if (f->instr == TC_INSTR_WGMMA)
-        return f->n == PK_WG_NUMERICS_N && tc_fmt_get(f->in)->cls == TC_CLASS_FLOAT;
-    if (f->instr != TC_INSTR_MMA || f->sparse || f->m != 16 || f->n != 8)
+    if (probe_kind(f) < 0 || f->sparse)
         return 0;
-    if (f->in == TC_FMT_FP16 || f->in == TC_FMT_BF16)
-        return f->k == 16;
-    if (f->in == TC_FMT_TF32)
-        return f->k == 8 && f->acc == TC_FMT_FP32;
-    if (f->in == TC_FMT_E4M3 || f->in == TC_FMT_E5M2)
-        return f->k == 32 && f->acc == TC_FMT_FP32;
-    return 0;
+    return f->instr != TC_INSTR_WGMMA || f->n == PK_WG_NUMERICS_N;
 }
 
 static int has_timing(const probe_form *f)
 {
     if (f->instr == TC_INSTR_WGMMA)
         return (f->in == TC_FMT_FP16 && f->acc == TC_FMT_FP32) || f->n == 256;
-    if (f->instr == TC_INSTR_MMA && !f->sparse && f->m == 16 && f->n == 8 && f->k == 32 &&
-        (f->in == TC_FMT_INT8 || f->in == TC_FMT_UINT8))
-        return 1;
-    return has_numerics(f);
+    return probe_kind(f) >= 0;
 }
 
 static size_t add(probe_form *out, size_t n, size_t cap, probe_form f)

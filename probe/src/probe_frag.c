@@ -1,11 +1,13 @@
-/* probe_frag.c - the register fragments of mma.sync m16n8kK (PTX ISA, "Matrix fragments
- * for mma.m16n8k8/k16/k32"): which element of A, B, C and D each lane holds in each
- * register. The kernels only move registers; the layout lives here, in one place, so
- * that the canned device of the tests runs the same mapping backwards. */
+/* probe_frag.c - the register fragments of mma.sync m16n8kK, m8n8k16 and m8n8k4 (PTX
+ * ISA, "Matrix fragments for mma.m16n8k4/k8/k16/k32", "mma.m8n8k16", "mma.m8n8k4"):
+ * which element of A, B, C and D each lane holds in each register. The kernels only move
+ * registers; the layout lives here, in one place, so that the canned device of the tests
+ * runs the same mapping backwards. */
 #include <string.h>
 #include "probe.h"
+#include "tcsim_tc.h"
 
-enum { M = 16, N = 8, MAX_K = 32 };
+enum { MAX_M = 16, MAX_N = 8, MAX_K = 32 };
 
 /* Bits of one input element in a register. */
 static unsigned ebits(tc_fmt in)
@@ -13,77 +15,101 @@ static unsigned ebits(tc_fmt in)
     return in == TC_FMT_TF32 ? 32 : tc_fmt_get(in)->width;
 }
 
+static unsigned acc_bits(const probe_form *f)
+{
+    return f->acc == TC_FMT_FP16 ? 16 : 32;
+}
+
+/* mma.m8n8k4 computes four independent 8 x 8 x 4 tiles, one per quad-pair, in the
+ * layout the model's Volta fragments hold (tc_frag_map: seed 002's PTX fragments);
+ * the probe's cases use tile 0. */
+static int is_m8n8k4(const probe_form *f)
+{
+    return probe_form_tiles(f) == 4;
+}
+
+typedef enum { OP_A, OP_B, OP_C } operand;
+
+/* Elements of an operand in each lane. */
+static unsigned elems(const probe_form *f, operand op)
+{
+    unsigned tiles = probe_form_tiles(f);
+    unsigned rows = op == OP_B ? f->k : f->m, cols = op == OP_A ? f->k : f->n;
+    return tiles * rows * cols / PROBE_LANES;
+}
+
 tc_status probe_frag_of(const probe_form *f, probe_frag *out)
 {
-    if (!f->numerics || f->instr != TC_INSTR_MMA)
+    if (!f->numerics || f->instr != TC_INSTR_MMA || f->m > MAX_M || f->n != MAX_N ||
+        f->k > MAX_K)
         return TC_EUNSUPPORTED;
-    unsigned per = 32 / ebits(f->in);
-    out->a_regs = M * f->k / PROBE_LANES / per;
-    out->b_regs = f->k * N / PROBE_LANES / per;
-    out->c_regs = out->d_regs = f->acc == TC_FMT_FP16 ? 2 : 4;
+    out->a_regs = elems(f, OP_A) * ebits(f->in) / 32;
+    out->b_regs = elems(f, OP_B) * ebits(f->in) / 32;
+    out->c_regs = out->d_regs = elems(f, OP_C) * acc_bits(f) / 32;
     return TC_OK;
 }
 
-/* Element i of a lane's A fragment: (row, col) of A. */
-static void a_pos(tc_fmt in, unsigned lane, unsigned i, unsigned *row, unsigned *col)
+/* Element i of a lane's fragment of op: its row and column in the tile (A m x k, B
+ * k x n, C and D m x n). 0 for an element of another tile (m8n8k4's tiles 1..3). The
+ * m16n8kK layouts are the PTX ISA's "Matrix fragments for mma.m16n8kK" (groupID g =
+ * lane / 4, threadID_in_group t = lane % 4), m8n8k16's its "mma.m8n8k16" figures. */
+static int pos(const probe_form *f, operand op, unsigned lane, unsigned i, unsigned *row,
+               unsigned *col)
 {
-    unsigned g = lane >> 2, t = lane & 3;
-    if (ebits(in) == 16) {
+    unsigned g = lane >> 2, t = lane & 3, eb = ebits(f->in);
+    if (is_m8n8k4(f)) {
+        tc_frag_spec s = {TC_ARCH_VOLTA, TC_SHAPE_M8N8K4, (tc_operand)op,
+                          op == OP_B ? TC_LAYOUT_COL : TC_LAYOUT_ROW, f->acc};
+        tc_frag_elem e;
+        if (tc_frag_map(&s, lane, i, &e) != TC_OK)
+            return 0;
+        *row = e.row;
+        *col = e.col;
+        return e.tile == 0;
+    }
+    if (op == OP_C) {
+        *row = g + 8 * (i >> 1);
+        *col = t * 2 + (i & 1);
+    } else if (f->m == 8) { /* m8n8k16: one register of four 8-bit elements */
+        *row = op == OP_A ? g : t * 4 + i;
+        *col = op == OP_A ? t * 4 + i : g;
+    } else if (op == OP_B) {
+        *col = g;
+        *row = eb == 16 ? t * 2 + (i & 1) + 8 * (i >> 1)
+             : eb == 32 ? t + 4 * i
+                        : t * 4 + (i & 3) + 16 * (i >> 2);
+    } else if (eb == 16) {
         *row = g + 8 * (i >> 1 & 1);
         *col = t * 2 + (i & 1) + 8 * (i >> 2);
-    } else if (ebits(in) == 32) {
+    } else if (eb == 32) {
         *row = g + 8 * (i & 1);
         *col = t + 4 * (i >> 1);
     } else {
         *row = g + 8 * (i >> 2 & 1);
         *col = t * 4 + (i & 3) + 16 * (i >> 3);
     }
+    return 1;
 }
 
-/* Element i of a lane's B fragment: (k row, column) of B. */
-static void b_pos(tc_fmt in, unsigned lane, unsigned i, unsigned *row, unsigned *col)
+/* Moves the elements of op between a tile (row stride `stride`) and registers: to_regs
+ * 1 packs (elements of other tiles become 0), 0 unpacks (they are skipped). */
+static void walk(const probe_form *f, operand op, int to_regs, uint32_t *regs, uint32_t *tile,
+                 unsigned stride)
 {
-    unsigned g = lane >> 2, t = lane & 3;
-    *col = g;
-    if (ebits(in) == 16)
-        *row = t * 2 + (i & 1) + 8 * (i >> 1);
-    else if (ebits(in) == 32)
-        *row = t + 4 * i;
-    else
-        *row = t * 4 + (i & 3) + 16 * (i >> 2);
-}
-
-/* Element i (0..3) of a lane's C or D fragment. */
-static void c_pos(unsigned lane, unsigned i, unsigned *row, unsigned *col)
-{
-    *row = (lane >> 2) + 8 * (i >> 1);
-    *col = (lane & 3) * 2 + (i & 1);
-}
-
-/* Moves elements between a tile and registers: to_regs 1 packs, 0 unpacks. */
-static void walk(unsigned nregs, unsigned bits, unsigned elems, int to_regs, uint32_t *regs,
-                 uint32_t *tile, unsigned stride, tc_fmt in,
-                 void (*pos)(tc_fmt, unsigned, unsigned, unsigned *, unsigned *))
-{
-    unsigned per = 32 / bits;
+    unsigned bits = op == OP_C ? acc_bits(f) : ebits(f->in), per = 32 / bits;
+    unsigned ne = elems(f, op), nregs = ne / per;
     uint32_t mask = bits == 32 ? 0xffffffffu : (1u << bits) - 1u;
     for (unsigned lane = 0; lane < PROBE_LANES; lane++)
-        for (unsigned i = 0; i < elems; i++) {
-            unsigned row, col;
-            pos(in, lane, i, &row, &col);
+        for (unsigned i = 0; i < ne; i++) {
+            unsigned row = 0, col = 0;
+            int mine = pos(f, op, lane, i, &row, &col);
             uint32_t *reg = &regs[lane * nregs + i / per];
             unsigned sh = (i % per) * bits;
             if (to_regs)
-                *reg = (*reg & ~(mask << sh)) | (tile[row * stride + col] & mask) << sh;
-            else
+                *reg = (*reg & ~(mask << sh)) | (mine ? tile[row * stride + col] & mask : 0) << sh;
+            else if (mine)
                 tile[row * stride + col] = *reg >> sh & mask;
         }
-}
-
-static void c_pos3(tc_fmt in, unsigned lane, unsigned i, unsigned *row, unsigned *col)
-{
-    (void)in;
-    c_pos(lane, i, row, col);
 }
 
 /* Cases [0, f->n) into an m x k A, a k x n B and an m x n C (f->m, f->n): case j is row
@@ -99,7 +125,10 @@ static tc_status tiles(const probe_form *f, const uint32_t *a, const uint32_t *b
             A[j * f->k + x] = a[j * f->k + x];
             B[x * f->n + j] = b[j * f->k + x];
         }
-        tc_status st = tc_convert_rne(TC_FMT_FP32, c[j], f->acc, &C[j * f->n + j]);
+        /* c is an fp32 pattern for the float accumulators, an s32 one for s32 */
+        tc_status st = tc_fmt_get(f->acc)->cls == TC_CLASS_INT
+                           ? (C[j * f->n + j] = c[j], TC_OK)
+                           : tc_convert_rne(TC_FMT_FP32, c[j], f->acc, &C[j * f->n + j]);
         if (st != TC_OK)
             return st;
     }
@@ -128,16 +157,15 @@ tc_status probe_frag_pack(const probe_form *f, const uint32_t *a, const uint32_t
     tc_status st = probe_frag_of(f, &fr);
     if (st != TC_OK)
         return st;
-    uint32_t A[M * MAX_K], B[MAX_K * N], C[M * N];
+    uint32_t A[MAX_M * MAX_K], B[MAX_K * MAX_N], C[MAX_M * MAX_N];
     if ((st = tiles(f, a, b, c, A, B, C)) != TC_OK)
         return st;
-    unsigned eb = ebits(f->in), ab = f->acc == TC_FMT_FP16 ? 16 : 32;
     memset(a_regs, 0, PROBE_LANES * fr.a_regs * sizeof *a_regs);
     memset(b_regs, 0, PROBE_LANES * fr.b_regs * sizeof *b_regs);
     memset(c_regs, 0, PROBE_LANES * fr.c_regs * sizeof *c_regs);
-    walk(fr.a_regs, eb, fr.a_regs * (32 / eb), 1, a_regs, A, f->k, f->in, a_pos);
-    walk(fr.b_regs, eb, fr.b_regs * (32 / eb), 1, b_regs, B, N, f->in, b_pos);
-    walk(fr.c_regs, ab, 4, 1, c_regs, C, N, f->in, c_pos3);
+    walk(f, OP_A, 1, a_regs, A, f->k);
+    walk(f, OP_B, 1, b_regs, B, f->n);
+    walk(f, OP_C, 1, c_regs, C, f->n);
     return TC_OK;
 }
 
@@ -147,10 +175,12 @@ void probe_frag_unpack_ab(const probe_form *f, const uint32_t *a_regs, const uin
     probe_frag fr;
     if (probe_frag_of(f, &fr) != TC_OK)
         return;
-    unsigned eb = ebits(f->in), ab = f->acc == TC_FMT_FP16 ? 16 : 32;
-    walk(fr.a_regs, eb, fr.a_regs * (32 / eb), 0, (uint32_t *)a_regs, A, f->k, f->in, a_pos);
-    walk(fr.b_regs, eb, fr.b_regs * (32 / eb), 0, (uint32_t *)b_regs, B, N, f->in, b_pos);
-    walk(fr.c_regs, ab, 4, 0, (uint32_t *)c_regs, C, N, f->in, c_pos3);
+    memset(A, 0, f->m * f->k * sizeof *A);
+    memset(B, 0, f->k * f->n * sizeof *B);
+    memset(C, 0, f->m * f->n * sizeof *C);
+    walk(f, OP_A, 0, (uint32_t *)a_regs, A, f->k);
+    walk(f, OP_B, 0, (uint32_t *)b_regs, B, f->n);
+    walk(f, OP_C, 0, (uint32_t *)c_regs, C, f->n);
 }
 
 void probe_frag_pack_d(const probe_form *f, const uint32_t *D, uint32_t *d_regs)
@@ -159,17 +189,15 @@ void probe_frag_pack_d(const probe_form *f, const uint32_t *D, uint32_t *d_regs)
     if (probe_frag_of(f, &fr) != TC_OK)
         return;
     memset(d_regs, 0, PROBE_LANES * fr.d_regs * sizeof *d_regs);
-    walk(fr.d_regs, f->acc == TC_FMT_FP16 ? 16 : 32, 4, 1, d_regs, (uint32_t *)D, N, f->in,
-         c_pos3);
+    walk(f, OP_C, 1, d_regs, (uint32_t *)D, f->n);
 }
 
 void probe_frag_diag(const probe_form *f, const uint32_t *d_regs, uint32_t *d)
 {
     probe_frag fr;
-    uint32_t D[M * N];
+    uint32_t D[MAX_M * MAX_N] = {0};
     if (probe_frag_of(f, &fr) != TC_OK)
         return;
-    walk(fr.d_regs, f->acc == TC_FMT_FP16 ? 16 : 32, 4, 0, (uint32_t *)d_regs, D, N, f->in,
-         c_pos3);
+    walk(f, OP_C, 0, (uint32_t *)d_regs, D, f->n);
     probe_tile_diag(f, D, d);
 }

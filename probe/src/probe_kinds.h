@@ -1,18 +1,67 @@
-/* probe_kinds.h - the kernels' kinds: one number per instruction and format pair, shared
- * by the host's mapping of a form (probe_device.c) and the CUDA kernels that run it
- * (cuda/probe_device.cu), so that the two cannot disagree. */
+/* probe_kinds.h - the kernels' kinds: one number per instruction form, shared by the
+ * host's mapping of a form (probe_forms.c) and the CUDA kernels that run it
+ * (cuda/probe_device.cu), so that the two cannot disagree.
+ *
+ * PK_MMA_FORMS lists every mma.sync and mma.sp form the kernels run, once: X(kind,
+ * sparse, m, n, k, in, acc, regs, types, sm). `regs` names the register counts of A, B
+ * and C/D per lane (the PTX ISA's fragments: A4B2C4 is four A, two B and four C/D
+ * registers; SP_ for mma.sp, whose metadata register follows), `types` the shape and
+ * types after the opcode, sm the first target that has it (x10, as __CUDA_ARCH__).
+ * `in` and `acc` are tc_fmt names without TC_FMT_. mma.sp (2:4 structured sparsity; k
+ * counts A's columns before compression) has timing kernels only: the metadata's
+ * fragment layout is not in the host yet. */
 #ifndef TCSIM_PROBE_KINDS_H
 #define TCSIM_PROBE_KINDS_H
 
+#define PK_MMA_FORMS(X) \
+    X(PK_MMA_F16_F32, 0, 16, 8, 16, FP16, FP32, A4B2C4, "m16n8k16.row.col.f32.f16.f16.f32", 800) \
+    X(PK_MMA_F16_F16, 0, 16, 8, 16, FP16, FP16, A4B2C2, "m16n8k16.row.col.f16.f16.f16.f16", 800) \
+    X(PK_MMA_BF16_F32, 0, 16, 8, 16, BF16, FP32, A4B2C4, "m16n8k16.row.col.f32.bf16.bf16.f32", 800) \
+    X(PK_MMA_TF32_F32, 0, 16, 8, 8, TF32, FP32, A4B2C4, "m16n8k8.row.col.f32.tf32.tf32.f32", 800) \
+    X(PK_MMA_E4M3_F32, 0, 16, 8, 32, E4M3, FP32, A4B2C4, "m16n8k32.row.col.f32.e4m3.e4m3.f32", 890) \
+    X(PK_MMA_E5M2_F32, 0, 16, 8, 32, E5M2, FP32, A4B2C4, "m16n8k32.row.col.f32.e5m2.e5m2.f32", 890) \
+    X(PK_MMA_S8_S32, 0, 16, 8, 32, INT8, S32, A4B2C4, "m16n8k32.row.col.s32.s8.s8.s32", 800) \
+    X(PK_MMA_U8_S32, 0, 16, 8, 32, UINT8, S32, A4B2C4, "m16n8k32.row.col.s32.u8.u8.s32", 800) \
+    X(PK_MMA_F16_F32_K8, 0, 16, 8, 8, FP16, FP32, A2B1C4, "m16n8k8.row.col.f32.f16.f16.f32", 750) \
+    X(PK_MMA_F16_F16_K8, 0, 16, 8, 8, FP16, FP16, A2B1C2, "m16n8k8.row.col.f16.f16.f16.f16", 750) \
+    X(PK_MMA_BF16_F32_K8, 0, 16, 8, 8, BF16, FP32, A2B1C4, "m16n8k8.row.col.f32.bf16.bf16.f32", 800) \
+    X(PK_MMA_TF32_F32_K4, 0, 16, 8, 4, TF32, FP32, A2B1C4, "m16n8k4.row.col.f32.tf32.tf32.f32", 800) \
+    X(PK_MMA_S8_S32_K16, 0, 16, 8, 16, INT8, S32, A2B1C4, "m16n8k16.row.col.s32.s8.s8.s32", 800) \
+    X(PK_MMA_U8_S32_K16, 0, 16, 8, 16, UINT8, S32, A2B1C4, "m16n8k16.row.col.s32.u8.u8.s32", 800) \
+    X(PK_MMA_S8_S32_M8, 0, 8, 8, 16, INT8, S32, A1B1C2, "m8n8k16.row.col.s32.s8.s8.s32", 750) \
+    X(PK_MMA_U8_S32_M8, 0, 8, 8, 16, UINT8, S32, A1B1C2, "m8n8k16.row.col.s32.u8.u8.s32", 750) \
+    X(PK_MMA_F16_F32_M8, 0, 8, 8, 4, FP16, FP32, A2B2C8, "m8n8k4.row.col.f32.f16.f16.f32", 700) \
+    X(PK_MMA_F16_F16_M8, 0, 8, 8, 4, FP16, FP16, A2B2C4, "m8n8k4.row.col.f16.f16.f16.f16", 700) \
+    X(PK_MMA_E4M3_F16, 0, 16, 8, 32, E4M3, FP16, A4B2C2, "m16n8k32.row.col.f16.e4m3.e4m3.f16", 890) \
+    X(PK_MMA_E5M2_F16, 0, 16, 8, 32, E5M2, FP16, A4B2C2, "m16n8k32.row.col.f16.e5m2.e5m2.f16", 890) \
+    X(PK_MMA_E4M3_F32_K16, 0, 16, 8, 16, E4M3, FP32, A2B1C4, "m16n8k16.row.col.f32.e4m3.e4m3.f32", 890) \
+    X(PK_MMA_E4M3_F16_K16, 0, 16, 8, 16, E4M3, FP16, A2B1C2, "m16n8k16.row.col.f16.e4m3.e4m3.f16", 890) \
+    X(PK_MMA_E5M2_F32_K16, 0, 16, 8, 16, E5M2, FP32, A2B1C4, "m16n8k16.row.col.f32.e5m2.e5m2.f32", 890) \
+    X(PK_MMA_E5M2_F16_K16, 0, 16, 8, 16, E5M2, FP16, A2B1C2, "m16n8k16.row.col.f16.e5m2.e5m2.f16", 890) \
+    X(PK_SP_F16_F32_K16, 1, 16, 8, 16, FP16, FP32, SP_A2B2C4, "m16n8k16.row.col.f32.f16.f16.f32", 800) \
+    X(PK_SP_F16_F16_K16, 1, 16, 8, 16, FP16, FP16, SP_A2B2C2, "m16n8k16.row.col.f16.f16.f16.f16", 800) \
+    X(PK_SP_F16_F32, 1, 16, 8, 32, FP16, FP32, SP_A4B4C4, "m16n8k32.row.col.f32.f16.f16.f32", 800) \
+    X(PK_SP_F16_F16, 1, 16, 8, 32, FP16, FP16, SP_A4B4C2, "m16n8k32.row.col.f16.f16.f16.f16", 800) \
+    X(PK_SP_BF16_F32_K16, 1, 16, 8, 16, BF16, FP32, SP_A2B2C4, "m16n8k16.row.col.f32.bf16.bf16.f32", 800) \
+    X(PK_SP_BF16_F32, 1, 16, 8, 32, BF16, FP32, SP_A4B4C4, "m16n8k32.row.col.f32.bf16.bf16.f32", 800) \
+    X(PK_SP_TF32_F32_K8, 1, 16, 8, 8, TF32, FP32, SP_A2B2C4, "m16n8k8.row.col.f32.tf32.tf32.f32", 800) \
+    X(PK_SP_TF32_F32, 1, 16, 8, 16, TF32, FP32, SP_A4B4C4, "m16n8k16.row.col.f32.tf32.tf32.f32", 800) \
+    X(PK_SP_S8_S32_K32, 1, 16, 8, 32, INT8, S32, SP_A2B2C4, "m16n8k32.row.col.s32.s8.s8.s32", 800) \
+    X(PK_SP_U8_S32_K32, 1, 16, 8, 32, UINT8, S32, SP_A2B2C4, "m16n8k32.row.col.s32.u8.u8.s32", 800) \
+    X(PK_SP_S8_S32, 1, 16, 8, 64, INT8, S32, SP_A4B4C4, "m16n8k64.row.col.s32.s8.s8.s32", 800) \
+    X(PK_SP_U8_S32, 1, 16, 8, 64, UINT8, S32, SP_A4B4C4, "m16n8k64.row.col.s32.u8.u8.s32", 800) \
+    X(PK_SP_E4M3_F32, 1, 16, 8, 64, E4M3, FP32, SP_A4B4C4, "m16n8k64.row.col.f32.e4m3.e4m3.f32", 890) \
+    X(PK_SP_E5M2_F32, 1, 16, 8, 64, E5M2, FP32, SP_A4B4C4, "m16n8k64.row.col.f32.e5m2.e5m2.f32", 890)
+
+#define PK_ENUM_ENTRY(kind, sp, m, n, k, in, acc, regs, types, sm) kind,
 enum probe_kind {
-    /* mma.sync: m16n8k16 fp16/bf16, m16n8k8 tf32, m16n8k32 fp8 and 8-bit integers */
-    PK_MMA_F16_F32, PK_MMA_F16_F16, PK_MMA_BF16_F32, PK_MMA_TF32_F32, PK_MMA_E4M3_F32,
-    PK_MMA_E5M2_F32, PK_MMA_S8_S32, PK_MMA_U8_S32,
+    PK_MMA_FORMS(PK_ENUM_ENTRY)
     /* wgmma.mma_async m64nNkK, A and B from shared memory */
     PK_WG_F16_F32, PK_WG_F16_F16, PK_WG_BF16_F32, PK_WG_TF32_F32, PK_WG_E4M3_F32,
     PK_WG_E4M3_F16, PK_WG_E5M2_F32, PK_WG_E5M2_F16, PK_WG_S8_S32, PK_WG_U8_S32,
     PK_COUNT
 };
+#undef PK_ENUM_ENTRY
 #define PK_IS_WGMMA(k) ((k) >= PK_WG_F16_F32 && (k) < PK_COUNT)
 /* The wgmma numerics kernels run m64n8 (8 cases a warpgroup, on D's diagonal). */
 #define PK_WG_NUMERICS_N 8

@@ -12,7 +12,20 @@ static int say(const char *path, const char *what)
     return -1;
 }
 
-/* Writes n rows of per words (patterns of fmt, as fp32 bits in hex) to dir/name. */
+/* A pattern of fmt as a file's word: fp32 bits for a float format, the value as a
+ * 32-bit two's-complement word for an integer one (cli/gpu_vectors.h). */
+static uint32_t word_of(tc_fmt fmt, uint32_t p)
+{
+    uint32_t x;
+    int32_t v;
+    if (tc_fmt_get(fmt)->cls == TC_CLASS_INT)
+        return tc_int_value(fmt, p, &v) == TC_OK ? (uint32_t)v : 0;
+    if (tc_convert_exact(fmt, p, TC_FMT_FP32, &x) != TC_OK)
+        x = 0x7fc00000u; /* a NaN of fmt: fp32 has no other exact image of it */
+    return x;
+}
+
+/* Writes n rows of per words (patterns of fmt, as word_of's words in hex) to dir/name. */
 static int write_rows(const char *dir, const char *name, tc_fmt fmt, size_t n, unsigned per,
                       const uint32_t *w)
 {
@@ -23,12 +36,8 @@ static int write_rows(const char *dir, const char *name, tc_fmt fmt, size_t n, u
     if (!f)
         return say(path, strerror(errno));
     for (size_t i = 0; i < n; i++)
-        for (unsigned j = 0; j < per; j++) {
-            uint32_t x;
-            if (tc_convert_exact(fmt, w[i * per + j], TC_FMT_FP32, &x) != TC_OK)
-                x = 0x7fc00000u; /* a NaN of fmt: fp32 has no other exact image of it */
-            fprintf(f, "%08x%c", (unsigned)x, j + 1 < per ? ' ' : '\n');
-        }
+        for (unsigned j = 0; j < per; j++)
+            fprintf(f, "%08x%c", (unsigned)word_of(fmt, w[i * per + j]), j + 1 < per ? ' ' : '\n');
     if (fclose(f) != 0)
         return say(path, "cannot write");
     return 0;
@@ -49,8 +58,10 @@ int probe_write_vectors(const char *dir, const char *gpu, const probe_form *f, s
         snprintf(name, sizeof name, "b_%s_%s.txt", gpu, in);
         if (write_rows(dir, name, f->in, n, f->k, b))
             return -1;
-        snprintf(name, sizeof name, "c_%s_fp32.txt", gpu);
-        if (write_rows(dir, name, TC_FMT_FP32, n, 1, c))
+        /* c as the probe drew it: fp32 for the float accumulators, s32 for s32 */
+        tc_fmt cf = f->acc == TC_FMT_S32 ? TC_FMT_S32 : TC_FMT_FP32;
+        snprintf(name, sizeof name, "c_%s_%s.txt", gpu, tc_fmt_get(cf)->name);
+        if (write_rows(dir, name, cf, n, 1, c))
             return -1;
     }
     snprintf(name, sizeof name, "d_%s_%s.txt", gpu, tc_fmt_get(f->acc)->name);
@@ -109,6 +120,26 @@ static const probe_point *find_point(const probe_point *pts, size_t n, tc_instr 
     return best;
 }
 
+/* The single-warp, ILP-1 mma point the record is calibrated on: m16n8k16 fp16 -> fp32
+ * where measured (the structure's own shape; Hopper runs m8n8k4 and fp8 mma.sync as
+ * emulations the model does not time), else the first dense mma the model times. */
+static const probe_point *ref_latency(const tc_gpu_timing *r, const probe_point *pts, size_t n)
+{
+    const probe_point *first = NULL;
+    for (size_t i = 0; i < n; i++) {
+        const probe_point *p = &pts[i];
+        tc_bench_result b;
+        if (p->f.instr != TC_INSTR_MMA || p->f.sparse || p->warps != 1 || p->ilp != 1 ||
+            predict(r, p, &b) != TC_OK)
+            continue;
+        if (p->f.m == 16 && p->f.k == 16 && p->f.in == TC_FMT_FP16 && p->f.acc == TC_FMT_FP32)
+            return p;
+        if (!first)
+            first = p;
+    }
+    return first;
+}
+
 /* Moves *key by the measured less the predicted cycles per iteration of point p (a
  * latency point: the key adds to it one for one). 1 if it could. */
 static int calibrate(tc_gpu_timing *r, const probe_point *p, unsigned *key)
@@ -133,9 +164,9 @@ int probe_write_record(FILE *out, const char *name, const probe_gpu *g,
         return -1;
     }
     snprintf(r.name, sizeof r.name, "%s", name);
-    /* depth from the first single-warp, ILP-1 mma point: the rest of the structure's
+    /* depth from the reference single-warp, ILP-1 mma point: the rest of the structure's
      * latency is its rate's (steps, beats) and the loop's, so the difference is depth's */
-    const probe_point *lat = find_point(pts, n, TC_INSTR_MMA, 1, 1, 0);
+    const probe_point *lat = ref_latency(&r, pts, n);
     if (lat && calibrate(&r, lat, &r.depth))
         r.uncalibrated &= ~key_bit("depth");
     /* ii_min from the same form's fullest point: cycles per instruction on a sub-core
@@ -205,7 +236,8 @@ int probe_write_record(FILE *out, const char *name, const probe_gpu *g,
         probe_form_op(&p->f, op, sizeof op);
         snprintf(fmts, sizeof fmts, "%s>%s", tc_fmt_get(p->f.in)->name,
                  tc_fmt_get(p->f.acc)->name);
-        uint64_t fmas = (uint64_t)p->f.m * p->f.n * p->f.k * p->ilp * p->iters *
+        uint64_t fmas = (uint64_t)probe_form_tiles(&p->f) * p->f.m * p->f.n * p->f.k * p->ilp *
+                        p->iters *
                         (p->f.instr == TC_INSTR_MMA ? p->warps : p->warps / 4);
         double lat = (double)p->cycles / p->iters, thr = p->cycles ? (double)fmas / p->cycles : 0;
         if (predict(&r, p, &b) == TC_OK)

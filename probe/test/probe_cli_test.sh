@@ -38,8 +38,13 @@ for dir in "$out"/vectors/*/; do
     "$tcsim" vectors "$dir" --instr "${form%%_*}" >>"$work/vec.txt" 2>&1 ||
         { bad "tcsim vectors on the canned run's $form:"; cat "$work/vec.txt"; }
 done
-[ "$(grep -c 'hopper_mma_' "$work/vec.txt")" = 6 ] || bad "not the 6 mma sets read back"
-[ "$(grep -c 'hopper_wgmma_' "$work/vec.txt")" = 8 ] || bad "not the 8 wgmma sets read back"
+# sm_90's 24 dense mma forms (the m16n8k4..k32, m8n8k16 and m8n8k4 shapes) and 10 wgmma
+# m64n8 (8 floating-point, int8 and uint8)
+[ "$(grep -c 'hopper_mma_' "$work/vec.txt")" = 24 ] || bad "not the 24 mma sets read back"
+[ "$(grep -c 'hopper_wgmma_' "$work/vec.txt")" = 10 ] || bad "not the 10 wgmma sets read back"
+grep -qE '^int8_s32 +hopper_mma_int8_s32 +32 +400 +400 +0$' "$work/vec.txt" ||
+    bad "no integer set read back"
+[ "$(head -c 8 "$out/vectors/mma_m16n8k32_int8/c_H100_s32.txt")" ] || bad "no s32 c file"
 # depth, ii_min and async_wait raised by 3, 1 and 5 on the canned device: the record
 # finds them (h100: m16n8k16 fp16 -> fp32 is 13 + 16/4 + 8 = 25 cycles on the built-in
 # record, 28 measured; ii_min 6 -> 7; async_wait 169 -> 174), unmarked

@@ -1,11 +1,13 @@
 /* test_probe_host - the probe's host side without a GPU: the register fragments against
  * positions worked by hand from the PTX ISA's fragment figures for mma.m16n8k16 (.f16),
- * m16n8k8 (.tf32) and m16n8k32 (.e4m3) (lane 5 is groupID 1, threadID_in_group 1), the
- * case families' defining properties, and the form lists of four targets. */
+ * m16n8k8 (.tf32, .f16), m16n8k4 (.tf32), m16n8k32 (.e4m3), m8n8k16 (.s8) and m8n8k4
+ * (.f16) (lane 5 is groupID 1, threadID_in_group 1), the case families' defining
+ * properties (float and integer), and the form lists of four targets. */
 #include <stdio.h>
 #include <string.h>
 #include "probe.h"
 #include "check.h"
+#include "tcsim_timing.h"
 
 
 static probe_form form(unsigned k, tc_fmt in, tc_fmt acc)
@@ -68,6 +70,68 @@ static void fragments(void)
     CHECK_COND(probe_frag_pack(&f, a, b, c, ar, br, cr) == TC_OK);
     CHECK_COND(ar[5 * 4 + 0] == 0x27262524u && ar[5 * 4 + 2] == 0x37363534u && ar[5 * 4 + 1] == 0);
     CHECK_COND(br[5 * 2 + 0] == 0x27262524u && br[5 * 2 + 1] == 0x37363534u);
+    /* fp16 k8: a0,a1 = A[g][2t..2t+1], a2,a3 = A[g+8][..]; b0,b1 = B[2t..2t+1][g] */
+    f = form(8, TC_FMT_FP16, TC_FMT_FP32);
+    fill(8, a, b, c);
+    CHECK_COND(probe_frag_pack(&f, a, b, c, ar, br, cr) == TC_OK);
+    CHECK_COND(ar[5 * 2 + 0] == (35u << 16 | 34u) && ar[5 * 2 + 1] == 0);
+    CHECK_COND(ar[29 * 2 + 0] == (227u << 16 | 226u) && br[5] == (35u << 16 | 34u));
+    /* tf32 k4: a0 = A[g][t], a1 = A[g+8][t]; b0 = B[t][g] */
+    f = form(4, TC_FMT_TF32, TC_FMT_FP32);
+    fill(4, a, b, c);
+    CHECK_COND(probe_frag_pack(&f, a, b, c, ar, br, cr) == TC_OK);
+    CHECK_COND(ar[5 * 2 + 0] == 33 && ar[5 * 2 + 1] == 0 && br[5] == 33);
+    /* int8 m8n8k16: a0..a3 = A[g][4t..4t+3]; b0..b3 = B[4t..4t+3][g]; c0,c1 =
+     * C[g][2t..2t+1], an s32 c as it is */
+    f = form(16, TC_FMT_INT8, TC_FMT_S32);
+    f.m = 8;
+    fill(16, a, b, c);
+    CHECK_COND(probe_frag_pack(&f, a, b, c, ar, br, cr) == TC_OK);
+    CHECK_COND(ar[5] == 0x27262524u && br[5] == 0x27262524u);
+    CHECK_COND(cr[4 * 2 + 1] == c[1] && cr[4 * 2 + 0] == 0 && cr[5 * 2 + 0] == 0);
+    /* fp16 m8n8k4 (row A, col B): quad-pair 0 is lanes 0-3 and 16-19, tile 0, the only
+     * one the cases use; lane 16 + i holds row 4 + i of A and column 4 + i of B */
+    f = form(4, TC_FMT_FP16, TC_FMT_FP32);
+    f.m = 8;
+    fill(4, a, b, c);
+    CHECK_COND(probe_frag_pack(&f, a, b, c, ar, br, cr) == TC_OK);
+    CHECK_COND(ar[17 * 2 + 0] == (161u << 16 | 160u) && ar[17 * 2 + 1] == (163u << 16 | 162u));
+    CHECK_COND(br[17 * 2 + 0] == (161u << 16 | 160u) && br[17 * 2 + 1] == (163u << 16 | 162u));
+    CHECK_COND(ar[4 * 2 + 0] == 0 && br[8 * 2 + 1] == 0); /* tiles 1 and 2 */
+    uint32_t D8[8 * 8], d8[8];
+    for (unsigned i = 0; i < 64; i++)
+        D8[i] = 500 + i;
+    probe_frag_pack_d(&f, D8, dr);
+    probe_frag_diag(&f, dr, d8);
+    for (unsigned j = 0; j < 8; j++)
+        CHECK_COND(d8[j] == 500 + j * 8 + j);
+}
+
+/* The integer families: what each promises (int8, k 32). */
+static void int_cases(void)
+{
+    uint32_t a[32], b[32], c;
+    for (size_t i = 0; i < 60; i++) {
+        probe_case(TC_FMT_INT8, 32, 3, i, a, b, &c);
+        int64_t s = (int32_t)c;
+        for (unsigned j = 0; j < 32; j++) {
+            CHECK_COND(a[j] <= 0xff && b[j] <= 0xff);
+            s += (int64_t)(int8_t)a[j] * (int8_t)b[j];
+        }
+        switch (i % PROBE_FAMILIES) {
+        case PROBE_CANCEL:
+            CHECK_COND((int8_t)a[0] * (int8_t)b[0] + (int8_t)a[1] * (int8_t)b[1] == 0);
+            break;
+        case PROBE_SUBNORMAL: /* the exact sum leaves the s32 range */
+            CHECK_COND(s > INT32_MAX || s < INT32_MIN);
+            break;
+        case PROBE_C_ZERO:
+            CHECK_COND(c == 0);
+            break;
+        }
+    }
+    probe_case(TC_FMT_UINT8, 32, 3, PROBE_SUBNORMAL, a, b, &c);
+    CHECK_COND(a[0] == 0xff && b[31] == 0xff);
 }
 
 static void cases(void)
@@ -99,6 +163,21 @@ static void cases(void)
     probe_case(TC_FMT_FP16, 16, 7, 0, a, b, &c);
     probe_case(TC_FMT_FP16, 16, 8, 0, a2, b2, &c2);
     CHECK_COND(memcmp(a, a2, sizeof a) != 0); /* the seed matters */
+    /* cases are not each other's values shifted (the streams of cases i and i + 2 once
+     * overlapped, two draws apart): no 4 consecutive draws of a random-family case
+     * appear in another's (uint8: every draw's low 8 bits) */
+    enum { K = 32, NC = 40 };
+    static uint32_t ra[NC][K], rb[NC][K];
+    uint32_t rc;
+    for (unsigned i = 0; i < NC; i++)
+        probe_case(TC_FMT_UINT8, K, 1, i * PROBE_FAMILIES, ra[i], rb[i], &rc);
+    unsigned shifted = 0;
+    for (unsigned i = 0; i < NC; i++)
+        for (unsigned j = 0; j < NC; j++)
+            for (unsigned x = 0; i != j && x + 4 <= K; x++)
+                for (unsigned y = 0; y + 4 <= K; y++)
+                    shifted += !memcmp(&ra[i][x], &ra[j][y], 4 * sizeof(uint32_t));
+    CHECK_COND(shifted == 0);
     probe_case(TC_FMT_TF32, 8, 7, 0, a, b, &c);
     for (unsigned j = 0; j < 8; j++)
         CHECK_COND((a[j] & 0x1fff) == 0); /* tf32's ignored bits are clear */
@@ -129,12 +208,56 @@ static void forms(void)
     CHECK_COND(listed(100, TC_INSTR_TCGEN05, 128, 256, 16, TC_FMT_BF16, TC_FMT_FP32));
     CHECK_COND(!listed(100, TC_INSTR_WGMMA, 64, 256, 16, TC_FMT_FP16, TC_FMT_FP32));
     CHECK_COND(probe_forms(60, NULL, 0) == 0);
+    /* every mma form of sm_90 has a timing kernel, every dense one a numerics kernel
+     * (mma.sp's metadata layout is not in the host yet) */
+    static probe_form fs[512];
+    size_t nf = probe_forms(90, fs, 512), dense = 0;
+    for (size_t i = 0; i < nf; i++)
+        if (fs[i].instr == TC_INSTR_MMA) {
+            CHECK_COND(fs[i].numerics == !fs[i].sparse && fs[i].timing);
+            dense += !fs[i].sparse;
+        }
+    CHECK_COND(dense == 24);
+}
+
+/* The record is calibrated on m16n8k16 fp16 -> fp32 even where other mma points come
+ * first (on Hopper, m8n8k4 and fp8 mma.sync are emulations whose cycles say nothing
+ * of the tensor core's depth): measured = the h100 record's prediction with depth + 3,
+ * a point before it 40 cycles off. */
+static void record(void)
+{
+    tc_gpu_timing g;
+    tc_bench_result b;
+    probe_gpu gpu = {"NVIDIA H100", "test", 90, 132, 1830};
+    probe_point pts[2] = {{form(8, TC_FMT_FP16, TC_FMT_FP32), 1, 1, 100, 0},
+                          {form(16, TC_FMT_FP16, TC_FMT_FP32), 1, 1, 100, 0}};
+    CHECK_COND(tc_gpu_timing_find("h100", &g) == TC_OK);
+    g.depth += 3;
+    tc_mma_op k8 = {16, 8, 8, TC_FMT_FP16, TC_FMT_FP32, 0}, k16 = {16, 8, 16, TC_FMT_FP16, TC_FMT_FP32, 0};
+    CHECK_COND(tc_bench_mma(&g, &k8, 1, 1, 100, &b) == TC_OK);
+    pts[0].cycles = b.cycles + 40 * 100;
+    CHECK_COND(tc_bench_mma(&g, &k16, 1, 1, 100, &b) == TC_OK);
+    pts[1].cycles = b.cycles;
+    char buf[8192] = {0};
+    FILE *f = tmpfile();
+    CHECK_COND(f && probe_write_record(f, "h100", &gpu, pts, 2) == 0);
+    if (!f)
+        return;
+    rewind(f);
+    size_t got = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[got] = 0;
+    char want[32];
+    snprintf(want, sizeof want, " depth %u ", g.depth);
+    CHECK_COND(strstr(buf, want) != NULL);
 }
 
 int main(void)
 {
+    record();
     fragments();
     cases();
+    int_cases();
     forms();
     printf("probe host: %lu checks, %d failed\n", checks, failures);
     return failures ? 1 : 0;

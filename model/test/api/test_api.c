@@ -558,8 +558,34 @@ static void test_tmem(void)
     tc_sim_destroy(s);
 }
 
+/* Integer patterns and values (tcsim.h), worked by hand: two's complement for the
+ * signed formats, the ranges' ends, and the refusals. */
+static void test_int_values(void)
+{
+    int32_t v;
+    uint32_t w;
+    CHECK_COND(tc_int_value(TC_FMT_INT8, 0xff, &v) == TC_OK && v == -1);
+    CHECK_COND(tc_int_value(TC_FMT_INT8, 0x80, &v) == TC_OK && v == -128);
+    CHECK_COND(tc_int_value(TC_FMT_UINT8, 0xff, &v) == TC_OK && v == 255);
+    CHECK_COND(tc_int_value(TC_FMT_INT4, 0x8, &v) == TC_OK && v == -8);
+    CHECK_COND(tc_int_value(TC_FMT_S32, 0x80000000u, &v) == TC_OK && v == INT32_MIN);
+    CHECK_COND(tc_int_value(TC_FMT_INT8, 0x100, &v) == TC_EFORMAT);
+    CHECK_COND(tc_int_value(TC_FMT_FP16, 0, &v) == TC_EFORMAT);
+    CHECK_COND(tc_int_pattern(TC_FMT_INT8, -1, &w) == TC_OK && w == 0xff);
+    CHECK_COND(tc_int_pattern(TC_FMT_INT8, 127, &w) == TC_OK && w == 0x7f);
+    CHECK_COND(tc_int_pattern(TC_FMT_INT8, 128, &w) == TC_EINVAL);
+    CHECK_COND(tc_int_pattern(TC_FMT_INT8, -129, &w) == TC_EINVAL);
+    CHECK_COND(tc_int_pattern(TC_FMT_UINT8, 255, &w) == TC_OK && w == 0xff);
+    CHECK_COND(tc_int_pattern(TC_FMT_UINT8, -1, &w) == TC_EINVAL);
+    CHECK_COND(tc_int_pattern(TC_FMT_UINT4, 15, &w) == TC_OK && w == 0xf);
+    CHECK_COND(tc_int_pattern(TC_FMT_S32, INT32_MIN, &w) == TC_OK && w == 0x80000000u);
+    CHECK_COND(tc_int_pattern(TC_FMT_S32, (int64_t)INT32_MAX + 1, &w) == TC_EINVAL);
+    CHECK_COND(tc_int_pattern(TC_FMT_FP32, 0, &w) == TC_EFORMAT);
+}
+
 int main(void)
 {
+    test_int_values();
     test_version();
     test_create();
     test_issue_timing();
