@@ -16,7 +16,7 @@ batch8_fmt(const tc_profile *p, tc_fmt in, tc_fmt out, size_t k, const uint32_t 
            const uint32_t *b, const uint32_t *c, uint32_t *d, uint32_t *redo)
 {
     fedp_consts K;
-    fedp_consts_for(p, in, out, p->round, p->out_man_bits, &K);
+    fedp_consts_for(p, in, out, p->round, p->out_man_bits, p->F, &K);
     uint32_t P[TC_MAX_L][LANES], N[TC_MAX_L][LANES], bad[LANES], mc[LANES], nc[LANES];
     int32_t X[TC_MAX_L][LANES], E[LANES], ec[LANES];
     int64_t sum[LANES];
