@@ -241,6 +241,49 @@ FEDP_DEFINE_ALIGN(fedp_align64, uint64_t, uint32_t, int32_t, 63u, FEDP_MASK_S)
         VU d = ((neg & one & keep) << k->out_sign_shift) | body;                              \
         return CVT(d & MASK(VU, s != zero));                                                  \
     }
+/* floor(log2 x) on the lanes of a vector type VU/VS of BITS-bit lanes, for NORM: from a
+ * leading-zero count lane by lane where the target has a vector one (lz: AVX-512CD),
+ * else by halving the range (compares and shifts exist everywhere); x = 0 gives 0. */
+#define FEDP_HALVE(H)                                                                         \
+    {                                                                                         \
+        st_ w = (st_)FEDP_MASK_V(ut_, (x >> (H)) != (ut_){0}) & (H);                          \
+        msb += w;                                                                             \
+        x >>= (ut_)w;                                                                         \
+    }
+#define FEDP_DEFINE_MSB(NAME, VU, VS, BITS)                                                   \
+    static inline __attribute__((always_inline)) VS NAME(VU x, int lz)                        \
+    {                                                                                         \
+        typedef VU ut_; /* for FEDP_HALVE */                                                  \
+        typedef VS st_;                                                                       \
+        st_ msb = {0};                                                                        \
+        if (lz) {                                                                             \
+            for (size_t l = 0; l < sizeof(VU) / (BITS / 8); l++)                              \
+                msb[l] = BITS - 1 - (BITS == 64 ? __builtin_clzll((uint64_t)x[l] | 1u)        \
+                                                : __builtin_clz((unsigned)x[l] | 1u));        \
+        } else {                                                                              \
+            if (BITS == 64)                                                                   \
+                FEDP_HALVE(BITS / 2)                                                          \
+            FEDP_HALVE(16) FEDP_HALVE(8) FEDP_HALVE(4) FEDP_HALVE(2) FEDP_HALVE(1)            \
+        }                                                                                     \
+        return msb;                                                                           \
+    }
+/* NORM/ROUND on vectors of 32-bit lanes (VU32/VS32) and of as many 64-bit ones
+ * (VU64/VS64): PFX##_round32 for narrow steps, PFX##_round64 for the others. */
+#define FEDP_DEFINE_LANE_ROUNDS(PFX, VU32, VS32, VU64, VS64)                                  \
+    static inline __attribute__((always_inline)) VU32 PFX##_cvt64(VU64 x)                     \
+    {                                                                                         \
+        return __builtin_convertvector(x, VU32);                                              \
+    }                                                                                         \
+    static inline __attribute__((always_inline)) VU32 PFX##_cvt32(VU32 x)                     \
+    {                                                                                         \
+        return x;                                                                             \
+    }                                                                                         \
+    FEDP_DEFINE_MSB(PFX##_msb64, VU64, VS64, 64)                                              \
+    FEDP_DEFINE_MSB(PFX##_msb32, VU32, VS32, 32)                                              \
+    FEDP_DEFINE_ROUND(PFX##_round64, VU64, VS64, VU32, 64, FEDP_MASK_V, PFX##_msb64,          \
+                      PFX##_cvt64)                                                            \
+    FEDP_DEFINE_ROUND(PFX##_round32, VU32, VS32, VU32, 32, FEDP_MASK_V, PFX##_msb32,          \
+                      PFX##_cvt32)
 #define FEDP_MSB64(x, lz) ((void)(lz), 63 - __builtin_clzll((x) | 1u))
 #define FEDP_CVT_U32(x) ((uint32_t)(x))
 FEDP_DEFINE_ROUND(fedp_round, uint64_t, int64_t, uint32_t, 64, FEDP_MASK_S, FEDP_MSB64,
