@@ -17,9 +17,7 @@ enum { LANES = 8 };
 #pragma GCC diagnostic ignored "-Wpsabi"
 typedef uint32_t bv_u32 __attribute__((vector_size(LANES * 4)));
 typedef int32_t bv_s32 __attribute__((vector_size(LANES * 4)));
-typedef uint64_t bv_u64 __attribute__((vector_size(LANES * 8)));
-typedef int64_t bv_s64 __attribute__((vector_size(LANES * 8)));
-FEDP_DEFINE_LANE_ROUNDS(batch, bv_u32, bv_s32, bv_u64, bv_s64)
+FEDP_DEFINE_LANE_ROUND32(batch, bv_u32, bv_s32)
 
 static inline __attribute__((always_inline)) void
 batch8_fmt(const tc_profile *p, tc_fmt in, tc_fmt out, size_t k, const uint32_t *a,

@@ -267,23 +267,25 @@ FEDP_DEFINE_ALIGN(fedp_align64, uint64_t, uint32_t, int32_t, 63u, FEDP_MASK_S)
         }                                                                                     \
         return msb;                                                                           \
     }
-/* NORM/ROUND on vectors of 32-bit lanes (VU32/VS32) and of as many 64-bit ones
- * (VU64/VS64): PFX##_round32 for narrow steps, PFX##_round64 for the others. */
-#define FEDP_DEFINE_LANE_ROUNDS(PFX, VU32, VS32, VU64, VS64)                                  \
-    static inline __attribute__((always_inline)) VU32 PFX##_cvt64(VU64 x)                     \
-    {                                                                                         \
-        return __builtin_convertvector(x, VU32);                                              \
-    }                                                                                         \
+/* NORM/ROUND on vectors: PFX##_round32 on 32-bit lanes (VU32/VS32) for narrow steps,
+ * PFX##_round64 on as many 64-bit ones (VU64/VS64) for the others, both returning
+ * 32-bit lanes; each instantiated apart, where it is used. */
+#define FEDP_DEFINE_LANE_ROUND32(PFX, VU32, VS32)                                             \
     static inline __attribute__((always_inline)) VU32 PFX##_cvt32(VU32 x)                     \
     {                                                                                         \
         return x;                                                                             \
     }                                                                                         \
-    FEDP_DEFINE_MSB(PFX##_msb64, VU64, VS64, 64)                                              \
     FEDP_DEFINE_MSB(PFX##_msb32, VU32, VS32, 32)                                              \
-    FEDP_DEFINE_ROUND(PFX##_round64, VU64, VS64, VU32, 64, FEDP_MASK_V, PFX##_msb64,          \
-                      PFX##_cvt64)                                                            \
     FEDP_DEFINE_ROUND(PFX##_round32, VU32, VS32, VU32, 32, FEDP_MASK_V, PFX##_msb32,          \
                       PFX##_cvt32)
+#define FEDP_DEFINE_LANE_ROUND64(PFX, VU32, VU64, VS64)                                       \
+    static inline __attribute__((always_inline)) VU32 PFX##_cvt64(VU64 x)                     \
+    {                                                                                         \
+        return __builtin_convertvector(x, VU32);                                              \
+    }                                                                                         \
+    FEDP_DEFINE_MSB(PFX##_msb64, VU64, VS64, 64)                                              \
+    FEDP_DEFINE_ROUND(PFX##_round64, VU64, VS64, VU32, 64, FEDP_MASK_V, PFX##_msb64,          \
+                      PFX##_cvt64)
 #define FEDP_MSB64(x, lz) ((void)(lz), 63 - __builtin_clzll((x) | 1u))
 #define FEDP_CVT_U32(x) ((uint32_t)(x))
 FEDP_DEFINE_ROUND(fedp_round, uint64_t, int64_t, uint32_t, 64, FEDP_MASK_S, FEDP_MSB64,

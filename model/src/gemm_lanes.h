@@ -80,7 +80,8 @@ static inline __attribute__((always_inline)) gv_u32 gv_load(const void *p)
 
 /* The stages on the lanes (fedp_step.h), NORM/ROUND's floor(log2 x) included. */
 FEDP_DEFINE_STAGES(_v, gv_u32, gv_s32, FEDP_MASK_V)
-FEDP_DEFINE_LANE_ROUNDS(lane, gv_u32, gv_s32, gv_u64, gv_s64)
+FEDP_DEFINE_LANE_ROUND32(lane, gv_u32, gv_s32)
+FEDP_DEFINE_LANE_ROUND64(lane, gv_u32, gv_u64, gv_s64)
 
 /* One k-step of n terms for one row of D against the panel: c in, the step's result
  * out (the chain of docs/contract.md: each step's rounded result is the next one's c).
