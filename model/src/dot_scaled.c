@@ -15,7 +15,7 @@ static uint32_t mxf4_step(const tc_profile *p, size_t n, const uint32_t *a, cons
     enum { GROUP = TC_MXF4_GROUP, MAX_GROUPS = 4 };
     const tc_fmt_info *fi = tc_fmt_get(p->in), *fs = tc_fmt_get(p->scale);
     fedp_consts k;
-    fedp_consts_for(p, p->in, p->out, p->round, p->out_man_bits, &k);
+    fedp_consts_for(p, p->in, p->out, p->round, p->out_man_bits, p->F, &k);
     /* group sums in units of 2^(2*emin - 2*man) of the input format (exact integers);
      * a scaled group has gfb fraction bits, is moved up by GH and shifted gsh more
      * than a product (the working domain of fedp_step.h) */

@@ -14,7 +14,7 @@ static uint32_t fedp_general(const tc_profile *p, size_t n, const uint32_t *a,
 {
     const tc_fmt_info *fi = &fmt_table[p->in];
     fedp_consts k;
-    fedp_consts_for(p, p->in, p->out, p->round, p->out_man_bits, &k);
+    fedp_consts_for(p, p->in, p->out, p->round, p->out_man_bits, p->F, &k);
     fedp_special sp = {0, 0, 0};
     uint32_t P[TC_MAX_L], N[TC_MAX_L];
     int32_t X[TC_MAX_L];
@@ -114,6 +114,26 @@ typedef uint32_t tv_u32 __attribute__((vector_size(TERM_LANES * 4)));
 typedef int32_t tv_s32 __attribute__((vector_size(TERM_LANES * 4)));
 FEDP_DEFINE_STAGES(_t, tv_u32, tv_s32, FEDP_MASK_V)
 
+/* Across the lanes, by halving: each of three rounds combines every lane with its
+ * partner in the other half of its group, so that the result lands in every lane
+ * (ALIGN then needs no broadcast) in three dependent steps, not a chain of eight. */
+_Static_assert(TERM_LANES == 8, "the butterflies below are written for eight lanes");
+#define TV_SWAP4(v) __builtin_shufflevector(v, v, 4, 5, 6, 7, 0, 1, 2, 3)
+#define TV_SWAP2(v) __builtin_shufflevector(v, v, 2, 3, 0, 1, 6, 7, 4, 5)
+#define TV_SWAP1(v) __builtin_shufflevector(v, v, 1, 0, 3, 2, 5, 4, 7, 6)
+static inline __attribute__((always_inline)) tv_s32 tv_emax_all(tv_s32 v)
+{
+    v = fedp_emax_t(v, TV_SWAP4(v));
+    v = fedp_emax_t(v, TV_SWAP2(v));
+    return fedp_emax_t(v, TV_SWAP1(v));
+}
+static inline __attribute__((always_inline)) uint32_t tv_any(tv_u32 v)
+{
+    v |= TV_SWAP4(v);
+    v |= TV_SWAP2(v);
+    return (v | TV_SWAP1(v))[0];
+}
+
 static inline __attribute__((always_inline)) int
 fedp_fast_step(const fedp_consts *k, size_t n, const uint32_t *a, const uint32_t *b,
                uint32_t c, int exp_offset, uint32_t *d)
@@ -145,16 +165,13 @@ fedp_fast_step(const fedp_consts *k, size_t n, const uint32_t *a, const uint32_t
         N[ch] = fedp_mul_sign_t(na, nb);
         Ev = fedp_emax_t(Ev, X[ch]);
     }
-    int32_t E = Ev[0];
-    for (size_t l = 0; l < TERM_LANES; l++) {
-        bad |= vbad[l];
-        E = fedp_emax(E, Ev[l]);
-    }
-    if (bad)
+    if (bad | tv_any(vbad))
         return 1;
+    Ev = tv_emax_all(Ev);
+    const int32_t E = Ev[0];
     tv_s32 sv = {0};
     for (size_t ch = 0; ch < nch; ch++)
-        sv += fedp_signed_t(fedp_align_t(P[ch], X[ch], (tv_s32){0} + E), N[ch]);
+        sv += fedp_signed_t(fedp_align_t(P[ch], X[ch], Ev), N[ch]);
     int64_t sum = fedp_signed(fedp_align(mc << k->HC, fedp_c_x(k, ec), E), nc);
     for (size_t l = 0; l < TERM_LANES; l++)
         sum += sv[l];
@@ -164,45 +181,50 @@ fedp_fast_step(const fedp_consts *k, size_t n, const uint32_t *a, const uint32_t
 
 static inline __attribute__((always_inline)) int
 fedp_fast_fmt(const tc_profile *p, tc_fmt in, tc_fmt out, tc_round mode, unsigned rman,
-              size_t n, const uint32_t *a, const uint32_t *b, uint32_t c, int exp_offset,
-              uint32_t *d)
+              unsigned fbits, size_t n, const uint32_t *a, const uint32_t *b, uint32_t c,
+              int exp_offset, uint32_t *d)
 {
     fedp_consts k;
-    fedp_consts_for(p, in, out, mode, rman, &k);
+    fedp_consts_for(p, in, out, mode, rman, fbits, &k);
     return fedp_fast_step(&k, n, a, b, c, exp_offset, d);
 }
 
-/* The fast path specialised for the formats of the hot profiles and their step widths:
- * with the format rows constant, the compiler folds every mask and shift of the
- * unpacking and packing, and with n constant the chunk loops unroll; the usual rounding
- * (RZ to the output's own width) is a constant too. */
-#define FAST_N(IN, OUT, N)                                                               \
-    (p->round == TC_RZ && p->out_man_bits == fmt_table[OUT].man_bits                         \
-         ? fedp_fast_fmt(p, IN, OUT, TC_RZ, fmt_table[OUT].man_bits, N, a, b, c, exp_offset, \
-                         d)                                                                  \
-         : fedp_fast_fmt(p, IN, OUT, p->round, p->out_man_bits, N, a, b, c, exp_offset, d))
-#define FAST_CASE(IN, OUT)                         \
-    if (p->in == IN && p->out == OUT) {            \
-        switch (n) {                               \
-        case 4: return FAST_N(IN, OUT, 4);         \
-        case 8: return FAST_N(IN, OUT, 8);         \
-        case 16: return FAST_N(IN, OUT, 16);       \
-        default: return FAST_N(IN, OUT, n);        \
-        }                                          \
+/* The fast path specialised for the step shapes of the profile table's rows (formats,
+ * rounding to the output's own width, n = L and F, profile.c): with all of them
+ * constant the compiler folds every mask and shift of the unpacking, the alignment
+ * and the packing, and unrolls the chunk loops; a single case then runs no code that
+ * only reads its profile. A short step (k < L), another rounding width or exp_offset's
+ * callers take the instance of their format pair with n, F and the rounding read at
+ * run time, and other pairs the generic one. */
+#define FAST_SHAPE(IN, OUT, MODE, N, FB)                                                 \
+    if (n == (N) && p->F == (FB) && p->round == (MODE) &&                                \
+        p->out_man_bits == fmt_table[OUT].man_bits)                                      \
+        return fedp_fast_fmt(p, IN, OUT, MODE, fmt_table[OUT].man_bits, FB, N, a, b, c,  \
+                             exp_offset, d);
+/* a format pair, its rows' rounding and three (n, F) shapes (one may repeat) */
+#define FAST_PAIR(IN, OUT, MODE, N1, F1, N2, F2, N3, F3)                                 \
+    if (p->in == (IN) && p->out == (OUT)) {                                              \
+        FAST_SHAPE(IN, OUT, MODE, N1, F1)                                                \
+        FAST_SHAPE(IN, OUT, MODE, N2, F2)                                                \
+        FAST_SHAPE(IN, OUT, MODE, N3, F3)                                                \
+        return fedp_fast_fmt(p, IN, OUT, p->round, p->out_man_bits, p->F, n, a, b, c,    \
+                             exp_offset, d);                                             \
     }
 
 static inline __attribute__((always_inline)) int
 fedp_fast_body(const tc_profile *p, size_t n, const uint32_t *a, const uint32_t *b, uint32_t c,
                int exp_offset, uint32_t *d)
 {
-    FAST_CASE(TC_FMT_FP16, TC_FMT_FP32)
-    FAST_CASE(TC_FMT_FP16, TC_FMT_FP16)
-    FAST_CASE(TC_FMT_BF16, TC_FMT_FP32)
-    FAST_CASE(TC_FMT_TF32, TC_FMT_FP32)
-    FAST_CASE(TC_FMT_E4M3, TC_FMT_FP32)
-    FAST_CASE(TC_FMT_E5M2, TC_FMT_FP32)
-    return fedp_fast_fmt(p, p->in, p->out, p->round, p->out_man_bits, n, a, b, c, exp_offset,
-                         d);
+    /* shapes: turing, ampere and ada (8, 24); hopper and blackwell (16, 25); volta (4, 23);
+     * tf32 steps are half as long; fp8 wgmma (32, 13), tcgen05 (32, 25) */
+    FAST_PAIR(TC_FMT_FP16, TC_FMT_FP32, TC_RZ, 8, 24, 16, 25, 4, 23)
+    FAST_PAIR(TC_FMT_FP16, TC_FMT_FP16, TC_RNE, 8, 24, 16, 25, 4, 23)
+    FAST_PAIR(TC_FMT_BF16, TC_FMT_FP32, TC_RZ, 8, 24, 16, 25, 16, 25)
+    FAST_PAIR(TC_FMT_TF32, TC_FMT_FP32, TC_RZ, 4, 24, 8, 25, 8, 25)
+    FAST_PAIR(TC_FMT_E4M3, TC_FMT_FP32, TC_RZ, 16, 13, 32, 13, 32, 25)
+    FAST_PAIR(TC_FMT_E5M2, TC_FMT_FP32, TC_RZ, 16, 13, 32, 13, 32, 13)
+    return fedp_fast_fmt(p, p->in, p->out, p->round, p->out_man_bits, p->F, n, a, b, c,
+                         exp_offset, d);
 }
 
 /* fedp_fast_body compiled for the x86-64 baseline (and any other CPU) and for AVX2

@@ -78,15 +78,15 @@ static inline __attribute__((always_inline)) void fedp_fields_of(const tc_fmt_in
     u->special = f->nan_style != TC_NAN_NONE;
 }
 
-/* The step constants of FEDP (or mxf8f6f4) profile p, with its formats, rounding mode
- * and rounding width passed apart: the single-case kernels pass constants, so that
+/* The step constants of FEDP (or mxf8f6f4) profile p, with its formats, rounding mode,
+ * rounding width and F passed apart: the single-case kernels pass constants, so that
  * every mask and shift below folds. */
 static inline __attribute__((always_inline)) void
 fedp_consts_for(const tc_profile *p, tc_fmt in, tc_fmt out, tc_round mode, unsigned rman,
-                fedp_consts *k)
+                unsigned fbits, fedp_consts *k)
 {
     const tc_fmt_info *fi = &fmt_table[in], *fo = &fmt_table[out];
-    const int F = (int)p->F, pfb = 2 * (int)fi->man_bits, MC = (int)fo->man_bits;
+    const int F = (int)fbits, pfb = 2 * (int)fi->man_bits, MC = (int)fo->man_bits;
     k->F = F;
     k->H = F > pfb ? F - pfb : 0;
     k->prod_sh = pfb + k->H - F;
@@ -113,8 +113,8 @@ fedp_consts_for(const tc_profile *p, tc_fmt in, tc_fmt out, tc_round mode, unsig
  * scalars here, GNU C vectors in gemm_lanes.h) and instantiated for each by
  * FEDP_DEFINE_STAGES, names suffixed by SFX (none for scalars). MASK turns a
  * comparison into all ones or zero for either (a vector comparison gives -1/0, a scalar
- * one 1/0; the instantiation names which, MASK); FEDP_SEL(m, a, b) is m ? a : b lane by
- * lane.
+ * one 1/0; the instantiation names which, MASK); FEDP_SEL(MASK, m, a, b) is m ? a : b lane
+ * by lane.
  *
  * ---- UNPACK (fedp_unpack): a word of a format with fields u: the significand with its
  * hidden bit, moved up by `up`; *exp its exponent less `down` (FEDP_ZERO_EXP for a zero
@@ -132,14 +132,17 @@ fedp_consts_for(const tc_profile *p, tc_fmt in, tc_fmt out, tc_round mode, unsig
  * width (fedp_align: a zero term's shift is huge); the c term, moved up by HC, aligns
  * as a product of kept exponent fedp_c_x (its right shift is E - e_c + c_sh).
  * ---- ADD (fedp_signed): a truncated magnitude with its sign mask, as a signed term. */
-#define FEDP_SEL(m, a, b) (((a) & (m)) | ((b) & ~(m)))
+#define FEDP_SEL(MASK, m, a, b) MASK##_SEL(m, a, b)
 #define FEDP_MASK_S(VU, c) ((VU){0} - (VU)(c)) /* a scalar comparison: 1 or 0 */
 #define FEDP_MASK_V(VU, c) ((VU)(c))             /* a vector one: -1 or 0 already */
+/* a scalar select is a conditional move; vector lanes blend by the mask's bits */
+#define FEDP_MASK_S_SEL(m, a, b) ((m) ? (a) : (b))
+#define FEDP_MASK_V_SEL(m, a, b) (((a) & (m)) | ((b) & ~(m)))
 #define FEDP_DEFINE_ALIGN(NAME, T, VU, VS, MAXSH, MASK)                                       \
     static inline __attribute__((always_inline)) T NAME(T sig, VS x, VS e)                    \
     {                                                                                         \
         VU sh = (VU)(e - x);                                                                  \
-        return sig >> FEDP_SEL(MASK(VU, sh > MAXSH), (VU){0} + MAXSH, sh);                    \
+        return sig >> FEDP_SEL(MASK, MASK(VU, sh > MAXSH), (VU){0} + MAXSH, sh);              \
     }
 #define FEDP_DEFINE_STAGES(SFX, VU, VS, MASK)                                                 \
     static inline __attribute__((always_inline)) VU fedp_unpack##SFX(                         \
@@ -152,7 +155,7 @@ fedp_consts_for(const tc_profile *p, tc_fmt in, tc_fmt out, tc_round mode, unsig
                 (MASK(VU, ef == zero + u->emask) & (zero - u->special));                      \
         VU sig = (v & ((1u << u->man) - 1u)) | (~efz & (1u << u->man));                       \
         VS e = (VS)(ef - efz) - u->bias - down; /* a subnormal's exponent is emin */          \
-        *exp = FEDP_SEL(MASK(VS, sig != zero), e, (VS)zero + FEDP_ZERO_EXP);                  \
+        *exp = FEDP_SEL(MASK, MASK(VS, sig != zero), e, (VS)zero + FEDP_ZERO_EXP);            \
         *neg = zero - ((v >> u->sign_shift) & u->sign_mask);                                  \
         return sig << up;                                                                     \
     }                                                                                         \
@@ -168,13 +171,14 @@ fedp_consts_for(const tc_profile *p, tc_fmt in, tc_fmt out, tc_round mode, unsig
     }                                                                                         \
     static inline __attribute__((always_inline)) VS fedp_emax##SFX(VS e, VS x)                \
     {                                                                                         \
-        return FEDP_SEL(MASK(VS, x > e), x, e);                                               \
+        return FEDP_SEL(MASK, MASK(VS, x > e), x, e);                                         \
     }                                                                                         \
     static inline __attribute__((always_inline)) VS fedp_c_exp##SFX(const fedp_consts *k,     \
                                                                     VU mc, VS ec)             \
     {                                                                                         \
         const VS zero = {0};                                                                  \
-        VS x = FEDP_SEL(MASK(VS, mc != (VU){0}), ec - k->prod_sh, zero + FEDP_ZERO_EXP);      \
+        VS x = FEDP_SEL(MASK, MASK(VS, mc != (VU){0}), ec - k->prod_sh,                       \
+                        zero + FEDP_ZERO_EXP);                                                \
         return fedp_emax##SFX(x, zero + (k->emin_align - k->prod_sh));                        \
     }                                                                                         \
     static inline __attribute__((always_inline)) VS fedp_c_x##SFX(const fedp_consts *k,       \
@@ -210,13 +214,14 @@ FEDP_DEFINE_ALIGN(fedp_align64, uint64_t, uint32_t, int32_t, 63u, FEDP_MASK_S)
         VU neg = (VU)(s >> (BITS - 1));                                                       \
         VU mag = ((VU)s ^ neg) - neg;                                                         \
         VS e = MSB(mag, lz) + q;                                                              \
-        VS e_res = FEDP_SEL(MASK(VS, e > zero + k->out_emin), e,                              \
+        VS e_res = FEDP_SEL(MASK, MASK(VS, e > zero + k->out_emin), e,                        \
                             zero + k->out_emin);         /* subnormals keep emin */           \
         VS shift = e_res - r - q;                        /* bits of mag below the lsb */      \
         VS left = MASK(VS, shift < zero);                                                     \
-        VS ls = FEDP_SEL(left, -shift, zero);            /* exact: mag moves up */            \
-        VS rs = FEDP_SEL(left, zero, FEDP_SEL(MASK(VS, shift > zero + (BITS - 1)),            \
-                                              zero + (BITS - 1), shift));                     \
+        VS ls = FEDP_SEL(MASK, left, -shift, zero);      /* exact: mag moves up */            \
+        VS rs = FEDP_SEL(MASK, left, zero,                                                    \
+                         FEDP_SEL(MASK, MASK(VS, shift > zero + (BITS - 1)),                  \
+                                  zero + (BITS - 1), shift));                                 \
         VU rx = (mag << 1) >> (VU)rs;                    /* sig, then the round bit */        \
         VU sticky = MASK(VU, ((mag << 1) - (rx << (VU)rs)) != (VU){0}) & one;                 \
         VU sig = (mag << (VU)ls) >> (VU)rs;                                                   \
@@ -230,12 +235,57 @@ FEDP_DEFINE_ALIGN(fedp_align64, uint64_t, uint32_t, int32_t, 63u, FEDP_MASK_S)
         VU frac = (sig & ((one << (VU)r) - one)) << (k->out_man - (unsigned)k->r);            \
         VU fin = ((biased << k->out_man) | frac) << k->out_ignore;                            \
         VU over = MASK(VU, e_res > zero + k->out_emax);                                       \
-        VU body = FEDP_SEL(over, (VU){0} + k->out_inf, fin);                                  \
+        VU body = FEDP_SEL(MASK, over, (VU){0} + k->out_inf, fin);                            \
         /* the sign, but none on a zero with zero_plus (docs/contract.md step 7) */          \
         VU keep = MASK(VU, body != (VU){0}) | ((VU){0} + (k->zero_plus ? 0u : ~0u));          \
         VU d = ((neg & one & keep) << k->out_sign_shift) | body;                              \
         return CVT(d & MASK(VU, s != zero));                                                  \
     }
+/* floor(log2 x) on the lanes of a vector type VU/VS of BITS-bit lanes, for NORM: from a
+ * leading-zero count lane by lane where the target has a vector one (lz: AVX-512CD),
+ * else by halving the range (compares and shifts exist everywhere); x = 0 gives 0. */
+#define FEDP_HALVE(H)                                                                         \
+    {                                                                                         \
+        st_ w = (st_)FEDP_MASK_V(ut_, (x >> (H)) != (ut_){0}) & (H);                          \
+        msb += w;                                                                             \
+        x >>= (ut_)w;                                                                         \
+    }
+#define FEDP_DEFINE_MSB(NAME, VU, VS, BITS)                                                   \
+    static inline __attribute__((always_inline)) VS NAME(VU x, int lz)                        \
+    {                                                                                         \
+        typedef VU ut_; /* for FEDP_HALVE */                                                  \
+        typedef VS st_;                                                                       \
+        st_ msb = {0};                                                                        \
+        if (lz) {                                                                             \
+            for (size_t l = 0; l < sizeof(VU) / (BITS / 8); l++)                              \
+                msb[l] = BITS - 1 - (BITS == 64 ? __builtin_clzll((uint64_t)x[l] | 1u)        \
+                                                : __builtin_clz((unsigned)x[l] | 1u));        \
+        } else {                                                                              \
+            if (BITS == 64)                                                                   \
+                FEDP_HALVE(BITS / 2)                                                          \
+            FEDP_HALVE(16) FEDP_HALVE(8) FEDP_HALVE(4) FEDP_HALVE(2) FEDP_HALVE(1)            \
+        }                                                                                     \
+        return msb;                                                                           \
+    }
+/* NORM/ROUND on vectors: PFX##_round32 on 32-bit lanes (VU32/VS32) for narrow steps,
+ * PFX##_round64 on as many 64-bit ones (VU64/VS64) for the others, both returning
+ * 32-bit lanes; each instantiated apart, where it is used. */
+#define FEDP_DEFINE_LANE_ROUND32(PFX, VU32, VS32)                                             \
+    static inline __attribute__((always_inline)) VU32 PFX##_cvt32(VU32 x)                     \
+    {                                                                                         \
+        return x;                                                                             \
+    }                                                                                         \
+    FEDP_DEFINE_MSB(PFX##_msb32, VU32, VS32, 32)                                              \
+    FEDP_DEFINE_ROUND(PFX##_round32, VU32, VS32, VU32, 32, FEDP_MASK_V, PFX##_msb32,          \
+                      PFX##_cvt32)
+#define FEDP_DEFINE_LANE_ROUND64(PFX, VU32, VU64, VS64)                                       \
+    static inline __attribute__((always_inline)) VU32 PFX##_cvt64(VU64 x)                     \
+    {                                                                                         \
+        return __builtin_convertvector(x, VU32);                                              \
+    }                                                                                         \
+    FEDP_DEFINE_MSB(PFX##_msb64, VU64, VS64, 64)                                              \
+    FEDP_DEFINE_ROUND(PFX##_round64, VU64, VS64, VU32, 64, FEDP_MASK_V, PFX##_msb64,          \
+                      PFX##_cvt64)
 #define FEDP_MSB64(x, lz) ((void)(lz), 63 - __builtin_clzll((x) | 1u))
 #define FEDP_CVT_U32(x) ((uint32_t)(x))
 FEDP_DEFINE_ROUND(fedp_round, uint64_t, int64_t, uint32_t, 64, FEDP_MASK_S, FEDP_MSB64,

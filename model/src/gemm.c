@@ -480,7 +480,7 @@ tc_status tc_gemm(const tc_profile *p, size_t M, size_t N, size_t K, const tc_ma
     unsigned asked = opts ? opts->threads : 0;
     if (p->kind == TC_KIND_FEDP || p->kind == TC_KIND_MX) {
         g.kernel = kernel;
-        fedp_consts_for(p, p->in, p->out, p->round, p->out_man_bits, &g.k);
+        fedp_consts_for(p, p->in, p->out, p->round, p->out_man_bits, p->F, &g.k);
         g.status = panel_alloc(&g);
         if (g.status == TC_OK)
             run_phase(&g, worker_count(asked, M + g.npanels), unpack_worker);

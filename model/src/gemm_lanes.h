@@ -78,42 +78,10 @@ static inline __attribute__((always_inline)) gv_u32 gv_load(const void *p)
     return v;
 }
 
-
-/* The stages on the lanes (fedp_step.h). NORM/ROUND's floor(log2 x) comes from a
- * leading-zero count where the target has a vector one (lz: AVX-512CD), else from
- * halving the range (compares and shifts exist everywhere). */
+/* The stages on the lanes (fedp_step.h), NORM/ROUND's floor(log2 x) included. */
 FEDP_DEFINE_STAGES(_v, gv_u32, gv_s32, FEDP_MASK_V)
-#define GV_HALVE(H)                                                                           \
-    {                                                                                         \
-        st_ w = (st_)FEDP_MASK_V(ut_, (x >> (H)) != (ut_){0}) & (H);                          \
-        msb += w;                                                                             \
-        x >>= (ut_)w;                                                                         \
-    }
-#define GV_DEFINE_MSB(NAME, VU, VS, BITS)                                                     \
-    static inline __attribute__((always_inline)) VS NAME(VU x, int lz)                        \
-    {                                                                                         \
-        typedef VU ut_; /* for GV_HALVE */                                                    \
-        typedef VS st_;                                                                       \
-        st_ msb = {0};                                                                        \
-        if (lz) {                                                                             \
-            for (int l = 0; l < GEMM_LANES; l++)                                              \
-                msb[l] = BITS - 1 - (BITS == 64 ? __builtin_clzll((uint64_t)x[l] | 1u)        \
-                                                : __builtin_clz((unsigned)x[l] | 1u));        \
-        } else {                                                                              \
-            if (BITS == 64)                                                                   \
-                GV_HALVE(BITS / 2)                                                            \
-            GV_HALVE(16) GV_HALVE(8) GV_HALVE(4) GV_HALVE(2) GV_HALVE(1)                      \
-        }                                                                                     \
-        return msb;                                                                           \
-    }
-GV_DEFINE_MSB(gv_msb64, gv_u64, gv_s64, 64)
-GV_DEFINE_MSB(gv_msb32, gv_u32, gv_s32, 32)
-#define GV_CVT(x) __builtin_convertvector(x, gv_u32)
-FEDP_DEFINE_ROUND(lane_round64, gv_u64, gv_s64, gv_u32, 64, FEDP_MASK_V, gv_msb64, GV_CVT)
-FEDP_DEFINE_ROUND(lane_round32, gv_u32, gv_s32, gv_u32, 32, FEDP_MASK_V, gv_msb32, GV_CVT)
-#undef GV_CVT
-#undef GV_DEFINE_MSB
-#undef GV_HALVE
+FEDP_DEFINE_LANE_ROUND32(lane, gv_u32, gv_s32)
+FEDP_DEFINE_LANE_ROUND64(lane, gv_u32, gv_u64, gv_s64)
 
 /* One k-step of n terms for one row of D against the panel: c in, the step's result
  * out (the chain of docs/contract.md: each step's rounded result is the next one's c).
