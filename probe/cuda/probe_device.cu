@@ -43,17 +43,14 @@
 #define PK_ARCH 0
 #endif
 
-/* One mma of kind K: d = a * b + c, registers as the PTX fragments (a[4], b[2], c[8],
- * d[8] hold the largest). Returns 0 where the target lacks the instruction: each form is
+/* One mma of kind K: d = a * b + c, registers as the PTX fragments (a[4], b[4], c[8],
+ * d[8] hold the largest), e mma.sp's metadata word. Returns 0 where the target lacks the instruction: each form is
  * compiled only for the targets from its sm on (a discarded if constexpr branch is not
  * instantiated, so ptxas never sees an instruction its target lacks). */
 template <int K>
 __device__ __forceinline__ int mma(uint32_t *d, const uint32_t *a, const uint32_t *b,
-                                   const uint32_t *c)
+                                   const uint32_t *c, uint32_t e)
 {
-    /* mma.sp's metadata: the first two of each four elements (indices 0 and 1, ordered),
-     * valid for every sparse type; only the timing kernels run mma.sp */
-    const uint32_t e = 0x44444444u;
 #define PK_MMA_CASE(kind, sp, m, n, k, in, acc, regs, types, sm) \
     if constexpr (K == kind && PK_ARCH >= sm) {                  \
         PK_ASM_##regs(types);                                    \
@@ -65,27 +62,16 @@ __device__ __forceinline__ int mma(uint32_t *d, const uint32_t *a, const uint32_
     return 0;
 }
 
-/* Numerics: warp w runs mma w on its lanes' registers. */
+/* Whether kind K is an mma.sp. */
 template <int K>
-__global__ void mma_run(size_t nmma, unsigned na, unsigned nb, unsigned nc,
-                        const uint32_t *a, const uint32_t *b, const uint32_t *c, uint32_t *d,
-                        int *missing)
+__device__ constexpr bool pk_sparse()
 {
-    size_t w = (blockIdx.x * (size_t)blockDim.x + threadIdx.x) / 32;
-    unsigned lane = threadIdx.x % 32;
-    if (w >= nmma)
-        return;
-    uint32_t ar[4] = {0}, br[2] = {0}, cr[8] = {0}, dr[8] = {0};
-    for (unsigned i = 0; i < na; i++)
-        ar[i] = a[(w * 32 + lane) * na + i];
-    for (unsigned i = 0; i < nb; i++)
-        br[i] = b[(w * 32 + lane) * nb + i];
-    for (unsigned i = 0; i < nc; i++)
-        cr[i] = c[(w * 32 + lane) * nc + i];
-    if (!mma<K>(dr, ar, br, cr))
-        *missing = 1;
-    for (unsigned i = 0; i < nc; i++)
-        d[(w * 32 + lane) * nc + i] = dr[i];
+#define PK_SP_CASE(kind, sp, m, n, k, in, acc, regs, types, sm) \
+    if (K == kind)                                              \
+        return sp;
+    PK_MMA_FORMS(PK_SP_CASE)
+#undef PK_SP_CASE
+    return false;
 }
 
 /* Whether kind K's inputs are fp8 (e4m3, e5m2). */
@@ -100,6 +86,30 @@ __device__ constexpr bool pk_fp8()
     PK_MMA_FORMS(PK_FP8_CASE)
 #undef PK_FP8_CASE
     return false;
+}
+
+/* Numerics: warp w runs mma w on its lanes' registers. */
+template <int K>
+__global__ void mma_run(size_t nmma, unsigned na, unsigned nb, unsigned nc,
+                        const uint32_t *a, const uint32_t *b, const uint32_t *c, uint32_t *d,
+                        int *missing)
+{
+    size_t w = (blockIdx.x * (size_t)blockDim.x + threadIdx.x) / 32;
+    unsigned lane = threadIdx.x % 32;
+    if (w >= nmma)
+        return;
+    uint32_t ar[5] = {0}, br[4] = {0}, cr[8] = {0}, dr[8] = {0};
+    for (unsigned i = 0; i < na; i++)
+        ar[i] = a[(w * 32 + lane) * na + i];
+    for (unsigned i = 0; i < nb; i++)
+        br[i] = b[(w * 32 + lane) * nb + i];
+    for (unsigned i = 0; i < nc; i++)
+        cr[i] = c[(w * 32 + lane) * nc + i];
+    /* mma.sp: A's last register is the metadata (probe_frag_pack_sp) */
+    if (!mma<K>(dr, ar, br, cr, pk_sparse<K>() ? ar[na - 1] : 0))
+        *missing = 1;
+    for (unsigned i = 0; i < nc; i++)
+        d[(w * 32 + lane) * nc + i] = dr[i];
 }
 
 /* Timing: each warp iters iterations of ILP independent mma, each into its own
@@ -130,7 +140,8 @@ __global__ void mma_time(unsigned iters, unsigned long long *out, uint32_t *sink
             if (pk_fp8<K>())
                 a[j][0] = acc[j][0];
 #endif
-            if (!mma<K>(acc[j], a[j], b, acc[j]))
+            /* mma.sp's metadata: the first two of every four (0x4 a group) */
+            if (!mma<K>(acc[j], a[j], b, acc[j], 0x44444444u))
                 *missing = 1;
         }
     __syncwarp();

@@ -73,6 +73,23 @@ tc_status probe_frag_of(const probe_form *f, probe_frag *out);
 tc_status probe_frag_pack(const probe_form *f, const uint32_t *a, const uint32_t *b,
                           const uint32_t *c, uint32_t *a_regs, uint32_t *b_regs,
                           uint32_t *c_regs);
+/* mma.sp (2:4): the cases' A holds the dense k, already zero outside 2:4 pattern
+ * `pattern` (probe_sparsify); the registers get A compressed (the PTX layout of a dense
+ * A of k/2) and, as A's last register in every lane, the metadata word of the pattern
+ * (the same in every lane, so the metadata's own fragment layout does not matter).
+ * For a dense form the pattern is ignored. */
+enum { PROBE_SP_PATTERNS = 6 };
+tc_status probe_frag_pack_sp(const probe_form *f, unsigned pattern, const uint32_t *a,
+                             const uint32_t *b, const uint32_t *c, uint32_t *a_regs,
+                             uint32_t *b_regs, uint32_t *c_regs);
+/* Zeroes the elements of n cases' A (k each) that 2:4 pattern `pattern` does not keep. */
+void probe_sparsify(const probe_form *f, unsigned pattern, size_t n, uint32_t *a);
+/* The metadata word of a pattern: two 2-bit indices per group of 4, for 8 groups. */
+uint32_t probe_sp_meta(unsigned pattern);
+/* n cases of k words (a or b) in place to the k/2 that pattern keeps, in k order. */
+void probe_sp_compress(const probe_form *f, unsigned pattern, size_t n, uint32_t *x);
+/* The two indices (of every 4) that pattern keeps. */
+void probe_sp_kept(unsigned pattern, unsigned *first, unsigned *second);
 /* wgmma (A and B from shared memory: the device lays tiles out, cuda/wgmma.cuh): one
  * m64nN instruction carries n cases on D's diagonal as above, its tiles A (m x k) and
  * B (k x n) patterns of in, C and D (m x n) accumulator patterns, row-major. */
@@ -120,6 +137,10 @@ int probe_dev_time(const probe_form *f, unsigned warps, unsigned ilp, unsigned i
 int probe_write_vectors(const char *dir, const char *gpu, const probe_form *f, size_t n,
                         const uint32_t *a, const uint32_t *b, const uint32_t *c,
                         const uint32_t *d, int write_inputs);
+/* mma.sp: sparse_<GPU>.txt beside the vectors, a line a case: "keep I J", the two
+ * elements of every four k that the case's A kept (the vectors hold the kept k/2 terms
+ * of a and b, in k order). Case i is instruction i / n's, pattern (i / n) mod 6. */
+int probe_write_sparse(const char *dir, const char *gpu, const probe_form *f, size_t cases);
 /* The header: GPU, driver, SMs, clock, date, seed, cases. */
 int probe_write_header(const char *path, const probe_gpu *g, const char *date, uint64_t seed,
                        size_t cases);

@@ -42,12 +42,25 @@ int probe_dev_mma(const probe_form *f, size_t nmma, const uint32_t *a_regs,
         snprintf(err, size, "canned device: no mma for this form");
         return -1;
     }
-    uint32_t A[16 * 32], B[32 * 8], C[16 * 8], D[16 * 8];
+    uint32_t A[16 * 64], B[64 * 8], C[16 * 8], D[16 * 8]; /* k up to 64 (mma.sp) */
     for (size_t t = 0; t < nmma; t++) {
         probe_frag_unpack_ab(f, a_regs + t * PROBE_LANES * fr.a_regs,
                              b_regs + t * PROBE_LANES * fr.b_regs,
                              c_regs + t * PROBE_LANES * fr.c_regs, A, B, C);
-        if (tc_mma_tile(p, f->m, f->n, f->k, A, B, C, D) != TC_OK) {
+        unsigned k = f->k;
+        if (f->sparse) { /* the contract's mma.sp: the dense step over the kept terms of
+                            the metadata's pattern, in k order (A row-major m x k, B k x n) */
+            uint32_t meta = a_regs[t * PROBE_LANES * fr.a_regs + fr.a_regs - 1];
+            unsigned kept[2] = {meta & 3u, meta >> 2 & 3u};
+            k = f->k / 2;
+            for (unsigned r = 0; r < f->m; r++)
+                for (unsigned x = 0; x < k; x++)
+                    A[r * k + x] = A[r * f->k + x / 2 * 4 + kept[x % 2]];
+            for (unsigned x = 0; x < k; x++)
+                for (unsigned col = 0; col < f->n; col++)
+                    B[x * f->n + col] = B[(x / 2 * 4 + kept[x % 2]) * f->n + col];
+        }
+        if (tc_mma_tile(p, f->m, f->n, k, A, B, C, D) != TC_OK) {
             snprintf(err, size, "canned device: tc_mma_tile failed");
             return -1;
         }

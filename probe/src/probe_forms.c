@@ -58,7 +58,8 @@ int probe_kind(const probe_form *f)
  * of wgmma fp16 -> fp32 and N = 256 of every wgmma format pair (its peak rate). */
 static int has_numerics(const probe_form *f)
 {
-    if (probe_kind(f) < 0 || f->sparse)
+    /* tf32's sparsity is 1:2 with its own metadata rule: timing only */
+    if (probe_kind(f) < 0 || (f->sparse && f->in == TC_FMT_TF32))
         return 0;
     return f->instr != TC_INSTR_WGMMA || f->n == PK_WG_NUMERICS_N;
 }

@@ -7,7 +7,7 @@
 #include "probe.h"
 #include "tcsim_tc.h"
 
-enum { MAX_M = 16, MAX_N = 8, MAX_K = 32 };
+enum { MAX_M = 16, MAX_N = 8, MAX_K = 64 };
 
 /* Bits of one input element in a register. */
 static unsigned ebits(tc_fmt in)
@@ -30,12 +30,54 @@ static int is_m8n8k4(const probe_form *f)
 
 typedef enum { OP_A, OP_B, OP_C } operand;
 
+/* Columns of A in its registers: mma.sp holds A compressed, 2 of every 4. */
+static unsigned a_cols(const probe_form *f)
+{
+    return f->sparse ? f->k / 2 : f->k;
+}
+
 /* Elements of an operand in each lane. */
 static unsigned elems(const probe_form *f, operand op)
 {
     unsigned tiles = probe_form_tiles(f);
-    unsigned rows = op == OP_B ? f->k : f->m, cols = op == OP_A ? f->k : f->n;
+    unsigned rows = op == OP_B ? f->k : f->m, cols = op == OP_A ? a_cols(f) : f->n;
     return tiles * rows * cols / PROBE_LANES;
+}
+
+/* mma.sp's 2:4 patterns: pattern p keeps elements keep[p][0] < keep[p][1] of every
+ * four consecutive k. One pattern a whole instruction, in every lane's metadata, so
+ * that the metadata's own fragment layout does not matter. */
+static const unsigned char keep[PROBE_SP_PATTERNS][2] = {{0, 1}, {0, 2}, {0, 3},
+                                                          {1, 2}, {1, 3}, {2, 3}};
+
+uint32_t probe_sp_meta(unsigned pattern)
+{
+    const unsigned char *kp = keep[pattern % PROBE_SP_PATTERNS];
+    uint32_t nibble = kp[0] | (uint32_t)kp[1] << 2, w = 0;
+    for (int i = 0; i < 8; i++)
+        w |= nibble << 4 * i;
+    return w;
+}
+
+void probe_sp_compress(const probe_form *f, unsigned pattern, size_t n, uint32_t *x)
+{
+    const unsigned char *kp = keep[pattern % PROBE_SP_PATTERNS];
+    for (size_t i = 0; i < n * f->k / 2; i++) /* writes never pass the reads */
+        x[i] = x[i / 2 * 4 + kp[i % 2]];
+}
+
+void probe_sp_kept(unsigned pattern, unsigned *first, unsigned *second)
+{
+    *first = keep[pattern % PROBE_SP_PATTERNS][0];
+    *second = keep[pattern % PROBE_SP_PATTERNS][1];
+}
+
+void probe_sparsify(const probe_form *f, unsigned pattern, size_t n, uint32_t *a)
+{
+    const unsigned char *kp = keep[pattern % PROBE_SP_PATTERNS];
+    for (size_t x = 0; x < n * f->k; x++)
+        if (x % 4 != kp[0] && x % 4 != kp[1])
+            a[x] = 0;
 }
 
 tc_status probe_frag_of(const probe_form *f, probe_frag *out)
@@ -43,7 +85,7 @@ tc_status probe_frag_of(const probe_form *f, probe_frag *out)
     if (!f->numerics || f->instr != TC_INSTR_MMA || f->m > MAX_M || f->n != MAX_N ||
         f->k > MAX_K)
         return TC_EUNSUPPORTED;
-    out->a_regs = elems(f, OP_A) * ebits(f->in) / 32;
+    out->a_regs = elems(f, OP_A) * ebits(f->in) / 32 + (f->sparse ? 1 : 0); /* + metadata */
     out->b_regs = elems(f, OP_B) * ebits(f->in) / 32;
     out->c_regs = out->d_regs = elems(f, OP_C) * acc_bits(f) / 32;
     return TC_OK;
@@ -91,13 +133,14 @@ static int pos(const probe_form *f, operand op, unsigned lane, unsigned i, unsig
     return 1;
 }
 
-/* Moves the elements of op between a tile (row stride `stride`) and registers: to_regs
- * 1 packs (elements of other tiles become 0), 0 unpacks (they are skipped). */
-static void walk(const probe_form *f, operand op, int to_regs, uint32_t *regs, uint32_t *tile,
-                 unsigned stride)
+/* Moves the elements of op between a tile (row stride `stride`) and registers (nregs a
+ * lane): to_regs 1 packs (elements of other tiles become 0), 0 unpacks (they are
+ * skipped). */
+static void walk(const probe_form *f, operand op, int to_regs, uint32_t *regs, unsigned nregs,
+                 uint32_t *tile, unsigned stride)
 {
     unsigned bits = op == OP_C ? acc_bits(f) : ebits(f->in), per = 32 / bits;
-    unsigned ne = elems(f, op), nregs = ne / per;
+    unsigned ne = elems(f, op);
     uint32_t mask = bits == 32 ? 0xffffffffu : (1u << bits) - 1u;
     for (unsigned lane = 0; lane < PROBE_LANES; lane++)
         for (unsigned i = 0; i < ne; i++) {
@@ -149,9 +192,9 @@ void probe_tile_diag(const probe_form *f, const uint32_t *D, uint32_t *d)
         d[j] = D[j * f->n + j];
 }
 
-tc_status probe_frag_pack(const probe_form *f, const uint32_t *a, const uint32_t *b,
-                          const uint32_t *c, uint32_t *a_regs, uint32_t *b_regs,
-                          uint32_t *c_regs)
+tc_status probe_frag_pack_sp(const probe_form *f, unsigned pattern, const uint32_t *a,
+                             const uint32_t *b, const uint32_t *c, uint32_t *a_regs,
+                             uint32_t *b_regs, uint32_t *c_regs)
 {
     probe_frag fr;
     tc_status st = probe_frag_of(f, &fr);
@@ -163,10 +206,25 @@ tc_status probe_frag_pack(const probe_form *f, const uint32_t *a, const uint32_t
     memset(a_regs, 0, PROBE_LANES * fr.a_regs * sizeof *a_regs);
     memset(b_regs, 0, PROBE_LANES * fr.b_regs * sizeof *b_regs);
     memset(c_regs, 0, PROBE_LANES * fr.c_regs * sizeof *c_regs);
-    walk(f, OP_A, 1, a_regs, A, f->k);
-    walk(f, OP_B, 1, b_regs, B, f->n);
-    walk(f, OP_C, 1, c_regs, C, f->n);
+    if (f->sparse) { /* A compressed in place: the kept two of every four, in order */
+        const unsigned char *kp = keep[pattern % PROBE_SP_PATTERNS];
+        for (unsigned r = 0; r < f->m; r++)
+            for (unsigned x = 0; x < f->k / 2; x++)
+                A[r * (f->k / 2) + x] = A[r * f->k + x / 2 * 4 + kp[x % 2]];
+        for (unsigned lane = 0; lane < PROBE_LANES; lane++)
+            a_regs[lane * fr.a_regs + fr.a_regs - 1] = probe_sp_meta(pattern);
+    }
+    walk(f, OP_A, 1, a_regs, fr.a_regs, A, a_cols(f));
+    walk(f, OP_B, 1, b_regs, fr.b_regs, B, f->n);
+    walk(f, OP_C, 1, c_regs, fr.c_regs, C, f->n);
     return TC_OK;
+}
+
+tc_status probe_frag_pack(const probe_form *f, const uint32_t *a, const uint32_t *b,
+                          const uint32_t *c, uint32_t *a_regs, uint32_t *b_regs,
+                          uint32_t *c_regs)
+{
+    return probe_frag_pack_sp(f, 0, a, b, c, a_regs, b_regs, c_regs);
 }
 
 void probe_frag_unpack_ab(const probe_form *f, const uint32_t *a_regs, const uint32_t *b_regs,
@@ -178,9 +236,20 @@ void probe_frag_unpack_ab(const probe_form *f, const uint32_t *a_regs, const uin
     memset(A, 0, f->m * f->k * sizeof *A);
     memset(B, 0, f->k * f->n * sizeof *B);
     memset(C, 0, f->m * f->n * sizeof *C);
-    walk(f, OP_A, 0, (uint32_t *)a_regs, A, f->k);
-    walk(f, OP_B, 0, (uint32_t *)b_regs, B, f->n);
-    walk(f, OP_C, 0, (uint32_t *)c_regs, C, f->n);
+    walk(f, OP_A, 0, (uint32_t *)a_regs, fr.a_regs, A, a_cols(f));
+    walk(f, OP_B, 0, (uint32_t *)b_regs, fr.b_regs, B, f->n);
+    walk(f, OP_C, 0, (uint32_t *)c_regs, fr.c_regs, C, f->n);
+    if (f->sparse) { /* expand A by lane 0's metadata: two 2-bit indices a group of 4 */
+        uint32_t meta = a_regs[fr.a_regs - 1], packed[MAX_M * MAX_K / 2];
+        memcpy(packed, A, f->m * (f->k / 2) * sizeof *A);
+        for (unsigned r = 0; r < f->m; r++)
+            for (unsigned x = 0; x < f->k; x++) {
+                unsigned g = x / 4, s = 0;
+                while (s < 2 && (meta >> (4 * (g % 8) + 2 * s) & 3u) != x % 4)
+                    s++;
+                A[r * f->k + x] = s < 2 ? packed[r * (f->k / 2) + 2 * g + s] : 0;
+            }
+    }
 }
 
 void probe_frag_pack_d(const probe_form *f, const uint32_t *D, uint32_t *d_regs)
@@ -189,7 +258,7 @@ void probe_frag_pack_d(const probe_form *f, const uint32_t *D, uint32_t *d_regs)
     if (probe_frag_of(f, &fr) != TC_OK)
         return;
     memset(d_regs, 0, PROBE_LANES * fr.d_regs * sizeof *d_regs);
-    walk(f, OP_C, 1, d_regs, (uint32_t *)D, f->n);
+    walk(f, OP_C, 1, d_regs, fr.d_regs, (uint32_t *)D, f->n);
 }
 
 void probe_frag_diag(const probe_form *f, const uint32_t *d_regs, uint32_t *d)
@@ -198,6 +267,6 @@ void probe_frag_diag(const probe_form *f, const uint32_t *d_regs, uint32_t *d)
     uint32_t D[MAX_M * MAX_N] = {0};
     if (probe_frag_of(f, &fr) != TC_OK)
         return;
-    walk(f, OP_C, 0, (uint32_t *)d_regs, D, f->n);
+    walk(f, OP_C, 0, (uint32_t *)d_regs, fr.d_regs, D, f->n);
     probe_tile_diag(f, D, d);
 }

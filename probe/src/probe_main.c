@@ -98,9 +98,11 @@ static int run_form(const probe_form *f, size_t n, const uint32_t *a, const uint
     if (probe_frag_of(f, &fr) != TC_OK || 4 * ninstr * regs > ws_words)
         return -1;
     for (size_t t = 0; rc == 0 && t < ninstr; t++)
-        if (probe_frag_pack(f, a + t * per * f->k, b + t * per * f->k, c + t * per,
-                            ar + t * PROBE_LANES * fr.a_regs, br + t * PROBE_LANES * fr.b_regs,
-                            cr + t * PROBE_LANES * fr.c_regs) != TC_OK)
+        if (probe_frag_pack_sp(f, (unsigned)(t % PROBE_SP_PATTERNS), a + t * per * f->k,
+                               b + t * per * f->k, c + t * per,
+                               ar + t * PROBE_LANES * fr.a_regs,
+                               br + t * PROBE_LANES * fr.b_regs,
+                               cr + t * PROBE_LANES * fr.c_regs) != TC_OK)
             rc = -1;
     if (rc == 0 && probe_dev_mma(f, ninstr, ar, br, cr, dr, err, sizeof err)) {
         fprintf(stderr, "tcsim-probe: %s\n", err);
@@ -117,7 +119,7 @@ static int run_form(const probe_form *f, size_t n, const uint32_t *a, const uint
 static int numerics(const char *dir, const char *gpu, const probe_form *forms, size_t nf,
                     size_t cases, uint64_t seed, unsigned *failed)
 {
-    enum { MAX_PER = 8, MAX_K = 32, MAX_TILE = 64 * MAX_K + MAX_K * 8 + 2 * 64 * 8 };
+    enum { MAX_PER = 8, MAX_K = 64, MAX_TILE = 64 * 32 + 32 * 8 + 2 * 64 * 8 };
     size_t n = (cases + MAX_PER - 1) / MAX_PER * MAX_PER;
     size_t ws_words =
         n / MAX_PER *
@@ -143,6 +145,9 @@ static int numerics(const char *dir, const char *gpu, const probe_form *forms, s
         }
         for (size_t i = 0; i < n; i++)
             probe_case(f->in, f->k, seed, i, a + i * f->k, b + i * f->k, c + i);
+        /* mma.sp: instruction t's cases keep 2:4 pattern t mod 6 of A (run_form) */
+        for (size_t t = 0; f->sparse && t < n / f->n; t++)
+            probe_sparsify(f, (unsigned)(t % PROBE_SP_PATTERNS), f->n, a + t * f->n * f->k);
         if (run_form(f, n, a, b, c, d, ws, ws_words)) {
             fprintf(stderr, "tcsim-probe: %s %s -> %s: no results (skipped)\n", op,
                     tc_fmt_get(f->in)->name, tc_fmt_get(f->acc)->name);
@@ -160,7 +165,23 @@ static int numerics(const char *dir, const char *gpu, const probe_form *forms, s
         /* the fp32 and fp16 accumulators of a shape share its cases: inputs once */
         int first = !prev || prev->instr != f->instr || prev->m != f->m || prev->n != f->n ||
                     prev->k != f->k || prev->in != f->in || prev->sparse != f->sparse;
-        rc = probe_write_vectors(sub, gpu, f, cases, a, b, c, d, first);
+        /* mma.sp: the kept k/2 terms of a and b, in k order (the dense arithmetic over
+         * them is the contract's), and which they were */
+        probe_form wf = *f;
+        for (size_t t = 0; f->sparse && t < n / f->n; t++) {
+            probe_sp_compress(f, (unsigned)(t % PROBE_SP_PATTERNS), f->n, a + t * f->n * f->k);
+            probe_sp_compress(f, (unsigned)(t % PROBE_SP_PATTERNS), f->n, b + t * f->n * f->k);
+        }
+        if (f->sparse) { /* case j of instruction t now at (t*n + j) * k/2 */
+            wf.k = f->k / 2;
+            for (size_t t = 1; t < n / f->n; t++) {
+                memmove(a + t * f->n * wf.k, a + t * f->n * f->k, f->n * wf.k * sizeof *a);
+                memmove(b + t * f->n * wf.k, b + t * f->n * f->k, f->n * wf.k * sizeof *b);
+            }
+        }
+        rc = probe_write_vectors(sub, gpu, &wf, cases, a, b, c, d, first);
+        if (rc == 0 && first && f->sparse)
+            rc = probe_write_sparse(sub, gpu, f, cases);
         prev = f;
     }
     free(a), free(b), free(c), free(d), free(ws);

@@ -68,6 +68,22 @@ int probe_write_vectors(const char *dir, const char *gpu, const probe_form *f, s
     return write_rows(dir, name, f->acc, n, 1, d);
 }
 
+int probe_write_sparse(const char *dir, const char *gpu, const probe_form *f, size_t cases)
+{
+    char path[1024];
+    if (snprintf(path, sizeof path, "%s/sparse_%s.txt", dir, gpu) >= (int)sizeof path)
+        return say(dir, "path too long");
+    FILE *out = fopen(path, "w");
+    if (!out)
+        return say(path, strerror(errno));
+    for (size_t i = 0; i < cases; i++) {
+        unsigned k0, k1;
+        probe_sp_kept((unsigned)(i / f->n % PROBE_SP_PATTERNS), &k0, &k1);
+        fprintf(out, "keep %u %u\n", k0, k1);
+    }
+    return fclose(out) == 0 ? 0 : say(path, "cannot write");
+}
+
 int probe_write_header(const char *path, const probe_gpu *g, const char *date, uint64_t seed,
                        size_t cases)
 {

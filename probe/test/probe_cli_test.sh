@@ -38,9 +38,10 @@ for dir in "$out"/vectors/*/; do
     "$tcsim" vectors "$dir" --instr "${form%%_*}" >>"$work/vec.txt" 2>&1 ||
         { bad "tcsim vectors on the canned run's $form:"; cat "$work/vec.txt"; }
 done
-# sm_90's 24 dense mma forms (the m16n8k4..k32, m8n8k16 and m8n8k4 shapes) and 10 wgmma
-# m64n8 (8 floating-point, int8 and uint8)
-[ "$(grep -c 'hopper_mma_' "$work/vec.txt")" = 24 ] || bad "not the 24 mma sets read back"
+# sm_90's 24 dense mma forms (the m16n8k4..k32, m8n8k16 and m8n8k4 shapes), 12 mma.sp
+# ones (all but tf32's) and 10 wgmma m64n8 (8 floating-point, int8 and uint8)
+[ "$(grep -c 'hopper_mma_' "$work/vec.txt")" = 36 ] || bad "not the 36 mma sets read back"
+[ -f "$out/vectors/mma_sp_m16n8k64_e4m3/d_H100_fp32.txt" ] || bad "no mma.sp set"
 [ "$(grep -c 'hopper_wgmma_' "$work/vec.txt")" = 10 ] || bad "not the 10 wgmma sets read back"
 grep -qE '^int8_s32 +hopper_mma_int8_s32 +32 +400 +400 +0$' "$work/vec.txt" ||
     bad "no integer set read back"

@@ -98,6 +98,21 @@ static void fragments(void)
     CHECK_COND(ar[17 * 2 + 0] == (161u << 16 | 160u) && ar[17 * 2 + 1] == (163u << 16 | 162u));
     CHECK_COND(br[17 * 2 + 0] == (161u << 16 | 160u) && br[17 * 2 + 1] == (163u << 16 | 162u));
     CHECK_COND(ar[4 * 2 + 0] == 0 && br[8 * 2 + 1] == 0); /* tiles 1 and 2 */
+    /* mma.sp m16n8k16 fp16, pattern 1 (keep 0 and 2 of every 4): A compressed in the
+     * layout of a dense k8 A (lane 5: A[1][4], A[1][6]), then the metadata word (index
+     * 0 | 2 << 2 = 0x8 a group); B as the dense k16's; back to the dense A unchanged */
+    f = form(16, TC_FMT_FP16, TC_FMT_FP32);
+    f.sparse = 1;
+    fill(16, a, b, c);
+    probe_sparsify(&f, 1, 8, a);
+    CHECK_COND(a[1 * 16 + 5] == 0 && a[1 * 16 + 6] == 38 && a[1 * 16 + 7] == 0);
+    CHECK_COND(probe_frag_pack_sp(&f, 1, a, b, c, ar, br, cr) == TC_OK);
+    CHECK_COND(ar[5 * 3 + 0] == (38u << 16 | 36u) && ar[5 * 3 + 2] == 0x88888888u);
+    CHECK_COND(ar[5 * 3 + 1] == 0 && br[5 * 2 + 0] == (35u << 16 | 34u));
+    CHECK_COND(probe_sp_meta(0) == 0x44444444u && probe_sp_meta(5) == 0xeeeeeeeeu);
+    probe_frag_unpack_ab(&f, ar, br, cr, A, B, C);
+    CHECK_COND(A[1 * 16 + 4] == 36 && A[1 * 16 + 5] == 0 && A[1 * 16 + 6] == 38 &&
+               A[7 * 16 + 14] == 7 * 32 + 14 && A[7 * 16 + 15] == 0);
     uint32_t D8[8 * 8], d8[8];
     for (unsigned i = 0; i < 64; i++)
         D8[i] = 500 + i;
@@ -208,13 +223,14 @@ static void forms(void)
     CHECK_COND(listed(100, TC_INSTR_TCGEN05, 128, 256, 16, TC_FMT_BF16, TC_FMT_FP32));
     CHECK_COND(!listed(100, TC_INSTR_WGMMA, 64, 256, 16, TC_FMT_FP16, TC_FMT_FP32));
     CHECK_COND(probe_forms(60, NULL, 0) == 0);
-    /* every mma form of sm_90 has a timing kernel, every dense one a numerics kernel
-     * (mma.sp's metadata layout is not in the host yet) */
+    /* every mma form of sm_90 has a timing kernel and a numerics kernel, but mma.sp
+     * with tf32 (1:2 sparsity, timing only) */
     static probe_form fs[512];
     size_t nf = probe_forms(90, fs, 512), dense = 0;
     for (size_t i = 0; i < nf; i++)
         if (fs[i].instr == TC_INSTR_MMA) {
-            CHECK_COND(fs[i].numerics == !fs[i].sparse && fs[i].timing);
+            CHECK_COND(fs[i].numerics == !(fs[i].sparse && fs[i].in == TC_FMT_TF32) &&
+                       fs[i].timing);
             dense += !fs[i].sparse;
         }
     CHECK_COND(dense == 24);
