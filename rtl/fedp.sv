@@ -237,6 +237,14 @@ module fedp #(
   logic [L-1:0]    mul_psign, mul_pzero;
   logic            mul_nan, mul_pinf, mul_ninf, mul_out16;
 
+  for (genvar i = 0; i < L; i++) begin : gen_mul
+    fedp_mul #(.AW(MB + 1), .BW(MB + 1)) i_mul (
+      .a_i(a_sig[i*(MB+1) +: MB+1]),
+      .b_i(b_sig[i*(MB+1) +: MB+1]),
+      .p_o(mul_psig[i*PW +: PW])
+    );
+  end
+
   always_comb begin : stage_mul
     // Special values (docs/contract.md): NaN in, Inf * 0 and Inf - Inf give NaN; otherwise
     // an Inf product or Inf c gives Inf of its sign. A NaN scale gives NaN.
@@ -244,7 +252,6 @@ module fedp #(
     mul_pinf = c_inf && !c_sign;
     mul_ninf = c_inf && c_sign;
     for (int i = 0; i < L; i++) begin
-      mul_psig[i*PW +: PW] = PW'(a_sig[i*(MB+1) +: MB+1]) * PW'(b_sig[i*(MB+1) +: MB+1]);
       mul_pexp[i*EW +: EW] = a_exp[i*EW +: EW] + b_exp[i*EW +: EW] + scale_exp;
       mul_psign[i] = a_sign[i] ^ b_sign[i];
       mul_pzero[i] = a_zero[i] || b_zero[i];

@@ -129,25 +129,24 @@ module fedp_backend #(
   );
 
   // -------------------------------------------------------------------------- CPA
-  // The carry-propagate add and the magnitude, side by side rather than one after the
-  // other: |x| of a negative x is ~(x - 1), and x - 1 = sum + carry + (-1) is one more
-  // 3:2 step (sum ^ carry ^ 1, (sum | carry) << 1) in front of a second adder. The
-  // magnitude is below 2^MW (MW >= SW - 1), so the top bit of x is its sign.
-  logic [SW-1:0] cpa_total, cpa_less;
+  // The carry-propagate add and the magnitude from one compound adder: |x| of a negative x
+  // is ~(x - 1). One 3:2 step with -1 (sum ^ carry ^ 1, (sum | carry) << 1) makes a pair
+  // that sums to x - 1, and the adder gives x - 1 and x from one carry tree
+  // (fedp_prefix_add.sv). (Folding the -1 into ALIGN's count of negative terms instead
+  // cost more: the count's constant-zero high bits became live columns of the 3:2 tree.)
+  // The magnitude is below 2^MW (MW >= SW - 1), so the top bit of x is its sign.
+  logic [SW-1:0] cpa_a, cpa_b, cpa_less, cpa_total;
   logic          cpa_neg;
   logic [MW-1:0] cpa_mag;
 
-  fedp_prefix_add #(.W(SW)) i_add_total (
-    .a_i  (add_sum_q),
-    .b_i  (add_carry_q),
-    .ci_i (1'b0),
-    .sum_o(cpa_total)
-  );
-  fedp_prefix_add #(.W(SW)) i_add_less (
-    .a_i  (~(add_sum_q ^ add_carry_q)),
-    .b_i  ((add_sum_q | add_carry_q) << 1),
-    .ci_i (1'b0),
-    .sum_o(cpa_less)
+  assign cpa_a = ~(add_sum_q ^ add_carry_q);
+  assign cpa_b = (add_sum_q | add_carry_q) << 1;
+
+  fedp_prefix_add #(.W(SW)) i_add (
+    .a_i   (cpa_a),
+    .b_i   (cpa_b),
+    .sum_o (cpa_less),
+    .sum1_o(cpa_total)
   );
 
   always_comb begin : stage_cpa

@@ -9,6 +9,7 @@ fedp_max_select.sv
 fedp_align_term.sv
 fedp_csa_tree.sv
 fedp_prefix_add.sv
+fedp_mul.sv
 fedp_lzc.sv
 fedp_pack.sv
 fedp_round.sv
