@@ -207,10 +207,7 @@ tc_status probe_frag_pack_sp(const probe_form *f, unsigned pattern, const uint32
     memset(b_regs, 0, PROBE_LANES * fr.b_regs * sizeof *b_regs);
     memset(c_regs, 0, PROBE_LANES * fr.c_regs * sizeof *c_regs);
     if (f->sparse) { /* A compressed in place: the kept two of every four, in order */
-        const unsigned char *kp = keep[pattern % PROBE_SP_PATTERNS];
-        for (unsigned r = 0; r < f->m; r++)
-            for (unsigned x = 0; x < f->k / 2; x++)
-                A[r * (f->k / 2) + x] = A[r * f->k + x / 2 * 4 + kp[x % 2]];
+        probe_sp_compress(f, pattern, f->m, A);
         for (unsigned lane = 0; lane < PROBE_LANES; lane++)
             a_regs[lane * fr.a_regs + fr.a_regs - 1] = probe_sp_meta(pattern);
     }
