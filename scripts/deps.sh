@@ -4,9 +4,10 @@
 # zlib1g-dev: Verilator's FST writer (and sim/waves/xwd2png) include zlib.h; xauth:
 # xvfb-run needs it. Neither comes with its user package when recommends are not installed.
 # lcov: genhtml, the coverage HTML; python3-matplotlib: the plots of build/reports/index.html.
+# python3-numpy, python3-pytest: the Python module (python/) and its tests, which skip without.
 TCSIM_PACKAGES="cmake make gcc g++ git python3 verilator yosys libsystemc-dev gtkwave opensta \
 qflow-tech-osu018 iverilog xvfb xauth libgmp-dev libmpfr-dev pkgconf zlib1g-dev lcov \
-python3-matplotlib"
+python3-matplotlib python3-numpy python3-pytest"
 # Only for the tests that look at build/reports/index.html in a browser (sim_report_page_
 # browser, which skips without it): not installed by ./run, named by scripts/deps.sh.
 TCSIM_TEST_PACKAGES="chromium"
