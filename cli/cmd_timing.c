@@ -56,15 +56,19 @@ static int list_gpus(void)
 {
     tc_gpu_timing g;
     /* arch is as wide as its longest name, "blackwell" */
-    printf("%-10s %-9s %3s %3s %5s %4s %6s %5s %5s %5s %4s %6s %6s %6s %5s %6s %6s %5s\n",
+    printf("%-10s %-9s %3s %3s %5s %4s %6s %5s %5s %5s %4s %6s %6s %6s %3s %6s %5s %6s %6s "
+           "%5s\n",
            "gpu", "arch", "sub", "tc", "fedps", "len", "acc32/", "kstep", "depth", "drain",
-           "fwd", "acc32+", "ii_min", "sp_ii", "loop", "offset", "accbuf", "await");
+           "fwd", "acc32+", "ii_min", "sp_ii", "ii+", "sp_ii+", "loop", "offset", "accbuf",
+           "await");
     for (size_t i = 0; tc_gpu_timing_get(i, &g) == TC_OK; i++)
-        printf("%-10s %-9s %3u %3u %5u %4u %6u %5u %5u %5u %4u %6u %6u %6u %5u %6u %6u %5u\n",
+        printf("%-10s %-9s %3u %3u %5u %4u %6u %5u %5u %5u %4u %6u %6u %6u %3u %6u %5u %6u %6u "
+               "%5u\n",
                g.name, tc_arch_name(g.arch), g.subcores, g.tc_per_subcore, g.fedps_per_tc,
                g.fedp_len16, g.acc32_rate_div, g.step_k16, g.depth, g.drain_rows,
-               g.step_fwd, g.acc32_extra, g.ii_min, g.sparse_ii_min, g.warp_overhead,
-               g.measure_offset, g.acc32_buffer, g.async_wait);
+               g.step_fwd, g.acc32_extra, g.ii_min, g.sparse_ii_min, g.ii_extra,
+               g.sparse_ii_extra, g.warp_overhead, g.measure_offset, g.acc32_buffer,
+               g.async_wait);
     return CLI_OK;
 }
 
@@ -99,6 +103,21 @@ static void print_what_if(const tc_gpu_timing *g, const tc_mma_op *op, int wmma,
     printf(": the structure's figures, checked against no measurement\n");
 }
 
+/* The emulated line of an mma the GPU runs as other instructions (its profile's kind:
+ * Hopper's and Blackwell's fp8 mma.sync are fp16 mma with conversions and an fp32 add
+ * on the CUDA cores); none for a native one. The structure times a native mma. */
+static void print_emulated(const tc_gpu_timing *g, const tc_mma_op *op, int wmma)
+{
+    const tc_profile *p;
+    if (wmma || tc_profile_find(g->arch, TC_INSTR_MMA, op->in, op->acc, &p) != TC_OK ||
+        p->kind != TC_KIND_FP8_EMU)
+        return;
+    printf("emulated: %s (%s) runs mma with %s inputs as conversions, fp16 mma and an fp32 "
+           "add (an H200 measured it 2.5-10x slower than these figures, docs/timing.md): "
+           "the structure's figures are a native %s mma's\n",
+           g->name, tc_arch_name(g->arch), tc_fmt_get(op->in)->name, tc_fmt_get(op->in)->name);
+}
+
 /* The uncalibrated line: the record's "~" keys among those the figures printed use
  * (the latency's and the benchmark loop's); none if there is none. */
 static void print_uncalibrated(const tc_gpu_timing *g, const tc_mma_op *op, int wmma,
@@ -117,6 +136,8 @@ static void print_uncalibrated(const tc_gpu_timing *g, const tc_mma_op *op, int 
             use = op->acc == TC_FMT_FP32;
         if (!strcmp(k, "ii_min") || !strcmp(k, "sparse_ii_min"))
             use = !strcmp(k, op->sparse ? "sparse_ii_min" : "ii_min");
+        if (!strcmp(k, "ii_extra") || !strcmp(k, "sparse_ii_extra"))
+            use = !async && (op->sparse || !strcmp(k, "ii_extra"));
         if (!strcmp(k, "measure_offset"))
             use = wmma;
         if (!strcmp(k, "async_wait"))
@@ -333,6 +354,7 @@ static int timing_run(int argc, char **argv)
     printf("gpu %s (%s): %s %s -> %s\n", g.name, tc_arch_name(g.arch), ops,
            tc_fmt_get(op.in)->name, tc_fmt_get(op.acc)->name);
     print_what_if(&g, &op, wmma, ops);
+    print_emulated(&g, &op, wmma);
     print_uncalibrated(&g, &op, wmma, 0);
     if (wmma) {
         printf("cumulative cycles after each HMMA:");

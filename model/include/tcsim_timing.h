@@ -12,8 +12,8 @@
  *    input bits (k8 for fp16, k4 for tf32, k16 for int8); a sparse (2:4) mma runs as the
  *    dense instruction of half its k, on twice the products;
  *  - the issue interval (cycles the sub-core's tensor cores are busy with one
- *    instruction) is steps * m*n*k_step / rate, at least `ii_min` (`sparse_ii_min` for
- *    sparse instructions);
+ *    instruction) is steps * m*n*k_step / rate + `ii_extra` (+ `sparse_ii_extra` for a
+ *    sparse instruction), at least `ii_min` (`sparse_ii_min` for sparse instructions);
  *  - the latency from issue to the result being readable is
  *      depth + ceil(m / drain_rows) + (steps-1) * max(step_fwd, beats of a step)
  *      + acc32_extra (fp32 accumulator only)
@@ -81,6 +81,11 @@ typedef struct tc_gpu_timing {
                                     warps (wgmma.wait_group, the mbarrier of
                                     tcgen05.commit), fence and commit included; optional
                                     in a record (0 when absent) */
+    /* appended in 0.5 (optional in a record: 0 when absent) */
+    unsigned ii_extra;           /* cycles an mma.sync instruction holds its sub-core's
+                                    tensor cores beyond its steps' beats (H200: 2; wgmma
+                                    and tcgen05.mma pay none) */
+    unsigned sparse_ii_extra;    /* more cycles again for a sparse (mma.sp) one (H200: 2) */
 } tc_gpu_timing;
 
 /* The name of key i of timing.txt ("subcores", ...), the key bit i of

@@ -37,10 +37,15 @@ tc_status tc_wgmma_timing_of(const tc_gpu_timing *g, const tc_mma_op *op, tc_op_
     if (op->m != 64 || op->n < 8 || op->n > 256 || op->n % 8 || op->k != k ||
         op->m % g->subcores)
         return TC_ESHAPE;
-    /* Each sub-core runs its warp's rows as the structure's instruction of that shape. */
+    /* Each sub-core runs its warp's rows as the structure's instruction of that shape,
+     * without mma.sync's extra cycles per instruction (ii_extra): those were measured on
+     * mma.sync alone. wgmma's rates cannot tell them: at N >= 128 two cycles are under
+     * 2% of an instruction, and at small N issue and wait bound it (docs/timing.md). */
     tc_mma_op share = *op;
     share.m = op->m / g->subcores;
-    st = tc_op_timing_of(g, &share, out);
+    tc_gpu_timing gs = *g;
+    gs.ii_extra = gs.sparse_ii_extra = 0;
+    st = tc_op_timing_of(&gs, &share, out);
     if (st != TC_OK)
         return st;
     /* The last step's beats: a small mma's hide under the depth, a wgmma's n/8 column

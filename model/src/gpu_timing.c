@@ -46,6 +46,8 @@ static const key_def keys[] = {
     {"volta_writeback", F(volta.writeback), 64, 0},
     {"volta_fedps_per_tg", F(volta.fedps_per_tg), 32, 0},
     {"async_wait", F(async_wait), 100000, 1},
+    {"ii_extra", F(ii_extra), 100000, 1},
+    {"sparse_ii_extra", F(sparse_ii_extra), 100000, 1},
 };
 #undef F
 enum { N_KEYS = sizeof keys / sizeof keys[0] };
@@ -382,7 +384,13 @@ tc_status tc_op_timing_of(const tc_gpu_timing *g, const tc_mma_op *op, tc_op_tim
     uint64_t steps = k / kstep;
     uint64_t beats = div_up((uint64_t)op->m * op->n * kstep, rate);
     uint64_t ii_min = op->sparse ? g->sparse_ii_min : g->ii_min;
-    uint64_t ii = steps * beats;
+    /* An instruction holds the tensor core for its steps' beats and a fixed number of
+     * cycles more (ii_extra; a sparse one sparse_ii_extra more again): on the H200,
+     * one per 4 cycles a sub-core for m16n8k8 (2 cycles of beats), one per 6 for
+     * m16n8k16 (4), mma.sp one per 6 and 8 for 2 and 4 cycles of kept beats
+     * (docs/timing.md). */
+    uint64_t extra = g->ii_extra + (op->sparse ? g->sparse_ii_extra : 0);
+    uint64_t ii = steps * beats + extra;
     if (ii < ii_min)
         ii = ii_min;
     uint64_t fwd = g->step_fwd > beats ? g->step_fwd : beats;
@@ -397,7 +405,7 @@ tc_status tc_op_timing_of(const tc_gpu_timing *g, const tc_mma_op *op, tc_op_tim
      * half-rate accumulator's pace (22, 21 cycles against 8, 14); docs/timing.md. */
     uint64_t front = ii;
     if (op->acc == TC_FMT_FP32 && g->acc32_rate_div > 1) {
-        uint64_t fb = steps * div_up((uint64_t)op->m * op->n * kstep, front_rate);
+        uint64_t fb = steps * div_up((uint64_t)op->m * op->n * kstep, front_rate) + extra;
         if (fb < ii_min)
             fb = ii_min;
         if (fb < front)

@@ -2,9 +2,10 @@
  * from the model. Its mma runs the register fragments backwards (probe_frag.c) through
  * tc_mma_tile, so that the host's packing, the files and their reading by `tcsim vectors`
  * are tested end to end; its timing is the model's benchmark on the built-in record with
- * depth, ii_min and async_wait raised by PROBE_CANNED_DEPTH_PLUS (default 3),
- * PROBE_CANNED_II_PLUS (1) and PROBE_CANNED_WAIT_PLUS (5) cycles, which the record
- * writer must find again. PROBE_CANNED_SM picks the target (default 90), PROBE_CANNED_FLIP=1
+ * depth, ii_min, ii_extra, sparse_ii_extra and async_wait raised by
+ * PROBE_CANNED_DEPTH_PLUS (default 3), PROBE_CANNED_II_PLUS (1), PROBE_CANNED_EXTRA_PLUS
+ * (1), PROBE_CANNED_SPARSE_PLUS (1) and PROBE_CANNED_WAIT_PLUS (5) cycles, which the
+ * record writer must find again. PROBE_CANNED_SM picks the target (default 90), PROBE_CANNED_FLIP=1
  * flips the low bit of case 2's result of each mma form and case 3's of each wgmma form
  * (a GPU that disagrees with the model). */
 #include <stdlib.h>
@@ -107,6 +108,8 @@ int probe_dev_time(const probe_form *f, unsigned warps, unsigned ilp, unsigned i
     }
     g.depth += env_u("PROBE_CANNED_DEPTH_PLUS", 3);
     g.ii_min += env_u("PROBE_CANNED_II_PLUS", 1);
+    g.ii_extra += env_u("PROBE_CANNED_EXTRA_PLUS", 1);
+    g.sparse_ii_extra += env_u("PROBE_CANNED_SPARSE_PLUS", 1);
     g.async_wait += env_u("PROBE_CANNED_WAIT_PLUS", 5);
     tc_status st = f->instr == TC_INSTR_MMA ? tc_bench_mma(&g, &op, warps, ilp, iters, &r)
                                             : tc_bench_async(&g, &op, f->instr, warps, ilp,

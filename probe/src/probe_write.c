@@ -2,6 +2,7 @@
  * (cli/gpu_vectors.h), the header of a run, and a timing record in timing.txt's format
  * with the measured points beside the model's predictions. */
 #include <errno.h>
+#include <limits.h>
 #include <string.h>
 #include <sys/stat.h>
 #include "probe.h"
@@ -170,6 +171,66 @@ static int calibrate(tc_gpu_timing *r, const probe_point *p, unsigned *key)
     return 1;
 }
 
+/* Cycles per instruction on a sub-core at the fullest point of p's form, and the
+ * structure's beats for it (its interval without ii_extra and ii_min): 1 if the form
+ * has a point with 4 warps a sub-core (every sub-core has warps to spare) that the
+ * model times. */
+static int issue_of(const tc_gpu_timing *r, const probe_point *pts, size_t n,
+                    const probe_point *p, unsigned *per, unsigned *beats)
+{
+    const probe_point *full = find_point(pts, n, TC_INSTR_MMA, 0, 0, &p->f);
+    tc_gpu_timing bare = *r;
+    bare.ii_extra = bare.sparse_ii_extra = 0;
+    bare.ii_min = bare.sparse_ii_min = 1;
+    tc_mma_op op = {p->f.m, p->f.n, p->f.k, p->f.in, p->f.acc, p->f.sparse};
+    tc_op_timing t;
+    if (full != p || p->warps < 4 * r->subcores || tc_op_timing_of(&bare, &op, &t) != TC_OK)
+        return 0;
+    uint64_t per_x2 = 2 * p->cycles * r->subcores / ((uint64_t)p->iters * p->ilp * p->warps);
+    *per = (unsigned)((per_x2 + 1) / 2);
+    *beats = t.issue_interval;
+    return 1;
+}
+
+/* The issue keys from every mma form's fullest point: an instruction takes its beats +
+ * ii_extra (+ sparse_ii_extra if sparse) cycles of a sub-core, at least ii_min. The
+ * fewest extra cycles any dense form shows is ii_extra, any sparse form's fewest more
+ * is sparse_ii_extra: a form that takes more is held by the floor, or is an emulation
+ * the structure does not time (Hopper's fp8 mma.sync, 2-3x slower). ii_min is the
+ * fewest cycles of a dense form held above its beats + ii_extra, if that is no more than
+ * a form that takes exactly its beats + ii_extra (so that no emulation passes for it). */
+static void calibrate_issue(tc_gpu_timing *r, const probe_point *pts, size_t n)
+{
+    unsigned per, beats, extra = UINT_MAX, sp_extra = UINT_MAX, floor = UINT_MAX, exact = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!pts[i].f.sparse && issue_of(r, pts, n, &pts[i], &per, &beats) &&
+            (per > beats ? per - beats : 0) < extra)
+            extra = per > beats ? per - beats : 0;
+    if (extra == UINT_MAX)
+        return;
+    r->ii_extra = extra;
+    r->uncalibrated &= ~key_bit("ii_extra");
+    for (size_t i = 0; i < n; i++) {
+        if (!issue_of(r, pts, n, &pts[i], &per, &beats))
+            continue;
+        unsigned over = per > beats + extra ? per - beats - extra : 0;
+        if (pts[i].f.sparse && over < sp_extra)
+            sp_extra = over;
+        if (!pts[i].f.sparse && over && per < floor)
+            floor = per;
+        if (!pts[i].f.sparse && !over && per > exact)
+            exact = per;
+    }
+    if (sp_extra != UINT_MAX) {
+        r->sparse_ii_extra = sp_extra;
+        r->uncalibrated &= ~key_bit("sparse_ii_extra");
+    }
+    if (floor <= exact) {
+        r->ii_min = floor;
+        r->uncalibrated &= ~key_bit("ii_min");
+    }
+}
+
 int probe_write_record(FILE *out, const char *name, const probe_gpu *g,
                        const probe_point *pts, size_t n)
 {
@@ -185,25 +246,7 @@ int probe_write_record(FILE *out, const char *name, const probe_gpu *g,
     const probe_point *lat = ref_latency(&r, pts, n);
     if (lat && calibrate(&r, lat, &r.depth))
         r.uncalibrated &= ~key_bit("depth");
-    /* ii_min from the same form's fullest point: cycles per instruction on a sub-core
-     * when every sub-core has warps to spare; it binds where it exceeds the structure's
-     * own interval (Hopper's mma.sync: 6 cycles where its tensor core needs 4) */
-    const probe_point *full = lat ? find_point(pts, n, TC_INSTR_MMA, 0, 0, &lat->f) : NULL;
-    tc_op_timing t;
-    tc_mma_op op = {lat ? lat->f.m : 0,
-                    lat ? lat->f.n : 0,
-                    lat ? lat->f.k : 0,
-                    lat ? lat->f.in : TC_FMT_FP16,
-                    lat ? lat->f.acc : TC_FMT_FP32,
-                    0};
-    if (full && full->warps >= 4 * r.subcores && tc_op_timing_of(&r, &op, &t) == TC_OK) {
-        uint64_t per_x2 =
-            2 * full->cycles * r.subcores / ((uint64_t)full->iters * full->ilp * full->warps);
-        unsigned per = (unsigned)((per_x2 + 1) / 2);
-        if (per > t.issue_interval)
-            r.ii_min = per;
-        r.uncalibrated &= ~key_bit("ii_min");
-    }
+    calibrate_issue(&r, pts, n);
     /* async_wait from the one-warpgroup, ILP-1 point of the widest wgmma: its latency
      * less the structure's is the wait's round trip */
     const probe_point *wg = find_point(pts, n, TC_INSTR_WGMMA, 4, 1, 0);
@@ -232,10 +275,13 @@ int probe_write_record(FILE *out, const char *name, const probe_gpu *g,
         {"volta_writeback", r.volta.writeback},
         {"volta_fedps_per_tg", r.volta.fedps_per_tg},
         {"async_wait", r.async_wait},
+        {"ii_extra", r.ii_extra},
+        {"sparse_ii_extra", r.sparse_ii_extra},
     };
     fprintf(out,
             "# Measured by tcsim-probe on %s (sm_%u, driver %s, %u SMs, SM clock %u MHz).\n"
-            "# depth from the single-warp mma latency, ii_min from its fullest point,\n"
+            "# depth from the single-warp mma latency, the issue keys from every form's\n"
+            "# fullest point,\n"
             "# async_wait from the widest wgmma's one-warpgroup latency, where measured;\n"
             "# '~' values are the built-in record's, not measured.\ngpu %s arch %s",
             g->name, g->sm, g->driver, g->sms, g->clock_mhz, name, tc_arch_name(arch));

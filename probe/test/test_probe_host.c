@@ -240,6 +240,23 @@ static void forms(void)
  * first (on Hopper, m8n8k4 and fp8 mma.sync are emulations whose cycles say nothing
  * of the tensor core's depth): measured = the h100 record's prediction with depth + 3,
  * a point before it 40 cycles off. */
+/* probe_write_record's text (record `name`) for the points into buf: 0, or -1. */
+static int write_record(const char *name, const probe_gpu *gpu, const probe_point *pts,
+                        size_t n, char *buf, size_t size)
+{
+    FILE *f = tmpfile();
+    if (!f || probe_write_record(f, name, gpu, pts, n) != 0) {
+        if (f)
+            fclose(f);
+        return -1;
+    }
+    rewind(f);
+    size_t got = fread(buf, 1, size - 1, f);
+    fclose(f);
+    buf[got] = 0;
+    return 0;
+}
+
 static void record(void)
 {
     tc_gpu_timing g;
@@ -255,22 +272,58 @@ static void record(void)
     CHECK_COND(tc_bench_mma(&g, &k16, 1, 1, 100, &b) == TC_OK);
     pts[1].cycles = b.cycles;
     char buf[8192] = {0};
-    FILE *f = tmpfile();
-    CHECK_COND(f && probe_write_record(f, "h100", &gpu, pts, 2) == 0);
-    if (!f)
-        return;
-    rewind(f);
-    size_t got = fread(buf, 1, sizeof buf - 1, f);
-    fclose(f);
-    buf[got] = 0;
+    CHECK_COND(write_record("h100", &gpu, pts, 2, buf, sizeof buf) == 0);
     char want[32];
     snprintf(want, sizeof want, " depth %u ", g.depth);
     CHECK_COND(strstr(buf, want) != NULL);
 }
 
+/* The issue keys from the H200's own measurement (data/vectors/h200/timing.txt: cycles
+ * per iteration, 100 iterations here): m16n8k16 fp16 takes 96.5 cycles at 16 warps x
+ * ILP 4 (16 instructions a sub-core: 6 each, 4 of beats), m16n8k8 66.0 (4: 2 of
+ * beats), m8n8k16 int8 64.7 (4: 1 of beats, the floor), mma.sp m16n8k16 97.5 (6: 2 of
+ * kept beats) and m16n8k32 130.6 (8: 4), fp8 mma.sync 190.8 and 279.1 (the fp16
+ * emulation, 12 and 17). The record must say ii_extra 2, sparse_ii_extra 2, ii_min 4,
+ * and the emulation must not pass for a floor when m8n8k16 is not there. */
+static void record_h200(void)
+{
+    probe_gpu gpu = {"NVIDIA H200", "test", 90, 132, 1980};
+    probe_form sp16 = form(16, TC_FMT_FP16, TC_FMT_FP32), sp32 = form(32, TC_FMT_FP16, TC_FMT_FP32);
+    probe_form m8 = form(16, TC_FMT_INT8, TC_FMT_S32);
+    sp16.sparse = sp32.sparse = 1;
+    m8.m = 8;
+    probe_point pts[] = {
+        {form(16, TC_FMT_FP16, TC_FMT_FP32), 1, 1, 100, 2470},
+        {form(16, TC_FMT_FP16, TC_FMT_FP32), 16, 4, 100, 9650},
+        {form(8, TC_FMT_FP16, TC_FMT_FP32), 16, 4, 100, 6600},
+        {form(16, TC_FMT_E4M3, TC_FMT_FP32), 16, 4, 100, 19080},
+        {form(32, TC_FMT_E4M3, TC_FMT_FP32), 16, 4, 100, 27910},
+        {sp16, 16, 4, 100, 9750},
+        {sp32, 16, 4, 100, 13060},
+        {m8, 16, 4, 100, 6470}, /* last: left out below */
+    };
+    size_t n = sizeof pts / sizeof pts[0];
+    for (int with_floor = 1; with_floor >= 0; with_floor--) {
+        char buf[8192] = {0};
+        tc_gpu_timing r;
+        CHECK_COND(write_record("h200", &gpu, pts, n - !with_floor, buf, sizeof buf) == 0);
+        CHECK_COND(tc_gpu_timing_parse(buf, "h200", &r) == TC_OK);
+        unsigned marks = 0;
+        for (unsigned i = 0; tc_gpu_timing_key(i); i++)
+            if (!strcmp(tc_gpu_timing_key(i), "ii_extra") ||
+                !strcmp(tc_gpu_timing_key(i), "sparse_ii_extra") ||
+                !strcmp(tc_gpu_timing_key(i), "ii_min") || !strcmp(tc_gpu_timing_key(i), "depth"))
+                marks |= r.uncalibrated & 1u << i;
+        CHECK_COND(r.depth == 13 && r.ii_extra == 2 && r.sparse_ii_extra == 2 && r.ii_min == 4);
+        /* without m8n8k16 nothing measures the floor: ii_min keeps the built-in mark */
+        CHECK_COND(with_floor ? marks == 0 : marks != 0);
+    }
+}
+
 int main(void)
 {
     record();
+    record_h200();
     fragments();
     cases();
     int_cases();

@@ -51,6 +51,16 @@ for args in "--arch a100 --op mma.m16n8k16 --in fp16 --acc fp32" \
         echo "FAIL: tcsim timing $args calls the GPU's own instruction a what-if"; fail=1
     fi
 done
+# Hopper's fp8 mma.sync is an fp16 emulation (the profile's kind; measured on the H200):
+# the structure's native figures say so; Ada's native fp8 mma and Hopper's fp16 do not.
+expect 0 "^emulated: h200 \(hopper\) runs mma with e4m3 inputs as conversions, fp16 mma " \
+    --arch h200 --op mma.m16n8k32 --in e4m3 --acc fp32
+for args in "--arch l40s --op mma.m16n8k32 --in e4m3 --acc fp32" \
+            "--arch h200 --op mma.m16n8k16 --in fp16 --acc fp32"; do
+    if "$tcsim" timing $args 2>&1 | grep -q '^emulated:'; then
+        echo "FAIL: tcsim timing $args calls a native mma emulated"; fail=1
+    fi
+done
 # Hopper and Blackwell (issue 32): wgmma and tcgen05.mma as asynchronous operations,
 # latencies worked by hand in test_async_timing.c; the records' assumed latencies are
 # named on an uncalibrated: line, which the seed GPUs' figures never print.
@@ -165,12 +175,13 @@ expect 0 "^front end: 16 cycles, ahead of the accumulator by up to 0$" --arch rt
 # --list: every GPU of timing.txt, its parameters in the header's order, read from the
 # file itself
 keys="arch subcores tc_per_subcore fedps_per_tc fedp_len16 acc32_rate_div step_k16 depth
-      drain_rows step_fwd acc32_extra ii_min sparse_ii_min warp_overhead measure_offset
-      acc32_buffer async_wait"
+      drain_rows step_fwd acc32_extra ii_min sparse_ii_min ii_extra sparse_ii_extra
+      warp_overhead measure_offset acc32_buffer async_wait"
 timing_txt=$(dirname "$0")/../../data/timing.txt
 # (a value's "~" mark, uncalibrated, is not a column of --list)
 want=$(sed -e 's/#.*//' -e ':a' -e '/\\$/{N; s/\\\n/ /; ta' -e '}' -e 's/~//g' "$timing_txt" |
-       awk -v keys="$keys" '$1 == "gpu" { split("", v); v["async_wait"] = 0  # optional key
+       awk -v keys="$keys" '$1 == "gpu" { split("", v); v["async_wait"] = 0  # optional keys
+                                          v["ii_extra"] = v["sparse_ii_extra"] = 0
                                           for (i = 1; i < NF; i += 2) v[$i] = $(i + 1)
                                           n = split(keys, k); s = v["gpu"]
                                           for (j = 1; j <= n; j++) s = s " " v[k[j]]; print s }')
