@@ -169,7 +169,9 @@ __device__ __forceinline__ uint32_t tc_at(uint32_t base, unsigned quarter, unsig
                "r"(v[7])
 
 /* 8 registers of a warp's 32 lanes to TMEM at taddr: 8 columns, or with PACK16 16
- * columns of 16-bit elements, two a register (low half the lower column). */
+ * columns of 16-bit elements, two a register (low half the lower column). An fp16 D
+ * is taken to hold an element a column, the layout pack::16b and unpack::16b move: the
+ * fp16-output sets of the first run on a GPU confirm it or not. */
 template <bool PACK16>
 __device__ __forceinline__ void tc_st8(uint32_t taddr, const uint32_t *v)
 {
