@@ -541,25 +541,36 @@ static int launch_async_n(unsigned n, unsigned warps, unsigned ilp, unsigned ite
     return 0;
 }
 
-static int launch_async_time(int kind, unsigned n, unsigned warps, unsigned ilp,
-                             unsigned iters, unsigned long long *out, uint32_t *sink,
-                             int *missing)
+/* Calls F::go<K>(args) for the wgmma or tcgen05.mma kind K that `kind` names; 0 for
+ * another kind. */
+template <class F, class... Args>
+static int async_kind(int kind, Args... args)
 {
-#define WG_TIME(k) \
-    case k: return launch_async_n<wg_timer, k, PK_WG_F16_F32, 8>(n, warps, ilp, iters, out, sink, missing);
-#define TC_TIME(k, in, acc, ptx, dfmt, abfmt, kk) \
-    case k: return launch_async_n<tc_timer, k, PK_TC_F16_F32, 16>(n, warps, ilp, iters, out, sink, missing);
+#define PK_WG_CASE(k) \
+    case k: return F::template go<k>(args...);
+#define PK_TC_CASE(k, in, acc, ptx, dfmt, abfmt, kk) PK_WG_CASE(k)
     switch (kind) {
-    WG_TIME(PK_WG_F16_F32) WG_TIME(PK_WG_F16_F16) WG_TIME(PK_WG_BF16_F32)
-    WG_TIME(PK_WG_TF32_F32) WG_TIME(PK_WG_E4M3_F32) WG_TIME(PK_WG_E4M3_F16)
-    WG_TIME(PK_WG_E5M2_F32) WG_TIME(PK_WG_E5M2_F16) WG_TIME(PK_WG_S8_S32)
-    WG_TIME(PK_WG_U8_S32)
-    PK_TC_FORMS(TC_TIME)
+    PK_WG_KINDS(PK_WG_CASE)
+    PK_TC_FORMS(PK_TC_CASE)
     }
-#undef WG_TIME
-#undef TC_TIME
+#undef PK_WG_CASE
+#undef PK_TC_CASE
     return 0;
 }
+
+struct async_timer {
+    template <int K>
+    static int go(unsigned n, unsigned warps, unsigned ilp, unsigned iters,
+                  unsigned long long *out, uint32_t *sink, int *missing)
+    {
+        if constexpr (PK_IS_TCGEN05(K))
+            return launch_async_n<tc_timer, K, PK_TC_F16_F32, 16>(n, warps, ilp, iters, out,
+                                                                 sink, missing);
+        else
+            return launch_async_n<wg_timer, K, PK_WG_F16_F32, 8>(n, warps, ilp, iters, out,
+                                                                sink, missing);
+    }
+};
 
 /* The cycles of one run: from the first warp's start to the last warp's end (warps that
  * do not overlap fully would make the slowest warp's own span too short). */
@@ -580,7 +591,7 @@ static cudaError_t time_once(int kind, unsigned n, unsigned warps, unsigned ilp,
         PK_MMA_FORMS(PK_TIME_CASE)
 #undef PK_TIME_CASE
         default:
-            if (!launch_async_time(kind, n, warps, ilp, iters, out, sink, missing))
+            if (!async_kind<async_timer>(kind, n, warps, ilp, iters, out, sink, missing))
                 *miss = 1;
             break;
         }
@@ -640,26 +651,27 @@ static unsigned tile_n(int kind)
 }
 
 /* ntiles instructions of kind on tiles in device memory, a block of 128 threads each
- * (a warpgroup; tcgen05's four warps reach TMEM's 128 lanes); 0 or a CUDA error. */
+ * (a warpgroup; tcgen05's four warps reach TMEM's 128 lanes). */
+struct tile_runner {
+    template <int K>
+    static int go(unsigned blocks, unsigned ebytes, const uint32_t *A, const uint32_t *B,
+                  const uint32_t *C, uint32_t *D, int swap, int *missing)
+    {
+        if constexpr (PK_IS_TCGEN05(K))
+            tc_run<K><<<blocks, 128>>>(ebytes, A, B, C, D, swap, missing);
+        else
+            wg_run<K><<<blocks, 128>>>(ebytes, A, B, C, D, swap, missing);
+        return 1;
+    }
+};
+
+/* The tiles' run; 0 or a CUDA error. */
 static cudaError_t run_tiles(int kind, size_t ntiles, unsigned ebytes, const uint32_t *A,
                              const uint32_t *B, const uint32_t *C, uint32_t *D, int swap,
                              int *missing)
 {
-    const unsigned blocks = (unsigned)ntiles;
-#define WG_RUN(k) \
-    case k: wg_run<k><<<blocks, 128>>>(ebytes, A, B, C, D, swap, missing); break;
-#define TC_RUN(k, in, acc, ptx, dfmt, abfmt, kk) \
-    case k: tc_run<k><<<blocks, 128>>>(ebytes, A, B, C, D, swap, missing); break;
-    switch (kind) {
-    WG_RUN(PK_WG_F16_F32) WG_RUN(PK_WG_F16_F16) WG_RUN(PK_WG_BF16_F32)
-    WG_RUN(PK_WG_TF32_F32) WG_RUN(PK_WG_E4M3_F32) WG_RUN(PK_WG_E4M3_F16)
-    WG_RUN(PK_WG_E5M2_F32) WG_RUN(PK_WG_E5M2_F16) WG_RUN(PK_WG_S8_S32)
-    WG_RUN(PK_WG_U8_S32)
-    PK_TC_FORMS(TC_RUN)
-    default: return cudaErrorInvalidValue;
-    }
-#undef WG_RUN
-#undef TC_RUN
+    if (!async_kind<tile_runner>(kind, (unsigned)ntiles, ebytes, A, B, C, D, swap, missing))
+        return cudaErrorInvalidValue;
     cudaError_t e = cudaGetLastError();
     return e == cudaSuccess ? cudaDeviceSynchronize() : e;
 }

@@ -73,17 +73,23 @@
     X(PK_TC_S8_S32, INT8, S32, "i8", 2, 1, 32) \
     X(PK_TC_U8_S32, UINT8, S32, "i8", 2, 0, 32)
 
+/* PK_WG_KINDS lists the wgmma.mma_async kinds (m64nNkK, A and B from shared memory;
+ * cuda/wgmma.cuh holds their types). */
+#define PK_WG_KINDS(X)                                                                     \
+    X(PK_WG_F16_F32) X(PK_WG_F16_F16) X(PK_WG_BF16_F32) X(PK_WG_TF32_F32) X(PK_WG_E4M3_F32) \
+    X(PK_WG_E4M3_F16) X(PK_WG_E5M2_F32) X(PK_WG_E5M2_F16) X(PK_WG_S8_S32) X(PK_WG_U8_S32)
+
 #define PK_ENUM_ENTRY(kind, sp, m, n, k, in, acc, regs, types, sm) kind,
+#define PK_WG_ENUM_ENTRY(kind) kind,
 #define PK_TC_ENUM_ENTRY(kind, in, acc, ptx, dfmt, abfmt, k) kind,
 enum probe_kind {
     PK_MMA_FORMS(PK_ENUM_ENTRY)
-    /* wgmma.mma_async m64nNkK, A and B from shared memory */
-    PK_WG_F16_F32, PK_WG_F16_F16, PK_WG_BF16_F32, PK_WG_TF32_F32, PK_WG_E4M3_F32,
-    PK_WG_E4M3_F16, PK_WG_E5M2_F32, PK_WG_E5M2_F16, PK_WG_S8_S32, PK_WG_U8_S32,
+    PK_WG_KINDS(PK_WG_ENUM_ENTRY)
     PK_TC_FORMS(PK_TC_ENUM_ENTRY)
     PK_COUNT
 };
 #undef PK_ENUM_ENTRY
+#undef PK_WG_ENUM_ENTRY
 #undef PK_TC_ENUM_ENTRY
 #define PK_IS_WGMMA(k) ((k) >= PK_WG_F16_F32 && (k) <= PK_WG_U8_S32)
 #define PK_IS_TCGEN05(k) ((k) >= PK_TC_F16_F32 && (k) < PK_COUNT)
