@@ -1,7 +1,8 @@
 /* probe_device.cu - the kernels of tcsim-probe: run mma.sync on register words the host
- * packed (probe_frag.c holds the layouts) and wgmma on tiles (the shared-memory layout is
- * wgmma.cuh's), and time seed 004's loops (clock64 around the loop, the empty loop's
- * cycles subtracted) for mma.sync and wgmma. A thin C ABI (probe_cuda_*) for
+ * packed (probe_frag.c holds the layouts), wgmma and tcgen05.mma on tiles (the
+ * shared-memory layout is kmajor.cuh's; tcgen05.cuh's kernels are compiled but not yet
+ * run on a GPU), and time seed 004's loops (clock64 around the loop, the empty loop's
+ * cycles subtracted) for all three. A thin C ABI (probe_cuda_*) for
  * probe_device.c; no host logic here. Each instruction is compiled for the targets that
  * have it (__CUDA_ARCH__ guards); a kernel run on a target without it reports so through
  * its flag. */
