@@ -1,7 +1,8 @@
 /* probe_device.cu - the kernels of tcsim-probe: run mma.sync on register words the host
- * packed (probe_frag.c holds the layouts) and wgmma on tiles (the shared-memory layout is
- * wgmma.cuh's), and time seed 004's loops (clock64 around the loop, the empty loop's
- * cycles subtracted) for mma.sync and wgmma. A thin C ABI (probe_cuda_*) for
+ * packed (probe_frag.c holds the layouts), wgmma and tcgen05.mma on tiles (the
+ * shared-memory layout is kmajor.cuh's; tcgen05.cuh's kernels are compiled but not yet
+ * run on a GPU), and time seed 004's loops (clock64 around the loop, the empty loop's
+ * cycles subtracted) for all three. A thin C ABI (probe_cuda_*) for
  * probe_device.c; no host logic here. Each instruction is compiled for the targets that
  * have it (__CUDA_ARCH__ guards); a kernel run on a target without it reports so through
  * its flag. */
@@ -10,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "probe_kinds.h"
+#include "tcgen05.cuh"
 #include "wgmma.cuh"
 
 /* The register lists of the fragments (probe_kinds.h's regs names): A, B, C/D. */
@@ -165,18 +167,10 @@ __global__ void wg_run(unsigned ebytes, const uint32_t *A, const uint32_t *B,
                        const uint32_t *C, uint32_t *D, int swap, int *missing)
 {
     enum { N = PK_WG_NUMERICS_N, R = wg_regs<KIND, N>(), K = wg_k<KIND>() };
-    __shared__ __align__(256) uint8_t sa[64 * 32], sb[N * 32];
+    __shared__ __align__(256) uint8_t sa[64 * KM_ROW_BYTES], sb[N * KM_ROW_BYTES];
     const size_t t = blockIdx.x;
-    const uint32_t *At = A + t * 64 * K, *Bt = B + t * K * N;
-    for (unsigned i = threadIdx.x; i < 64 * 32; i += blockDim.x) {
-        unsigned r = i / 32, b = i % 32;
-        sa[wg_smem_at(r, b)] = (uint8_t)(At[r * K + b / ebytes] >> (b % ebytes * 8));
-    }
-    for (unsigned i = threadIdx.x; i < N * 32; i += blockDim.x) {
-        unsigned n = i / 32, b = i % 32; /* B's column n is the K-major operand's row n */
-        sb[wg_smem_at(n, b)] = (uint8_t)(Bt[b / ebytes * N + n] >> (b % ebytes * 8));
-    }
-    wg_smem_fence();
+    km_load(sa, sb, A + t * 64 * K, B + t * K * N, 64, N, ebytes);
+    km_smem_fence();
     __syncthreads();
     /* the accumulator fragment: warp w holds rows 16w.., lane l rows l/4 and l/4 + 8,
      * columns 2(l%4) and 2(l%4) + 1 (one fp16 pair per word, or a word each) */
@@ -215,7 +209,7 @@ __global__ void wg_time(unsigned iters, unsigned ilp, unsigned long long *out, u
         sa[i] = 0x3c;
     for (unsigned i = threadIdx.x; i < N * 32; i += blockDim.x)
         sb[i] = 0x3c;
-    wg_smem_fence();
+    km_smem_fence();
     uint32_t d[wg_regs<KIND, N>()];
     for (int i = 0; i < wg_regs<KIND, N>(); i++)
         d[i] = 0;
@@ -241,6 +235,146 @@ __global__ void wg_time(unsigned iters, unsigned ilp, unsigned long long *out, u
         x ^= d[i];
     if (x == 0x12345678u) /* keeps the results alive */
         *sink = x;
+}
+
+/* Numerics: block t runs one tcgen05.mma m128n16 of kind KIND on tile t (as wg_run: A
+ * 128 x k and B k x 16 row-major patterns, C and D 128 x 16 accumulator patterns).
+ * Warp 0 allocates TMEM (32 columns: D's 16, one an element, fp16 too); each warp
+ * stores its 32 rows of C there (thread = row = TMEM lane); thread 0 issues the mma and
+ * commits it to the mbarrier everyone waits on; each warp loads its rows of D back. */
+template <int KIND>
+__global__ void tc_run(unsigned ebytes, const uint32_t *A, const uint32_t *B,
+                       const uint32_t *C, uint32_t *D, int swap, int *missing)
+{
+    enum { M = PK_TC_NUMERICS_M, N = PK_TC_NUMERICS_N, K = KM_ROW_BYTES };
+    __shared__ __align__(256) uint8_t sa[M * KM_ROW_BYTES], sb[N * KM_ROW_BYTES];
+    __shared__ __align__(8) uint64_t bar;
+    __shared__ uint32_t slot;
+    if (!tc05_has()) { /* nothing would arrive at the mbarrier */
+        *missing = 1;
+        return;
+    }
+    const size_t t = blockIdx.x;
+    const unsigned k = K / ebytes, w = threadIdx.x / 32, row = threadIdx.x;
+    km_load(sa, sb, A + t * M * k, B + t * k * N, M, N, ebytes);
+    km_smem_fence();
+    if (w == 0)
+        tc_alloc(&slot, TC_ALLOC_MIN);
+    if (threadIdx.x == 0)
+        mbar_init(&bar, 1);
+    tc_fence_before_sync();
+    __syncthreads();
+    tc_fence_after_sync();
+    const uint32_t tmem = slot, mine = tc_at(tmem, w, 0);
+    const uint32_t *Cr = C + t * M * N + row * N;
+    uint32_t v[N];
+    if constexpr (tc_acc16<KIND>()) { /* 16 columns of fp16, two a register */
+        for (int i = 0; i < N / 2; i++)
+            v[i] = (Cr[2 * i] & 0xffff) | Cr[2 * i + 1] << 16;
+        tc_st8<true>(mine, v);
+    } else {
+        for (int i = 0; i < N; i++)
+            v[i] = Cr[i];
+        tc_st8<false>(mine, v);
+        tc_st8<false>(mine + 8, v + 8);
+    }
+    tc_wait_st();
+    tc_fence_before_sync();
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        tc_fence_after_sync();
+        if (!tc_mma<KIND>(tmem, tc_smem_desc(sa, swap), tc_smem_desc(sb, swap),
+                          tc_idesc_of<KIND>(M, N), 1))
+            *missing = 1;
+        tc_commit(&bar);
+    }
+    mbar_wait(&bar, 0);
+    tc_fence_after_sync();
+    uint32_t *Dr = D + t * M * N + row * N;
+    if constexpr (tc_acc16<KIND>()) {
+        tc_ld8<true>(mine, v);
+        tc_wait_ld();
+        for (int i = 0; i < N / 2; i++) {
+            Dr[2 * i] = v[i] & 0xffff;
+            Dr[2 * i + 1] = v[i] >> 16;
+        }
+    } else {
+        tc_ld8<false>(mine, v);
+        tc_ld8<false>(mine + 8, v + 8);
+        tc_wait_ld();
+        for (int i = 0; i < N; i++)
+            Dr[i] = v[i];
+    }
+    tc_fence_before_sync();
+    __syncthreads();
+    if (w == 0) {
+        tc_fence_after_sync();
+        tc_dealloc(tmem, TC_ALLOC_MIN);
+    }
+}
+
+/* Timing of tcgen05.mma m128nNk: warpgroup g's first thread is an issuer (the model's
+ * CTA, tc_bench_async) that iterates ILP mma into its accumulator (back to back, as a
+ * GEMM's k loop) and one commit to its mbarrier, which its warpgroup waits on. The
+ * accumulators take N columns each from column g N of the 512 (issuers beyond 512 / N
+ * share columns: the values are not read, the instructions are still independent). */
+template <int KIND, int N>
+__global__ void tc_time(unsigned iters, unsigned ilp, unsigned long long *out, uint32_t *sink,
+                        int *missing)
+{
+    enum { M = 128 };
+    __shared__ __align__(256) uint8_t sa[M * KM_ROW_BYTES], sb[N * KM_ROW_BYTES];
+    __shared__ __align__(8) uint64_t bar[16];
+    __shared__ uint32_t slot;
+    if (!tc05_has()) {
+        *missing = 1;
+        return;
+    }
+    const unsigned g = threadIdx.x / 128, w = threadIdx.x / 32;
+    const bool issuer = threadIdx.x % 128 == 0;
+    for (unsigned i = threadIdx.x; i < M * KM_ROW_BYTES; i += blockDim.x)
+        sa[i] = 0x3c;
+    for (unsigned i = threadIdx.x; i < N * KM_ROW_BYTES; i += blockDim.x)
+        sb[i] = 0x3c;
+    km_smem_fence();
+    if (w == 0)
+        tc_alloc(&slot, TC_TMEM_COLS);
+    if (issuer)
+        mbar_init(&bar[g], 1);
+    tc_fence_before_sync();
+    __syncthreads();
+    tc_fence_after_sync();
+    const uint32_t tmem = slot, d = tmem + g * N % TC_TMEM_COLS;
+    const uint64_t da = tc_smem_desc(sa, 0), db = tc_smem_desc(sb, 0);
+    const uint32_t idesc = tc_idesc_of<KIND>(M, N);
+    int ok = 1;
+    unsigned phase = 0;
+    __syncthreads();
+    unsigned long long t0 = clock64();
+    for (unsigned it = 0; it < iters; it++) {
+        if (issuer) {
+            for (unsigned j = 0; j < ilp; j++)
+                ok &= tc_mma<KIND>(d, da, db, idesc, 1);
+            tc_commit(&bar[g]);
+        }
+        mbar_wait(&bar[g], phase);
+        phase ^= 1;
+        tc_fence_after_sync();
+    }
+    unsigned long long t1 = clock64();
+    if (!ok)
+        *missing = 1;
+    if (threadIdx.x % 32 == 0) {
+        out[2 * w] = t0;
+        out[2 * w + 1] = t1;
+    }
+    (void)sink;
+    tc_fence_before_sync();
+    __syncthreads();
+    if (w == 0) {
+        tc_fence_after_sync();
+        tc_dealloc(tmem, TC_TMEM_COLS);
+    }
 }
 
 /* ------------------------------------------------------------ the C ABI */
@@ -361,43 +495,83 @@ static void launch_time(unsigned warps, unsigned ilp, unsigned iters, unsigned l
         mma_time<K, 4><<<1, warps * 32>>>(iters, out, sink, missing);
 }
 
-/* wgmma timing kernels: every N of fp16 -> fp32 (the structure's sweep), N = 256 of
- * each kind (its peak rate). 0 if the pair has none. */
-template <int KIND>
-static int launch_wg_time_n(unsigned n, unsigned warps, unsigned ilp, unsigned iters,
-                            unsigned long long *out, uint32_t *sink, int *missing)
+/* The launch of an asynchronous timing kernel, one class a kernel (a kernel template
+ * cannot be a template argument itself). */
+template <int KIND, int N>
+struct wg_timer {
+    static void go(unsigned warps, unsigned ilp, unsigned iters, unsigned long long *out,
+                   uint32_t *sink, int *missing)
+    {
+        wg_time<KIND, N><<<1, warps * 32>>>(iters, ilp, out, sink, missing);
+    }
+};
+template <int KIND, int N>
+struct tc_timer {
+    static void go(unsigned warps, unsigned ilp, unsigned iters, unsigned long long *out,
+                   uint32_t *sink, int *missing)
+    {
+        tc_time<KIND, N><<<1, warps * 32>>>(iters, ilp, out, sink, missing);
+    }
+};
+
+/* wgmma and tcgen05 timing kernels: every N from N0 (8 for wgmma, 16 for tcgen05's
+ * M = 128) of fp16 -> fp32, SWEEP (the structure's sweep), N = 256 of each kind (its
+ * peak rate). 0 if the pair has none. */
+template <template <int, int> class T, int KIND, int SWEEP, int N0>
+static int launch_async_n(unsigned n, unsigned warps, unsigned ilp, unsigned iters,
+                          unsigned long long *out, uint32_t *sink, int *missing)
 {
-    dim3 g(1), b(warps * 32);
     if (n == 256) {
-        wg_time<KIND, 256><<<g, b>>>(iters, ilp, out, sink, missing);
+        T<KIND, 256>::go(warps, ilp, iters, out, sink, missing);
         return 1;
     }
-    if constexpr (KIND == PK_WG_F16_F32) {
+    if constexpr (KIND == SWEEP) {
         switch (n) {
-        case 8: wg_time<KIND, 8><<<g, b>>>(iters, ilp, out, sink, missing); return 1;
-        case 16: wg_time<KIND, 16><<<g, b>>>(iters, ilp, out, sink, missing); return 1;
-        case 32: wg_time<KIND, 32><<<g, b>>>(iters, ilp, out, sink, missing); return 1;
-        case 64: wg_time<KIND, 64><<<g, b>>>(iters, ilp, out, sink, missing); return 1;
-        case 128: wg_time<KIND, 128><<<g, b>>>(iters, ilp, out, sink, missing); return 1;
+        case 8:
+            if constexpr (N0 <= 8) {
+                T<KIND, 8>::go(warps, ilp, iters, out, sink, missing);
+                return 1;
+            }
+            break;
+        case 16: T<KIND, 16>::go(warps, ilp, iters, out, sink, missing); return 1;
+        case 32: T<KIND, 32>::go(warps, ilp, iters, out, sink, missing); return 1;
+        case 64: T<KIND, 64>::go(warps, ilp, iters, out, sink, missing); return 1;
+        case 128: T<KIND, 128>::go(warps, ilp, iters, out, sink, missing); return 1;
         }
     }
     return 0;
 }
 
-static int launch_wg_time(int kind, unsigned n, unsigned warps, unsigned ilp, unsigned iters,
-                          unsigned long long *out, uint32_t *sink, int *missing)
+/* Calls F::go<K>(args) for the wgmma or tcgen05.mma kind K that `kind` names; 0 for
+ * another kind. */
+template <class F, class... Args>
+static int async_kind(int kind, Args... args)
 {
-#define WG_TIME(k) \
-    case k: return launch_wg_time_n<k>(n, warps, ilp, iters, out, sink, missing);
+#define PK_WG_CASE(k) \
+    case k: return F::template go<k>(args...);
+#define PK_TC_CASE(k, in, acc, ptx, dfmt, abfmt, kk) PK_WG_CASE(k)
     switch (kind) {
-    WG_TIME(PK_WG_F16_F32) WG_TIME(PK_WG_F16_F16) WG_TIME(PK_WG_BF16_F32)
-    WG_TIME(PK_WG_TF32_F32) WG_TIME(PK_WG_E4M3_F32) WG_TIME(PK_WG_E4M3_F16)
-    WG_TIME(PK_WG_E5M2_F32) WG_TIME(PK_WG_E5M2_F16) WG_TIME(PK_WG_S8_S32)
-    WG_TIME(PK_WG_U8_S32)
+    PK_WG_KINDS(PK_WG_CASE)
+    PK_TC_FORMS(PK_TC_CASE)
     }
-#undef WG_TIME
+#undef PK_WG_CASE
+#undef PK_TC_CASE
     return 0;
 }
+
+struct async_timer {
+    template <int K>
+    static int go(unsigned n, unsigned warps, unsigned ilp, unsigned iters,
+                  unsigned long long *out, uint32_t *sink, int *missing)
+    {
+        if constexpr (PK_IS_TCGEN05(K))
+            return launch_async_n<tc_timer, K, PK_TC_F16_F32, 16>(n, warps, ilp, iters, out,
+                                                                 sink, missing);
+        else
+            return launch_async_n<wg_timer, K, PK_WG_F16_F32, 8>(n, warps, ilp, iters, out,
+                                                                sink, missing);
+    }
+};
 
 /* The cycles of one run: from the first warp's start to the last warp's end (warps that
  * do not overlap fully would make the slowest warp's own span too short). */
@@ -418,7 +592,7 @@ static cudaError_t time_once(int kind, unsigned n, unsigned warps, unsigned ilp,
         PK_MMA_FORMS(PK_TIME_CASE)
 #undef PK_TIME_CASE
         default:
-            if (!launch_wg_time(kind, n, warps, ilp, iters, out, sink, missing))
+            if (!async_kind<async_timer>(kind, n, warps, ilp, iters, out, sink, missing))
                 *miss = 1;
             break;
         }
@@ -445,7 +619,8 @@ extern "C" int probe_cuda_time(int kind, unsigned n, unsigned warps, unsigned il
                                size_t size)
 {
     unsigned long long loop = 0, empty = 0;
-    int miss = 0, wg = PK_IS_WGMMA(kind);
+    /* wgmma and tcgen05: warpgroups, each with its ILP */
+    int miss = 0, wg = PK_IS_WGMMA(kind) || PK_IS_TCGEN05(kind);
     if (warps == 0 || warps > 64 || (wg && warps % 4) ||
         (!wg && ilp != 1 && ilp != 2 && ilp != 4) || (wg && (ilp == 0 || ilp > 16))) {
         snprintf(err, size, "timing: %u warps x ILP %u is not a loop this build has", warps, ilp);
@@ -464,91 +639,111 @@ extern "C" int probe_cuda_time(int kind, unsigned n, unsigned warps, unsigned il
     return finish(e, miss, "timing kernel", err, size);
 }
 
-/* ------------------------------------------------------------ wgmma numerics */
+/* ------------------------------------------------- wgmma and tcgen05 numerics */
 
-template <int KIND>
-static void launch_wg_run(size_t ntiles, unsigned ebytes, const uint32_t *A, const uint32_t *B,
-                          const uint32_t *C, uint32_t *D, int swap, int *missing)
+/* An instruction's tile shape: wgmma m64n8, tcgen05.mma m128n16. */
+static unsigned tile_m(int kind)
 {
-    wg_run<KIND><<<(unsigned)ntiles, 128>>>(ebytes, A, B, C, D, swap, missing);
+    return PK_IS_TCGEN05(kind) ? PK_TC_NUMERICS_M : 64;
+}
+static unsigned tile_n(int kind)
+{
+    return PK_IS_TCGEN05(kind) ? PK_TC_NUMERICS_N : PK_WG_NUMERICS_N;
 }
 
-/* ntiles wgmma m64n8 of kind on tiles in device memory; 0 or a CUDA error. */
-static cudaError_t wg_tiles(int kind, size_t ntiles, unsigned ebytes, const uint32_t *A,
-                            const uint32_t *B, const uint32_t *C, uint32_t *D, int swap,
-                            int *missing)
-{
-#define WG_RUN(k) \
-    case k: launch_wg_run<k>(ntiles, ebytes, A, B, C, D, swap, missing); break;
-    switch (kind) {
-    WG_RUN(PK_WG_F16_F32) WG_RUN(PK_WG_F16_F16) WG_RUN(PK_WG_BF16_F32)
-    WG_RUN(PK_WG_TF32_F32) WG_RUN(PK_WG_E4M3_F32) WG_RUN(PK_WG_E4M3_F16)
-    WG_RUN(PK_WG_E5M2_F32) WG_RUN(PK_WG_E5M2_F16) WG_RUN(PK_WG_S8_S32)
-    WG_RUN(PK_WG_U8_S32)
-    default: return cudaErrorInvalidValue;
+/* ntiles instructions of kind on tiles in device memory, a block of 128 threads each
+ * (a warpgroup; tcgen05's four warps reach TMEM's 128 lanes). */
+struct tile_runner {
+    template <int K>
+    static int go(unsigned blocks, unsigned ebytes, const uint32_t *A, const uint32_t *B,
+                  const uint32_t *C, uint32_t *D, int swap, int *missing)
+    {
+        if constexpr (PK_IS_TCGEN05(K))
+            tc_run<K><<<blocks, 128>>>(ebytes, A, B, C, D, swap, missing);
+        else
+            wg_run<K><<<blocks, 128>>>(ebytes, A, B, C, D, swap, missing);
+        return 1;
     }
-#undef WG_RUN
+};
+
+/* The tiles' run; 0 or a CUDA error. */
+static cudaError_t run_tiles(int kind, size_t ntiles, unsigned ebytes, const uint32_t *A,
+                             const uint32_t *B, const uint32_t *C, uint32_t *D, int swap,
+                             int *missing)
+{
+    if (!async_kind<tile_runner>(kind, (unsigned)ntiles, ebytes, A, B, C, D, swap, missing))
+        return cudaErrorInvalidValue;
     cudaError_t e = cudaGetLastError();
     return e == cudaSuccess ? cudaDeviceSynchronize() : e;
 }
 
 /* Runs tiles host -> device -> host. */
-static cudaError_t wg_host(int kind, size_t ntiles, unsigned ebytes, unsigned k,
-                           const uint32_t *A, const uint32_t *B, const uint32_t *C,
-                           uint32_t *D, int swap, int *miss)
+static cudaError_t tile_host(int kind, size_t ntiles, unsigned ebytes, unsigned k,
+                             const uint32_t *A, const uint32_t *B, const uint32_t *C,
+                             uint32_t *D, int swap, int *miss)
 {
-    const size_t N = PK_WG_NUMERICS_N;
+    const size_t M = tile_m(kind), N = tile_n(kind);
     dev_run r;
-    cudaError_t e = r.in(A, ntiles * 64 * k * 4, B, ntiles * k * N * 4, C, ntiles * 64 * N * 4);
-    if (e == cudaSuccess) e = wg_tiles(kind, ntiles, ebytes, r.a, r.b, r.c, r.d, swap, r.missing);
+    cudaError_t e = r.in(A, ntiles * M * k * 4, B, ntiles * k * N * 4, C, ntiles * M * N * 4);
+    if (e == cudaSuccess) e = run_tiles(kind, ntiles, ebytes, r.a, r.b, r.c, r.d, swap, r.missing);
     return r.out(e, D, miss);
 }
 
-/* Which descriptor offset the hardware takes as the K step (wg_desc's swap): found once
- * by a wgmma fp16 -> fp32 on small integers, whose exact products a wrong layout cannot
- * give (each row and column of A and B differs). -1 where neither layout gives them. */
-static int wg_layout(char *err, size_t size)
+/* Which descriptor offset the hardware takes as the K step (wg_desc's and tc_smem_desc's
+ * swap): found once an instruction by its fp16 -> fp32 kind on small integers, whose
+ * exact products a wrong layout cannot give (each row and column of A and B differs).
+ * -1 where neither layout gives them. */
+static int layout_check(int kind, const char *what, int *found, char *err, size_t size)
 {
-    static int found = -2;
-    if (found != -2)
-        return found;
-    enum { K = 16, N = PK_WG_NUMERICS_N };
+    if (*found != -2)
+        return *found;
+    enum { K = 16, MAX_M = PK_TC_NUMERICS_M, MAX_N = PK_TC_NUMERICS_N };
+    const int M = (int)tile_m(kind), N = (int)tile_n(kind);
     static const uint32_t h[5] = {0xc000, 0xbc00, 0x0000, 0x3c00, 0x4000}; /* -2..2 */
-    uint32_t A[64 * K], B[K * N], C[64 * N] = {0}, D[64 * N];
-    float want[64 * N];
-    for (int r = 0; r < 64; r++)
+    static uint32_t A[MAX_M * K], B[K * MAX_N], C[MAX_M * MAX_N], D[MAX_M * MAX_N];
+    static float want[MAX_M * MAX_N];
+    for (int r = 0; r < M; r++)
         for (int x = 0; x < K; x++)
             A[r * K + x] = h[(r * 3 + x * 5 + r / 8) % 5];
     for (int x = 0; x < K; x++)
         for (int n = 0; n < N; n++)
             B[x * N + n] = h[(x * 7 + n * 3 + 1) % 5];
-    for (int r = 0; r < 64; r++)
+    for (int r = 0; r < M; r++)
         for (int n = 0; n < N; n++) {
             int s = 0;
             for (int x = 0; x < K; x++)
                 s += ((r * 3 + x * 5 + r / 8) % 5 - 2) * ((x * 7 + n * 3 + 1) % 5 - 2);
             want[r * N + n] = (float)s;
+            C[r * N + n] = 0;
         }
     for (int swap = 0; swap < 2; swap++) {
         int miss = 0;
-        cudaError_t e = wg_host(PK_WG_F16_F32, 1, 2, K, A, B, C, D, swap, &miss);
-        if (finish(e, miss, "wgmma layout check", err, size))
-            return found = -1;
-        if (!memcmp(D, want, sizeof D))
-            return found = swap;
+        char check[64];
+        snprintf(check, sizeof check, "%s layout check", what);
+        cudaError_t e = tile_host(kind, 1, 2, K, A, B, C, D, swap, &miss);
+        if (finish(e, miss, check, err, size))
+            return *found = -1;
+        if (!memcmp(D, want, M * N * sizeof *D))
+            return *found = swap;
     }
-    snprintf(err, size, "wgmma: neither shared-memory layout gives the exact products of "
-                        "the layout check (wgmma.cuh, wg_desc)");
-    return found = -1;
+    snprintf(err, size, "%s: neither shared-memory layout gives the exact products of "
+                        "the layout check (kmajor.cuh and its descriptors)", what);
+    return *found = -1;
 }
 
-extern "C" int probe_cuda_wgmma(int kind, size_t ntiles, unsigned ebytes, unsigned k,
-                                const uint32_t *A, const uint32_t *B, const uint32_t *C,
-                                uint32_t *D, char *err, size_t size)
+extern "C" int probe_cuda_tile(int kind, size_t ntiles, unsigned ebytes, unsigned k,
+                               const uint32_t *A, const uint32_t *B, const uint32_t *C,
+                               uint32_t *D, char *err, size_t size)
 {
-    int swap = wg_layout(err, size), miss = 0;
+    static int wg_found = -2, tc_found = -2;
+    int tc = PK_IS_TCGEN05(kind), miss = 0;
+    const char *what = tc ? "tcgen05.mma" : "wgmma";
+    int swap = layout_check(tc ? PK_TC_F16_F32 : PK_WG_F16_F32, what,
+                            tc ? &tc_found : &wg_found, err, size);
     if (swap < 0)
         return -1;
-    cudaError_t e = wg_host(kind, ntiles, ebytes, k, A, B, C, D, swap, &miss);
-    return finish(e, miss, "wgmma kernel", err, size);
+    cudaError_t e = tile_host(kind, ntiles, ebytes, k, A, B, C, D, swap, &miss);
+    char run[64];
+    snprintf(run, sizeof run, "%s kernel", what);
+    return finish(e, miss, run, err, size);
 }

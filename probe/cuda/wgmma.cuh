@@ -9,6 +9,7 @@
 #ifndef TCSIM_PROBE_WGMMA_CUH
 #define TCSIM_PROBE_WGMMA_CUH
 #include <stdint.h>
+#include "kmajor.cuh"
 #include "probe_kinds.h"
 
 #define WG_D2 "{%0,%1}"
@@ -111,29 +112,14 @@ __device__ __forceinline__ void wg_commit_wait()
     asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
 #endif
 }
-/* Generic-proxy stores to shared memory made visible to wgmma's reads (the async proxy). */
-__device__ __forceinline__ void wg_smem_fence()
-{
-#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-    asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
-#endif
-}
-
-/* The shared-memory layout of a K-major operand without swizzling: 8-row x 16-byte core
- * matrices of 128 contiguous bytes, the two of a row group's 32 bytes side by side
- * (WG_KSTEP apart) and row groups WG_RSTEP apart. Byte b of row r: */
-enum { WG_KSTEP = 128, WG_RSTEP = 256 };
-__device__ __forceinline__ unsigned wg_smem_at(unsigned r, unsigned b)
-{
-    return r / 8 * WG_RSTEP + b / 16 * WG_KSTEP + r % 8 * 16 + b % 16;
-}
-/* Its matrix descriptor (PTX ISA, "Matrix Descriptor Format"): start address, leading
- * and stride byte offsets in 16-byte units, no swizzle. Which offset the hardware takes
- * as the K step is checked on the GPU (probe_device.cu, wg_layout): swap 1 exchanges them. */
+/* The matrix descriptor of a K-major operand in kmajor.cuh's layout (PTX ISA, "Matrix
+ * Descriptor Format"): start address, leading and stride byte offsets in 16-byte units,
+ * no swizzle. Which offset the hardware takes as the K step is checked on the GPU
+ * (probe_device.cu, layout_check): swap 1 exchanges them. */
 __device__ __forceinline__ uint64_t wg_desc(const void *p, int swap)
 {
     uint32_t a = (uint32_t)__cvta_generic_to_shared(p);
-    uint64_t lbo = swap ? WG_RSTEP : WG_KSTEP, sbo = swap ? WG_KSTEP : WG_RSTEP;
+    uint64_t lbo = swap ? KM_RSTEP : KM_KSTEP, sbo = swap ? KM_KSTEP : KM_RSTEP;
     return (uint64_t)((a & 0x3ffffu) >> 4) | (lbo >> 4) << 16 | (sbo >> 4) << 32;
 }
 

@@ -90,9 +90,10 @@ uint32_t probe_sp_meta(unsigned pattern);
 void probe_sp_compress(const probe_form *f, unsigned pattern, size_t n, uint32_t *x);
 /* The two indices (of every 4) that pattern keeps. */
 void probe_sp_kept(unsigned pattern, unsigned *first, unsigned *second);
-/* wgmma (A and B from shared memory: the device lays tiles out, cuda/wgmma.cuh): one
- * m64nN instruction carries n cases on D's diagonal as above, its tiles A (m x k) and
- * B (k x n) patterns of in, C and D (m x n) accumulator patterns, row-major. */
+/* wgmma and tcgen05.mma (A and B from shared memory: the device lays tiles out,
+ * cuda/kmajor.cuh): one m64nN or m128nN instruction carries n cases on D's diagonal as
+ * above, its tiles A (m x k) and B (k x n) patterns of in, C and D (m x n) accumulator
+ * patterns, row-major. */
 tc_status probe_tile_pack(const probe_form *f, const uint32_t *a, const uint32_t *b,
                           const uint32_t *c, uint32_t *A, uint32_t *B, uint32_t *C);
 void probe_tile_diag(const probe_form *f, const uint32_t *D, uint32_t *d);
@@ -118,7 +119,7 @@ int probe_dev_open(probe_gpu *g, char *err, size_t size);
 int probe_dev_mma(const probe_form *f, size_t nmma, const uint32_t *a_regs,
                   const uint32_t *b_regs, const uint32_t *c_regs, uint32_t *d_regs,
                   char *err, size_t size);
-/* ntiles wgmma of form f on tiles (probe_tile_pack's), tile after tile. */
+/* ntiles wgmma or tcgen05.mma of form f on tiles (probe_tile_pack's), tile after tile. */
 int probe_dev_tile(const probe_form *f, size_t ntiles, const uint32_t *A, const uint32_t *B,
                    const uint32_t *C, uint32_t *D, char *err, size_t size);
 /* Seed 004's loop on one SM: warps warps, each iters iterations of ilp independent

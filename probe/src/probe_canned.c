@@ -5,9 +5,9 @@
  * depth, ii_min, ii_extra, sparse_ii_extra and async_wait raised by
  * PROBE_CANNED_DEPTH_PLUS (default 3), PROBE_CANNED_II_PLUS (1), PROBE_CANNED_EXTRA_PLUS
  * (1), PROBE_CANNED_SPARSE_PLUS (1) and PROBE_CANNED_WAIT_PLUS (5) cycles, which the
- * record writer must find again. PROBE_CANNED_SM picks the target (default 90), PROBE_CANNED_FLIP=1
- * flips the low bit of case 2's result of each mma form and case 3's of each wgmma form
- * (a GPU that disagrees with the model). */
+ * record writer must find again. PROBE_CANNED_SM picks the target (default 90),
+ * PROBE_CANNED_FLIP=1 flips the low bit of case 2's result of each mma form and case 3's
+ * of each wgmma and tcgen05.mma form (a GPU that disagrees with the model). */
 #include <stdlib.h>
 #include <string.h>
 #include "probe.h"
@@ -72,14 +72,15 @@ int probe_dev_mma(const probe_form *f, size_t nmma, const uint32_t *a_regs,
     return 0;
 }
 
-/* A wgmma's tiles straight through tc_mma_tile with the arch's wgmma profile. */
+/* A wgmma's or tcgen05.mma's tiles straight through tc_mma_tile with the arch's profile
+ * of the instruction. */
 int probe_dev_tile(const probe_form *f, size_t ntiles, const uint32_t *A, const uint32_t *B,
                    const uint32_t *C, uint32_t *D, char *err, size_t size)
 {
     const tc_profile *p;
     tc_arch arch = probe_arch_of_sm(env_u("PROBE_CANNED_SM", 90));
-    if (tc_profile_find(arch, TC_INSTR_WGMMA, f->in, f->acc, &p) != TC_OK) {
-        snprintf(err, size, "canned device: no wgmma for this form");
+    if (tc_profile_find(arch, f->instr, f->in, f->acc, &p) != TC_OK) {
+        snprintf(err, size, "canned device: no %s for this form", tc_instr_name(f->instr));
         return -1;
     }
     size_t mk = (size_t)f->m * f->k, kn = (size_t)f->k * f->n, mn = (size_t)f->m * f->n;

@@ -8,9 +8,8 @@ int probe_cuda_open(char *name, size_t name_size, char *driver, size_t drv_size,
 int probe_cuda_mma(int kind, size_t nmma, unsigned na, unsigned nb, unsigned nc,
                    const uint32_t *a, const uint32_t *b, const uint32_t *c, uint32_t *d,
                    char *err, size_t size);
-int probe_cuda_wgmma(int kind, size_t ntiles, unsigned ebytes, unsigned k, const uint32_t *A,
-                     const uint32_t *B, const uint32_t *C, uint32_t *D, char *err,
-                     size_t size);
+int probe_cuda_tile(int kind, size_t ntiles, unsigned ebytes, unsigned k, const uint32_t *A,
+                    const uint32_t *B, const uint32_t *C, uint32_t *D, char *err, size_t size);
 int probe_cuda_time(int kind, unsigned n, unsigned warps, unsigned ilp, unsigned iters,
                     unsigned long long *cycles, char *err, size_t size);
 
@@ -38,12 +37,14 @@ int probe_dev_tile(const probe_form *f, size_t ntiles, const uint32_t *A, const 
                    const uint32_t *C, uint32_t *D, char *err, size_t size)
 {
     int k = probe_kind(f);
-    if (k < 0 || !PK_IS_WGMMA(k) || f->m != 64 || f->n != PK_WG_NUMERICS_N || !f->numerics) {
-        snprintf(err, size, "no wgmma numerics kernel for this form");
+    int wg = k >= 0 && PK_IS_WGMMA(k) && f->m == 64 && f->n == PK_WG_NUMERICS_N;
+    int tc = k >= 0 && PK_IS_TCGEN05(k) && f->m == PK_TC_NUMERICS_M && f->n == PK_TC_NUMERICS_N;
+    if (!(wg || tc) || !f->numerics) {
+        snprintf(err, size, "no wgmma or tcgen05.mma numerics kernel for this form");
         return -1;
     }
     unsigned ebytes = f->in == TC_FMT_TF32 ? 4 : tc_fmt_get(f->in)->width / 8;
-    return probe_cuda_wgmma(k, ntiles, ebytes, f->k, A, B, C, D, err, size);
+    return probe_cuda_tile(k, ntiles, ebytes, f->k, A, B, C, D, err, size);
 }
 
 int probe_dev_time(const probe_form *f, unsigned warps, unsigned ilp, unsigned iters,

@@ -1,5 +1,6 @@
 /* probe_forms.c - the forms the probe measures on a target: the library's PTX table for
- * mma and mma.sp, the profile table for wgmma and tcgen05.mma (probe.h). */
+ * mma and mma.sp, the profile table for wgmma and tcgen05.mma (probe.h), and which of
+ * them the kernels of probe_kinds.h run. */
 #include <stdio.h>
 #include "probe.h"
 #include "probe_kinds.h"
@@ -41,6 +42,15 @@ int probe_kind(const probe_form *f)
         default: return -1;
         }
     }
+    if (f->instr == TC_INSTR_TCGEN05) {
+#define PK_TC_MATCH(kind, in_, acc_, ptx, dfmt, abfmt, k_)                                   \
+    if (f->m == PK_TC_NUMERICS_M && f->k == k_ && f->in == TC_FMT_##in_ &&                   \
+        f->acc == TC_FMT_##acc_)                                                            \
+        return kind;
+        PK_TC_FORMS(PK_TC_MATCH)
+#undef PK_TC_MATCH
+        return -1;
+    }
     if (f->instr != TC_INSTR_MMA)
         return -1;
 #define PK_MATCH(kind, sp, m_, n_, k_, in_, acc_, regs, types, sm)                          \
@@ -53,22 +63,25 @@ int probe_kind(const probe_form *f)
 }
 
 /* The forms the kernels of cuda/probe_device.cu run. Numerics: every mma.sync form of
- * PK_MMA_FORMS through the fragment layouts of probe_frag.c, and wgmma m64n8
- * (PK_WG_NUMERICS_N). Timing: those mma forms and the table's mma.sp ones, every N
- * of wgmma fp16 -> fp32 and N = 256 of every wgmma format pair (its peak rate). */
+ * PK_MMA_FORMS through the fragment layouts of probe_frag.c, wgmma m64n8
+ * (PK_WG_NUMERICS_N) and tcgen05.mma m128n16 (PK_TC_NUMERICS_N) of PK_TC_FORMS.
+ * Timing: those mma forms and the table's mma.sp ones; of wgmma and tcgen05.mma, every
+ * N of fp16 -> fp32 and N = 256 of every format pair (its peak rate). */
 static int has_numerics(const probe_form *f)
 {
     /* tf32's sparsity is 1:2 with its own metadata rule: timing only */
     if (probe_kind(f) < 0 || (f->sparse && f->in == TC_FMT_TF32))
         return 0;
-    return f->instr != TC_INSTR_WGMMA || f->n == PK_WG_NUMERICS_N;
+    return f->instr == TC_INSTR_MMA ||
+           f->n == (f->instr == TC_INSTR_WGMMA ? PK_WG_NUMERICS_N : PK_TC_NUMERICS_N);
 }
 
 static int has_timing(const probe_form *f)
 {
-    if (f->instr == TC_INSTR_WGMMA)
-        return (f->in == TC_FMT_FP16 && f->acc == TC_FMT_FP32) || f->n == 256;
-    return probe_kind(f) >= 0;
+    if (probe_kind(f) < 0)
+        return 0;
+    return f->instr == TC_INSTR_MMA || (f->in == TC_FMT_FP16 && f->acc == TC_FMT_FP32) ||
+           f->n == 256;
 }
 
 static size_t add(probe_form *out, size_t n, size_t cap, probe_form f)

@@ -181,7 +181,7 @@ static tc_status tiles(const probe_form *f, const uint32_t *a, const uint32_t *b
 tc_status probe_tile_pack(const probe_form *f, const uint32_t *a, const uint32_t *b,
                           const uint32_t *c, uint32_t *A, uint32_t *B, uint32_t *C)
 {
-    if (f->instr != TC_INSTR_WGMMA || !f->numerics)
+    if (f->instr == TC_INSTR_MMA || !f->numerics)
         return TC_EUNSUPPORTED;
     return tiles(f, a, b, c, A, B, C);
 }

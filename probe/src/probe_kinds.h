@@ -53,17 +53,50 @@
     X(PK_SP_E4M3_F32, 1, 16, 8, 64, E4M3, FP32, SP_A4B4C4, "m16n8k64.row.col.f32.e4m3.e4m3.f32", 890) \
     X(PK_SP_E5M2_F32, 1, 16, 8, 64, E5M2, FP32, SP_A4B4C4, "m16n8k64.row.col.f32.e5m2.e5m2.f32", 890)
 
+/* PK_TC_FORMS lists the tcgen05.mma forms the kernels run (cta_group::1, A and B from
+ * shared memory, D in tensor memory; m128nNkK, K 32 bytes of input): X(kind, in, acc,
+ * ptx, dfmt, abfmt, k). `ptx` is the .kind qualifier, dfmt and abfmt the instruction
+ * descriptor's codes of D's format and of A's and B's (PTX ISA, "Instruction
+ * descriptor" of tcgen05.mma: D f16 0, f32 1, s32 2; kind::f16 A/B f16 0, bf16 1;
+ * kind::tf32 tf32 2; kind::f8f6f4 e4m3 0, e5m2 1; kind::i8 unsigned 0, signed 1).
+ * kind::f8f6f4's fp6 and fp4 inputs have no kernel yet: their 8-bit containers in
+ * shared memory are a layout of their own. */
+#define PK_TC_FORMS(X) \
+    X(PK_TC_F16_F32, FP16, FP32, "f16", 1, 0, 16) \
+    X(PK_TC_F16_F16, FP16, FP16, "f16", 0, 0, 16) \
+    X(PK_TC_BF16_F32, BF16, FP32, "f16", 1, 1, 16) \
+    X(PK_TC_TF32_F32, TF32, FP32, "tf32", 1, 2, 8) \
+    X(PK_TC_E4M3_F32, E4M3, FP32, "f8f6f4", 1, 0, 32) \
+    X(PK_TC_E4M3_F16, E4M3, FP16, "f8f6f4", 0, 0, 32) \
+    X(PK_TC_E5M2_F32, E5M2, FP32, "f8f6f4", 1, 1, 32) \
+    X(PK_TC_E5M2_F16, E5M2, FP16, "f8f6f4", 0, 1, 32) \
+    X(PK_TC_S8_S32, INT8, S32, "i8", 2, 1, 32) \
+    X(PK_TC_U8_S32, UINT8, S32, "i8", 2, 0, 32)
+
+/* PK_WG_KINDS lists the wgmma.mma_async kinds (m64nNkK, A and B from shared memory;
+ * cuda/wgmma.cuh holds their types). */
+#define PK_WG_KINDS(X)                                                                     \
+    X(PK_WG_F16_F32) X(PK_WG_F16_F16) X(PK_WG_BF16_F32) X(PK_WG_TF32_F32) X(PK_WG_E4M3_F32) \
+    X(PK_WG_E4M3_F16) X(PK_WG_E5M2_F32) X(PK_WG_E5M2_F16) X(PK_WG_S8_S32) X(PK_WG_U8_S32)
+
 #define PK_ENUM_ENTRY(kind, sp, m, n, k, in, acc, regs, types, sm) kind,
+#define PK_WG_ENUM_ENTRY(kind) kind,
+#define PK_TC_ENUM_ENTRY(kind, in, acc, ptx, dfmt, abfmt, k) kind,
 enum probe_kind {
     PK_MMA_FORMS(PK_ENUM_ENTRY)
-    /* wgmma.mma_async m64nNkK, A and B from shared memory */
-    PK_WG_F16_F32, PK_WG_F16_F16, PK_WG_BF16_F32, PK_WG_TF32_F32, PK_WG_E4M3_F32,
-    PK_WG_E4M3_F16, PK_WG_E5M2_F32, PK_WG_E5M2_F16, PK_WG_S8_S32, PK_WG_U8_S32,
+    PK_WG_KINDS(PK_WG_ENUM_ENTRY)
+    PK_TC_FORMS(PK_TC_ENUM_ENTRY)
     PK_COUNT
 };
 #undef PK_ENUM_ENTRY
-#define PK_IS_WGMMA(k) ((k) >= PK_WG_F16_F32 && (k) < PK_COUNT)
-/* The wgmma numerics kernels run m64n8 (8 cases a warpgroup, on D's diagonal). */
+#undef PK_WG_ENUM_ENTRY
+#undef PK_TC_ENUM_ENTRY
+#define PK_IS_WGMMA(k) ((k) >= PK_WG_F16_F32 && (k) <= PK_WG_U8_S32)
+#define PK_IS_TCGEN05(k) ((k) >= PK_TC_F16_F32 && (k) < PK_COUNT)
+/* The numerics kernels run wgmma m64n8 (8 cases a warpgroup, on D's diagonal) and
+ * tcgen05.mma m128n16 (16 cases a CTA: N = 16 is M = 128's smallest). */
 #define PK_WG_NUMERICS_N 8
+#define PK_TC_NUMERICS_M 128
+#define PK_TC_NUMERICS_N 16
 
 #endif

@@ -66,16 +66,17 @@ static void short_name(const char *name, char *out, size_t size)
 }
 
 /* Runs cases [0, n) of form f (n a multiple of the form's cases per instruction) on the
- * device into d: mma.sync through register fragments (probe_frag.c), wgmma through
- * tiles. ws: scratch for PROBE_LANES * PROBE_MAX_REGS words per mma (four arrays) or
- * one m x k + k x n + 2 m x n tile set per wgmma. 0, or -1 with a message. */
+ * device into d: mma.sync through register fragments (probe_frag.c), wgmma and
+ * tcgen05.mma through tiles. ws: scratch for PROBE_LANES * PROBE_MAX_REGS words per mma
+ * (four arrays) or one m x k + k x n + 2 m x n tile set per wgmma or tcgen05.mma. 0, or
+ * -1 with a message. */
 static int run_form(const probe_form *f, size_t n, const uint32_t *a, const uint32_t *b,
                     const uint32_t *c, uint32_t *d, uint32_t *ws, size_t ws_words)
 {
     char err[256];
     const size_t per = f->n, ninstr = n / per;
     int rc = 0;
-    if (f->instr == TC_INSTR_WGMMA) {
+    if (f->instr != TC_INSTR_MMA) {
         size_t mk = (size_t)f->m * f->k, kn = (size_t)f->k * f->n, mn = (size_t)f->m * f->n;
         uint32_t *A = ws, *B = A + ninstr * mk, *C = B + ninstr * kn, *D = C + ninstr * mn;
         if ((mk + kn + 2 * mn) * ninstr > ws_words)
@@ -119,7 +120,9 @@ static int run_form(const probe_form *f, size_t n, const uint32_t *a, const uint
 static int numerics(const char *dir, const char *gpu, const probe_form *forms, size_t nf,
                     size_t cases, uint64_t seed, unsigned *failed)
 {
-    enum { MAX_PER = 8, MAX_K = 64, MAX_TILE = 64 * 32 + 32 * 8 + 2 * 64 * 8 };
+    /* the most cases an instruction (tcgen05.mma m128n16), the largest k (mma.sp's), the
+     * largest tile set (tcgen05.mma m128n16k32) */
+    enum { MAX_PER = 16, MAX_K = 64, MAX_TILE = 128 * 32 + 32 * 16 + 2 * 128 * 16 };
     size_t n = (cases + MAX_PER - 1) / MAX_PER * MAX_PER;
     size_t ws_words =
         n / MAX_PER *

@@ -247,9 +247,12 @@ int probe_write_record(FILE *out, const char *name, const probe_gpu *g,
     if (lat && calibrate(&r, lat, &r.depth))
         r.uncalibrated &= ~key_bit("depth");
     calibrate_issue(&r, pts, n);
-    /* async_wait from the one-warpgroup, ILP-1 point of the widest wgmma: its latency
-     * less the structure's is the wait's round trip */
+    /* async_wait from the one-warpgroup, ILP-1 point of the widest wgmma (Blackwell:
+     * tcgen05.mma's one-issuer point): its latency less the structure's is the wait's
+     * round trip (wait_group, or commit to the mbarrier and its wait) */
     const probe_point *wg = find_point(pts, n, TC_INSTR_WGMMA, 4, 1, 0);
+    if (!wg)
+        wg = find_point(pts, n, TC_INSTR_TCGEN05, 4, 1, 0);
     if (wg && calibrate(&r, wg, &r.async_wait))
         r.uncalibrated &= ~key_bit("async_wait");
     const struct { const char *key; unsigned v;
@@ -281,8 +284,8 @@ int probe_write_record(FILE *out, const char *name, const probe_gpu *g,
     fprintf(out,
             "# Measured by tcsim-probe on %s (sm_%u, driver %s, %u SMs, SM clock %u MHz).\n"
             "# depth from the single-warp mma latency, the issue keys from every form's\n"
-            "# fullest point,\n"
-            "# async_wait from the widest wgmma's one-warpgroup latency, where measured;\n"
+            "# fullest point, async_wait from the widest wgmma's (or tcgen05.mma's)\n"
+            "# one-warpgroup latency, where measured;\n"
             "# '~' values are the built-in record's, not measured.\ngpu %s arch %s",
             g->name, g->sm, g->driver, g->sms, g->clock_mhz, name, tc_arch_name(arch));
     for (size_t i = 0; i < sizeof kv / sizeof kv[0]; i++)

@@ -7,6 +7,8 @@ probe=$1; canned=$2; tcsim=$3; work=$4
 fail=0
 bad() { echo "FAIL: $*"; fail=1; }
 rm -rf "$work" && mkdir -p "$work" || exit 1
+# The "gpu" line of a timing record, its continuation lines joined.
+record_line() { sed -e ':a' -e '/\\$/{N; s/\\\n/ /; ta' -e '}' "$1" | grep '^gpu '; }
 
 # --list: the PTX table's forms of each target, and the kernels this build has
 for sm in 80 89 90 100; do
@@ -51,7 +53,7 @@ grep -qE '^int8_s32 +hopper_mma_int8_s32 +32 +400 +400 +0$' "$work/vec.txt" ||
 # 8 = 25 cycles on the built-in record, 28 measured; ii_min 4 -> 5, held by m8n8k16
 # int8's 1 beat + 3; ii_extra 2 -> 3; sparse_ii_extra 2 -> 3; async_wait 169 -> 174),
 # unmarked
-rec=$(sed -e ':a' -e '/\\$/{N; s/\\\n/ /; ta' -e '}' "$out/timing.txt" | grep '^gpu ')
+rec=$(record_line "$out/timing.txt")
 grep -qE '^gpu h100 arch hopper .* depth 16 .* ii_min 5 .* async_wait 174 ii_extra 3 sparse_ii_extra 3$' \
     <<<"$rec" ||
     bad "timing.txt has not calibrated depth 16, ii_min 5, async_wait 174, ii_extra 3," \
@@ -68,6 +70,38 @@ PROBE_CANNED_SM=90 PROBE_CANNED_FLIP=1 "$canned" --out "$work/flip" --cases 80 -
 "$tcsim" vectors "$work/flip/vectors/mma_m16n8k16_fp16" >/dev/null 2>&1; [ $? = 1 ] || bad "a flipped result went unnoticed"
 "$tcsim" vectors "$work/flip/vectors/wgmma_m64n8k16_fp16" --instr wgmma >/dev/null 2>&1
 [ $? = 1 ] || bad "a flipped wgmma result went unnoticed"
+
+# A canned B200 run: tcgen05.mma's numerics sets (m128n16, 16 cases an instruction:
+# fp16 and e4m3/e5m2 with both accumulators, bf16, tf32, int8, uint8) read back by
+# tcsim vectors, and its timing points calibrating the record: depth and async_wait
+# raised by 3 and 5 on the canned device (ii_min, ii_extra and sparse_ii_extra by 1: the
+# b200 record has none, so 1 each), so a tcgen05.mma's completion latency under the
+# record is the built-in record's plus 8.
+out="$work/b200"
+PROBE_CANNED_SM=100 "$canned" --out "$out" --cases 400 --iters 100 >/dev/null ||
+    bad "canned B200 run exited $?"
+: >"$work/vec100.txt"
+for dir in "$out"/vectors/tcgen05_*/; do
+    "$tcsim" vectors "$dir" --instr tcgen05 >>"$work/vec100.txt" 2>&1 ||
+        { bad "tcsim vectors on the canned B200's $(basename "$dir"):"; cat "$work/vec100.txt"; }
+done
+[ "$(grep -c 'blackwell_tcgen05_' "$work/vec100.txt")" = 10 ] ||
+    bad "not the 10 tcgen05 sets read back: $(cat "$work/vec100.txt")"
+grep -qE '^int8_s32 +blackwell_tcgen05_int8_s32 +32 +400 +400 +0$' "$work/vec100.txt" ||
+    bad "no tcgen05 integer set read back"
+grep -qE '^# tcgen05\.m128n256k32 +e4m3>fp32 +16 +4 ' "$out/timing.txt" || bad "no tcgen05 point in the table"
+rec=$(record_line "$out/timing.txt")
+grep -q '^gpu b200 arch blackwell .* async_wait 5 ii_extra 1 sparse_ii_extra 1$' <<<"$rec" ||
+    bad "the B200 record has not calibrated async_wait 5 from tcgen05.mma: $rec"
+lat() { sed -n 's/.*completion latency \([0-9]*\) cycles.*/\1/p'; }
+t0=$("$tcsim" timing --arch b200 --op tcgen05.m128n256k16 --in fp16 --acc fp32 | lat)
+t1=$("$tcsim" timing --params "$out/timing.txt" --arch b200 --op tcgen05.m128n256k16 \
+     --in fp16 --acc fp32 | lat)
+[ -n "$t0" ] && [ "$t1" = $((t0 + 8)) ] || bad "tcgen05 latency under the record: $t1, not $t0 + 8"
+PROBE_CANNED_SM=100 PROBE_CANNED_FLIP=1 "$canned" --out "$work/flip100" --cases 64 --iters 10 \
+    >/dev/null || bad "flipped canned B200 run exited $?"
+"$tcsim" vectors "$work/flip100/vectors/tcgen05_m128n16k16_bf16" --instr tcgen05 >/dev/null 2>&1
+[ $? = 1 ] || bad "a flipped tcgen05 result went unnoticed"
 
 # probe/run.sh end to end on the canned device: the probe, then tcsim on what it wrote.
 PROBE_CANNED_SM=89 TCSIM_PROBE="$canned" TCSIM="$tcsim" \

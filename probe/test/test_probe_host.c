@@ -2,7 +2,8 @@
  * positions worked by hand from the PTX ISA's fragment figures for mma.m16n8k16 (.f16),
  * m16n8k8 (.tf32, .f16), m16n8k4 (.tf32), m16n8k32 (.e4m3), m8n8k16 (.s8) and m8n8k4
  * (.f16) (lane 5 is groupID 1, threadID_in_group 1), the case families' defining
- * properties (float and integer), and the form lists of four targets. */
+ * properties (float and integer), the form lists of four targets, and tcgen05.mma's
+ * tiles. */
 #include <stdio.h>
 #include <string.h>
 #include "probe.h"
@@ -234,6 +235,64 @@ static void forms(void)
             dense += !fs[i].sparse;
         }
     CHECK_COND(dense == 24);
+    /* sm_100's tcgen05.mma: numerics at m128n16 for the kinds of PK_TC_FORMS, timing for
+     * every N of fp16 -> fp32 and N = 256 of each; fp6 and fp4 (kind::f8f6f4's 8-bit
+     * containers) neither */
+    nf = probe_forms(100, fs, 512);
+    size_t tc_num = 0, tc_time = 0, f6f4 = 0;
+    for (size_t i = 0; i < nf; i++) {
+        const probe_form *f = &fs[i];
+        if (f->instr != TC_INSTR_TCGEN05)
+            continue;
+        CHECK_COND(f->m == 128 && f->sm == 100);
+        CHECK_COND(f->numerics == (f->n == 16 && probe_kind(f) >= 0));
+        tc_num += (size_t)f->numerics;
+        tc_time += (size_t)f->timing;
+        if (f->in == TC_FMT_E3M2 || f->in == TC_FMT_E2M3 || f->in == TC_FMT_E2M1)
+            f6f4 += (size_t)(f->numerics || f->timing || probe_kind(f) >= 0);
+        if (f->n == 16 && f->in == TC_FMT_FP16 && f->acc == TC_FMT_FP32)
+            CHECK_COND(f->numerics && f->timing && f->k == 16);
+        if (f->n == 256 && f->in == TC_FMT_TF32)
+            CHECK_COND(f->timing && !f->numerics && f->k == 8);
+        if (f->n == 64 && f->in == TC_FMT_BF16)
+            CHECK_COND(!f->timing && !f->numerics);
+    }
+    /* fp16 (two accumulators), bf16, tf32, e4m3 and e5m2 (two each), int8, uint8 */
+    CHECK_COND(tc_num == 10 && f6f4 == 0);
+    CHECK_COND(tc_time == 10 + 4); /* N = 256 of the 10, and fp16 -> fp32's N 16..128 */
+}
+
+/* A tcgen05.mma m128n16's tiles: case j is row j of A (128 x k), column j of B (k x 16)
+ * and C[j][j]; rows 16.. of A and the rest of C zero; D's diagonal read back. */
+static void tcgen05_tiles(void)
+{
+    probe_form f = {TC_INSTR_TCGEN05, 0, 128, 16, 32, TC_FMT_E4M3, TC_FMT_FP32, 100, 1, 1};
+    static uint32_t a[16 * 32], b[16 * 32], c[16], A[128 * 32], B[32 * 16], C[128 * 16];
+    uint32_t d[16];
+    for (unsigned j = 0; j < 16; j++) {
+        for (unsigned x = 0; x < 32; x++)
+            a[j * 32 + x] = b[j * 32 + x] = (j * 32 + x) & 0x77; /* finite e4m3 */
+        c[j] = 0x3f800000u + (j << 23);
+    }
+    CHECK_COND(probe_tile_pack(&f, a, b, c, A, B, C) == TC_OK);
+    CHECK_COND(A[15 * 32 + 31] == ((15 * 32 + 31) & 0x77) && A[16 * 32] == 0 &&
+               A[127 * 32 + 5] == 0);
+    CHECK_COND(B[5 * 16 + 3] == ((3 * 32 + 5) & 0x77) && B[31 * 16 + 15] == ((15 * 32 + 31) & 0x77));
+    CHECK_COND(C[15 * 16 + 15] == c[15] && C[15 * 16 + 14] == 0 && C[16 * 16 + 0] == 0);
+    for (unsigned i = 0; i < 128 * 16; i++)
+        C[i] = 7000 + i;
+    probe_tile_diag(&f, C, d);
+    for (unsigned j = 0; j < 16; j++)
+        CHECK_COND(d[j] == 7000 + j * 16 + j);
+    /* an fp16 accumulator gets c rounded to fp16: 1.0 is 0x3c00 */
+    f.acc = TC_FMT_FP16;
+    CHECK_COND(probe_tile_pack(&f, a, b, c, A, B, C) == TC_OK && C[0] == 0x3c00);
+    /* no tile for mma.sync, nor for a form without a numerics kernel */
+    f.instr = TC_INSTR_MMA;
+    CHECK_COND(probe_tile_pack(&f, a, b, c, A, B, C) == TC_EUNSUPPORTED);
+    f.instr = TC_INSTR_TCGEN05;
+    f.numerics = 0;
+    CHECK_COND(probe_tile_pack(&f, a, b, c, A, B, C) == TC_EUNSUPPORTED);
 }
 
 /* The record is calibrated on m16n8k16 fp16 -> fp32 even where other mma points come
@@ -328,6 +387,7 @@ int main(void)
     cases();
     int_cases();
     forms();
+    tcgen05_tiles();
     printf("probe host: %lu checks, %d failed\n", checks, failures);
     return failures ? 1 : 0;
 }

@@ -1,0 +1,269 @@
+/* tcgen05.cuh - Blackwell's tcgen05.mma for the probe (PTX ISA 8.6+, sm_100a): tensor
+ * memory (TMEM) allocated by one warp, A and B from shared memory through 64-bit matrix
+ * descriptors, the 32-bit instruction descriptor, one thread issuing for the CTA
+ * (cta_group::1), completion through tcgen05.commit to an mbarrier, and D moved between
+ * TMEM and registers with tcgen05.st / tcgen05.ld (.32x32b: warp w of a warpgroup
+ * reaches TMEM lanes 32w..32w+31, a thread its lane, one 32-bit column a register).
+ * Compiled where the target has the instructions (sm_100a: __CUDA_ARCH_FEAT_SM100_ALL);
+ * elsewhere every helper is empty and tc05_has() is false, so that a kernel can say so
+ * (its missing flag) instead of waiting on an mbarrier nothing arrives at.
+ *
+ * Written and compiled (ptxas for sm_100a) but not yet run on a GPU: the descriptor
+ * encodings below follow the PTX ISA's tables and are the first thing a run on a B200
+ * checks (probe_device.cu's layout check finds which descriptor offset is the K step). */
+#ifndef TCSIM_PROBE_TCGEN05_CUH
+#define TCSIM_PROBE_TCGEN05_CUH
+#include <stdint.h>
+#include "kmajor.cuh"
+#include "probe_kinds.h"
+
+#if defined(__CUDA_ARCH_FEAT_SM100_ALL)
+#define TC05_ON 1
+#else
+#define TC05_ON 0
+#endif
+
+/* A statement without operands, where the target has it. */
+#if TC05_ON
+#define TC_BARE(text) asm volatile(text "\n" ::: "memory")
+#else
+#define TC_BARE(text) (void)0
+#endif
+
+__host__ __device__ constexpr bool tc05_has()
+{
+    return TC05_ON;
+}
+
+/* TMEM has 512 columns of 128 lanes, 32 bits each; an allocation is a power of two of
+ * columns from 32 (PTX ISA, "Tensor Memory Allocation and Management"). */
+enum { TC_TMEM_COLS = 512, TC_ALLOC_MIN = 32 };
+
+/* ---- the two descriptors */
+
+/* The shared-memory matrix descriptor of a K-major operand without swizzling (PTX ISA,
+ * tcgen05 "Matrix Descriptors", the shared memory descriptor table):
+ *   bits  0-13  start address, (addr & 0x3ffff) >> 4
+ *   bits 16-29  leading dimension byte offset >> 4
+ *   bits 32-45  stride dimension byte offset >> 4
+ *   bits 46-48  the fixed constant 0b001 (the Blackwell descriptor's version: Hopper's
+ *               wgmma descriptor has no such field)
+ *   bits 49-51  base offset: 0, the operand is not in a swizzle pattern
+ *   bit  52     leading offset mode: 0, relative
+ *   bits 61-63  swizzling mode: 0, none
+ * For the canonical K-major no-swizzle layout the leading offset is the step between the
+ * two core matrices of a row group along K and the stride offset the step between row
+ * groups (kmajor.cuh); swap 1 exchanges them, for the layout check of the first run. */
+__host__ __device__ constexpr uint64_t tc_smem_desc_at(uint32_t a, int swap)
+{
+    return (uint64_t)((a & 0x3ffffu) >> 4) | (uint64_t)((swap ? KM_RSTEP : KM_KSTEP) >> 4) << 16 |
+           (uint64_t)((swap ? KM_KSTEP : KM_RSTEP) >> 4) << 32 | (uint64_t)1 << 46;
+}
+/* Worked by hand from the table: address 0x400 -> 0x40; LBO 128 -> 8 at bit 16; SBO
+ * 256 -> 16 at bit 32; the constant at bit 46. */
+static_assert(tc_smem_desc_at(0x400, 0) == 0x0000401000080040ull, "smem descriptor");
+static_assert(tc_smem_desc_at(0x400, 1) == 0x0000400800100040ull, "smem descriptor, swapped");
+
+/* The descriptor of an operand at p in shared memory. */
+__device__ __forceinline__ uint64_t tc_smem_desc(const void *p, int swap)
+{
+    return tc_smem_desc_at((uint32_t)__cvta_generic_to_shared(p), swap);
+}
+
+/* The instruction descriptor of kind::f16, tf32, f8f6f4 and i8 (PTX ISA, tcgen05.mma
+ * "Instruction descriptor" table of those kinds):
+ *   bits  0-1   sparsity selector: 0 (dense)
+ *   bit   2     sparsity: 0, dense
+ *   bit   3     saturate (i8): 0, wrap
+ *   bits  4-5   D's format (dfmt: probe_kinds.h)
+ *   bits  7-9   A's format, bits 10-12 B's (abfmt)
+ *   bits 13, 14 negate A, negate B: 0
+ *   bits 15, 16 transpose A, transpose B: 0, both K-major
+ *   bits 17-22  N >> 3
+ *   bits 24-28  M >> 4
+ *   bits 30-31  maximum shift (.ws only): 0 */
+__host__ __device__ constexpr uint32_t tc_idesc(unsigned dfmt, unsigned abfmt, unsigned m,
+                                                unsigned n)
+{
+    return dfmt << 4 | abfmt << 7 | abfmt << 10 | (n >> 3) << 17 | (m >> 4) << 24;
+}
+
+/* The instruction descriptor of kind KIND (PK_TC_FORMS), shape m x n. */
+template <int KIND>
+__host__ __device__ constexpr uint32_t tc_idesc_of(unsigned m, unsigned n)
+{
+#define TC_IDESC_CASE(kind, in, acc, ptx, dfmt, abfmt, k) \
+    if (KIND == kind)                                      \
+        return tc_idesc(dfmt, abfmt, m, n);
+    PK_TC_FORMS(TC_IDESC_CASE)
+#undef TC_IDESC_CASE
+    return 0;
+}
+
+/* Worked by hand from the table, m128n256: M >> 4 = 8 at bit 24 (0x08000000), N >> 3 =
+ * 32 at bit 17 (0x00400000); f16 -> f32: D 1 at bit 4 (0x10); bf16: A and B 1 at bits 7
+ * and 10 (0x480); tf32: 2 (0x900); e5m2 -> f16: D 0, A and B 1; s8: D 2 (0x20), 1. */
+static_assert(tc_idesc_of<PK_TC_F16_F32>(128, 256) == 0x08400010u, "f16 -> f32");
+static_assert(tc_idesc_of<PK_TC_BF16_F32>(128, 256) == 0x08400490u, "bf16 -> f32");
+static_assert(tc_idesc_of<PK_TC_TF32_F32>(128, 256) == 0x08400910u, "tf32 -> f32");
+static_assert(tc_idesc_of<PK_TC_E5M2_F16>(128, 256) == 0x08400480u, "e5m2 -> f16");
+static_assert(tc_idesc_of<PK_TC_S8_S32>(128, 16) == 0x080404a0u, "s8 -> s32, n16");
+
+/* D of KIND is fp16: two elements a register with tcgen05.ld/st's pack::16b. */
+template <int KIND>
+__host__ __device__ constexpr bool tc_acc16()
+{
+#define TC_ACC16_CASE(kind, in, acc, ptx, dfmt, abfmt, k) \
+    if (KIND == kind)                                      \
+        return dfmt == 0;
+    PK_TC_FORMS(TC_ACC16_CASE)
+#undef TC_ACC16_CASE
+    return false;
+}
+
+/* ---- tensor memory */
+
+/* Allocates cols columns (one whole warp): the address lands in *slot (shared memory). */
+__device__ __forceinline__ void tc_alloc(uint32_t *slot, unsigned cols)
+{
+#if TC05_ON
+    asm volatile("tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [%0], %1;\n"
+                 :: "r"((uint32_t)__cvta_generic_to_shared(slot)), "r"(cols) : "memory");
+    /* this CTA allocates no more: a CTA waiting to allocate need not wait for it */
+    asm volatile("tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;\n" ::: "memory");
+#endif
+    (void)slot, (void)cols;
+}
+
+__device__ __forceinline__ void tc_dealloc(uint32_t taddr, unsigned cols)
+{
+#if TC05_ON
+    asm volatile("tcgen05.dealloc.cta_group::1.sync.aligned.b32 %0, %1;\n"
+                 :: "r"(taddr), "r"(cols) : "memory");
+#endif
+    (void)taddr, (void)cols;
+}
+
+/* Order tcgen05 operations across a thread synchronisation (__syncthreads, an mbarrier
+ * wait): before_sync in the thread whose tcgen05 work must come first, after_sync in
+ * the one whose work must come after (PTX ISA, "tcgen05 memory consistency model"). */
+__device__ __forceinline__ void tc_fence_before_sync()
+{
+    TC_BARE("tcgen05.fence::before_thread_sync;");
+}
+__device__ __forceinline__ void tc_fence_after_sync()
+{
+    TC_BARE("tcgen05.fence::after_thread_sync;");
+}
+
+/* The address of TMEM lane (32 * quarter), column col: lane in bits 31-16, column in 15-0. */
+__device__ __forceinline__ uint32_t tc_at(uint32_t base, unsigned quarter, unsigned col)
+{
+    return base + ((32u * quarter) << 16) + col;
+}
+
+#define TC_R8 "{%0,%1,%2,%3,%4,%5,%6,%7}"
+#define TC_OUT8 "=r"(v[0]), "=r"(v[1]), "=r"(v[2]), "=r"(v[3]), "=r"(v[4]), "=r"(v[5]), \
+                "=r"(v[6]), "=r"(v[7])
+#define TC_IN8 "r"(v[0]), "r"(v[1]), "r"(v[2]), "r"(v[3]), "r"(v[4]), "r"(v[5]), "r"(v[6]), \
+               "r"(v[7])
+
+/* 8 registers of a warp's 32 lanes to TMEM at taddr: 8 columns, or with PACK16 16
+ * columns of 16-bit elements, two a register (low half the lower column). An fp16 D
+ * is taken to hold an element a column, the layout pack::16b and unpack::16b move: the
+ * fp16-output sets of the first run on a GPU confirm it or not. */
+template <bool PACK16>
+__device__ __forceinline__ void tc_st8(uint32_t taddr, const uint32_t *v)
+{
+#if TC05_ON
+    if constexpr (PACK16)
+        asm volatile("tcgen05.st.sync.aligned.32x32b.x8.unpack::16b.b32 [%8], " TC_R8 ";\n"
+                     :: TC_IN8, "r"(taddr) : "memory");
+    else
+        asm volatile("tcgen05.st.sync.aligned.32x32b.x8.b32 [%8], " TC_R8 ";\n"
+                     :: TC_IN8, "r"(taddr) : "memory");
+#endif
+    (void)taddr, (void)v;
+}
+
+/* The inverse of tc_st8; tc_wait_ld before the registers are read. */
+template <bool PACK16>
+__device__ __forceinline__ void tc_ld8(uint32_t taddr, uint32_t *v)
+{
+#if TC05_ON
+    if constexpr (PACK16)
+        asm volatile("tcgen05.ld.sync.aligned.32x32b.x8.pack::16b.b32 " TC_R8 ", [%8];\n"
+                     : TC_OUT8 : "r"(taddr) : "memory");
+    else
+        asm volatile("tcgen05.ld.sync.aligned.32x32b.x8.b32 " TC_R8 ", [%8];\n"
+                     : TC_OUT8 : "r"(taddr) : "memory");
+#else
+    for (int i = 0; i < 8; i++)
+        v[i] = 0;
+#endif
+    (void)taddr;
+}
+
+/* The wait for this thread's tcgen05.st (before the mma may read them) and tcgen05.ld
+ * (before their registers are read). */
+__device__ __forceinline__ void tc_wait_st() { TC_BARE("tcgen05.wait::st.sync.aligned;"); }
+__device__ __forceinline__ void tc_wait_ld() { TC_BARE("tcgen05.wait::ld.sync.aligned;"); }
+
+/* ---- the instruction and its completion */
+
+/* One tcgen05.mma of kind KIND from one thread: D (TMEM at d) = A * B + (acc ? D : 0),
+ * the shape in idesc. 0 where the target lacks it. */
+template <int KIND>
+__device__ __forceinline__ int tc_mma(uint32_t d, uint64_t da, uint64_t db, uint32_t idesc,
+                                      int acc)
+{
+#if TC05_ON
+#define TC_MMA_CASE(kind, in, acc_, ptx, dfmt, abfmt, k)                                    \
+    if constexpr (KIND == kind) {                                                          \
+        asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %4, 0;\n"                           \
+                     "tcgen05.mma.cta_group::1.kind::" ptx " [%0], %1, %2, %3, p;\n}\n"    \
+                     :: "r"(d), "l"(da), "l"(db), "r"(idesc), "r"(acc) : "memory");        \
+        return 1;                                                                          \
+    }
+    PK_TC_FORMS(TC_MMA_CASE)
+#undef TC_MMA_CASE
+#endif
+    (void)d, (void)da, (void)db, (void)idesc, (void)acc;
+    return 0;
+}
+
+/* The tcgen05.mma this thread issued since its last commit arrive, when done, once on
+ * the mbarrier at bar (shared memory of this CTA, in the cluster window). */
+__device__ __forceinline__ void tc_commit(uint64_t *bar)
+{
+#if TC05_ON
+    asm volatile("tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [%0];\n"
+                 :: "r"((uint32_t)__cvta_generic_to_shared(bar)) : "memory");
+#endif
+    (void)bar;
+}
+
+/* An mbarrier of `count` arrivals a phase (one thread, before the CTA synchronises). */
+__device__ __forceinline__ void mbar_init(uint64_t *bar, unsigned count)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n"
+                 :: "r"((uint32_t)__cvta_generic_to_shared(bar)), "r"(count) : "memory");
+#endif
+    (void)bar, (void)count;
+}
+
+/* Waits until the phase of parity `parity` of the mbarrier at bar has completed. */
+__device__ __forceinline__ void mbar_wait(uint64_t *bar, unsigned parity)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    uint32_t a = (uint32_t)__cvta_generic_to_shared(bar), done = 0;
+    while (!done)
+        asm volatile("{\n.reg .pred p;\nmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
+                     "selp.u32 %0, 1, 0, p;\n}\n"
+                     : "=r"(done) : "r"(a), "r"(parity) : "memory");
+#endif
+    (void)bar, (void)parity;
+}
+
+#endif
