@@ -15,12 +15,15 @@
 static void dot_help(FILE *f)
 {
     fprintf(f,
-        "usage: tcsim dot --arch ARCH --in FMT --out FMT [--instr mma|wgmma|tcgen05]\n"
+        "usage: tcsim dot --arch ARCH (--in FMT | --in-a FMT --in-b FMT) --out FMT\n"
+        "                 [--instr mma|wgmma|tcgen05]\n"
         "                 [--kind mxf8f6f4|mxf4|mxf4nvf4 --scale ue8m0|ue4m3 [--block 16|32]]\n"
         "                 [--engine model|rtl]\n\n"
         "Reads cases from standard input, one per line: 2k+1 hex words (0x optional),\n"
         "a_0..a_{k-1} and b_0..b_{k-1} as bit patterns of --in, then c as a bit pattern of\n"
-        "--out. k may be any positive count (k > L chains FEDP steps). Block-scaled kinds\n"
+        "--out. k may be any positive count (k > L chains FEDP steps). --in-a and --in-b\n"
+        "give A and B different formats, where the instruction has the pair (e4m3 with\n"
+        "e5m2; the f8f6f4 formats on tcgen05): a in --in-a, b in --in-b. Block-scaled kinds\n"
         "take k/B scale words for a, then k/B for b, between b and c. Empty lines and lines\n"
         "starting with # are skipped. Prints d per case as lowercase hex.\n\n"
         "A bad line prints 'line N: <reason>' on stderr and exits 2 after the results of\n"
@@ -33,11 +36,28 @@ int dot_open(const char *cmd, const dot_options *o, dot_stream *ds)
 {
     memset(ds, 0, sizeof *ds);
     tc_status st;
+    tc_fmt in_b = o->has_in_b ? o->in_b : o->in;
+    if (o->kind && in_b != o->in) {
+        fprintf(stderr, "tcsim %s: --kind %s takes one element format (--in); its mixed pairs "
+                        "are not modelled\n", cmd, o->kind);
+        return -1;
+    }
     if (o->kind)
         st = tc_profile_find_scaled(o->arch, o->instr, o->kind, o->in, o->scale, o->block,
                                     &ds->p);
     else
-        st = tc_profile_find(o->arch, o->instr, o->in, o->out, &ds->p);
+        st = tc_profile_find_ab(o->arch, o->instr, o->in, in_b, o->out, &ds->p);
+    const tc_profile *one;
+    if (st != TC_OK && in_b != o->in) { /* a pair the instruction lacks: name it */
+        int other_out = tc_profile_find_ab(o->arch, o->instr, o->in, in_b,
+                                           o->out == TC_FMT_FP32 ? TC_FMT_FP16 : TC_FMT_FP32,
+                                           &one) == TC_OK;
+        fprintf(stderr, "tcsim %s: %s %s has no %s x %s form%s%s (tcsim list shows the "
+                        "supported combinations)\n", cmd, tc_arch_name(o->arch),
+                tc_instr_name(o->instr), tc_fmt_get(o->in)->name, tc_fmt_get(in_b)->name,
+                other_out ? " with --out " : "", other_out ? tc_fmt_get(o->out)->name : "");
+        return -1;
+    }
     if (st == TC_OK && o->kind && ds->p->out != o->out)
         st = TC_EUNSUPPORTED;
     const tc_profile *any_block;
@@ -159,9 +179,10 @@ int dot_line(dot_stream *ds, const char *line, unsigned long lineno, uint32_t *d
     }
     /* widths: every word must fit its format */
     const tc_fmt_info *fin = tc_fmt_get(ds->p->in), *fout = tc_fmt_get(ds->p->out);
+    const tc_fmt_info *finb = tc_fmt_get(ds->p->in_b);
     const tc_fmt_info *fsc = ds->scaled ? tc_fmt_get(ds->p->scale) : NULL;
     for (size_t i = 0; i < n; i++) {
-        const tc_fmt_info *fi = i < 2 * k ? fin : i < 2 * k + 2 * ns ? fsc : fout;
+        const tc_fmt_info *fi = i < k ? fin : i < 2 * k ? finb : i < 2 * k + 2 * ns ? fsc : fout;
         uint64_t lim = fi->width >= 32 ? UINT64_C(0xffffffff) : (UINT64_C(1) << fi->width) - 1;
         if (ds->words[i] > lim) {
             char nm[32];
@@ -234,6 +255,8 @@ static int dot_run(int argc, char **argv)
 {
     dot_options o = {.arch = TC_ARCH_COUNT, .instr = TC_INSTR_MMA, .in = TC_FMT_COUNT,
                      .out = TC_FMT_COUNT, .scale = TC_FMT_COUNT};
+    tc_fmt in_a = TC_FMT_COUNT;
+    int have_in = 0;
     for (int i = 1; i < argc; i++) {
         const char *opt = argv[i], *v;
         unsigned long long u;
@@ -241,8 +264,9 @@ static int dot_run(int argc, char **argv)
             dot_help(stdout);
             return CLI_OK;
         }
-        static const char *const takes_value[] = {"--arch", "--instr", "--in", "--out",
-                                                   "--scale", "--kind", "--block", "--engine"};
+        static const char *const takes_value[] = {"--arch", "--instr", "--in", "--in-a",
+                                                   "--in-b", "--out", "--scale", "--kind",
+                                                   "--block", "--engine"};
         size_t o_i = 0;
         while (o_i < sizeof takes_value / sizeof *takes_value && strcmp(opt, takes_value[o_i]))
             o_i++;
@@ -263,6 +287,14 @@ static int dot_run(int argc, char **argv)
         } else if (!strcmp(opt, "--in")) {
             if (cli_parse_fmt("dot", opt, v, &o.in))
                 return CLI_USAGE;
+            have_in = 1;
+        } else if (!strcmp(opt, "--in-a")) {
+            if (cli_parse_fmt("dot", opt, v, &in_a))
+                return CLI_USAGE;
+        } else if (!strcmp(opt, "--in-b")) {
+            if (cli_parse_fmt("dot", opt, v, &o.in_b))
+                return CLI_USAGE;
+            o.has_in_b = 1;
         } else if (!strcmp(opt, "--out")) {
             if (cli_parse_fmt("dot", opt, v, &o.out))
                 return CLI_USAGE;
@@ -292,8 +324,20 @@ static int dot_run(int argc, char **argv)
             return CLI_USAGE;
         }
     }
+    if (have_in && (in_a != TC_FMT_COUNT || o.has_in_b)) {
+        fprintf(stderr, "tcsim dot: --in sets both formats: give --in, or --in-a and --in-b, "
+                        "not both\n");
+        return CLI_USAGE;
+    }
+    if ((in_a != TC_FMT_COUNT) != o.has_in_b) {
+        fprintf(stderr, "tcsim dot: --in-a and --in-b go together (or --in for both)\n");
+        return CLI_USAGE;
+    }
+    if (in_a != TC_FMT_COUNT)
+        o.in = in_a;
     if (o.arch == TC_ARCH_COUNT || o.in == TC_FMT_COUNT || o.out == TC_FMT_COUNT) {
-        fprintf(stderr, "tcsim dot: --arch, --in and --out are required (tcsim dot --help)\n");
+        fprintf(stderr, "tcsim dot: --arch, --in and --out are required (--in-a and --in-b "
+                        "may stand for --in; tcsim dot --help)\n");
         return CLI_USAGE;
     }
     if ((o.kind != NULL) != (o.scale != TC_FMT_COUNT)) {

@@ -14,6 +14,9 @@ typedef struct dot_options {
     const char *kind;       /* block-scaled kind name, or NULL */
     unsigned block;         /* scale block, 0 = the kind's default */
     int rtl;                /* --engine rtl */
+    int has_in_b;           /* b in in_b (--in-a/--in-b); 0: b in `in` as a (zero-initialised
+                             * options stay one-format) */
+    tc_fmt in_b;
 } dot_options;
 
 typedef struct dot_stream {

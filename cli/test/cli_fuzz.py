@@ -66,6 +66,7 @@ def grammar(vectors):
     dirs = [vectors, "no_such_dir", "."] if vectors else ["no_such_dir", "."]
     return {
         "dot": [("--arch", ARCHS), ("--in", FMTS), ("--out", FMTS),
+                ("--in-a", FMTS), ("--in-b", FMTS),
                 ("--instr", ["mma", "wgmma", "tcgen05"]),
                 ("--kind", ["mxf8f6f4", "mxf4", "mxf4nvf4", "f16"]),
                 ("--scale", ["ue8m0", "ue4m3", "fp16"]), ("--block", ints(32, 64)),
@@ -205,7 +206,13 @@ def profiles(tcsim):
 
 def valid_dot(ctx, rng):
     arch, instr, fin, fout, kind, L, scale = rng.choice(ctx["profiles"])
-    args = ["--arch", arch, "--in", fin, "--out", fout, "--instr", instr]
+    # a mixed pair shows as AxB (e4m3xe5m2): a in --in-a, b in --in-b
+    fa, _, fb = fin.partition("x")
+    fb = fb or fa
+    if fa == fb:
+        args = ["--arch", arch, "--in", fin, "--out", fout, "--instr", instr]
+    else:
+        args = ["--arch", arch, "--in-a", fa, "--in-b", fb, "--out", fout, "--instr", instr]
     block, sfmt = 0, None
     if scale != "-":
         sfmt, block = scale.split("/")[0], int(scale.split("/")[1])
@@ -214,7 +221,7 @@ def valid_dot(ctx, rng):
     for _ in range(rng.randrange(1, 6)):
         k = block * rng.randrange(1, 4) if block else rng.choice([1, 2, L - 1, L, L + 1, 2 * L])
         k = max(k, 1)
-        words = [rand_word(rng, FMT_BITS[fin]) for _ in range(2 * k)]
+        words = [rand_word(rng, FMT_BITS[f]) for f in (fa, fb) for _ in range(k)]
         if block:
             words += [rand_word(rng, 8) for _ in range(2 * (k // block))]
         words.append(rand_word(rng, FMT_BITS[fout]))
@@ -240,7 +247,9 @@ def valid_mma(ctx, rng):
 
 
 def valid_gemm(ctx, rng):
-    arch, instr, fin, fout, kind, L, scale = rng.choice(ctx["profiles"])
+    # tcsim gemm takes one input format: the mixed pairs (AxB) are not its
+    arch, instr, fin, fout, kind, L, scale = rng.choice(
+        [r for r in ctx["profiles"] if "x" not in r[2]])
     args = ["--arch", arch, "--in", fin, "--out", fout, "--instr", instr,
             "--threads", str(rng.randrange(0, 5)), "-o", "d.npy"]
     m, n = rng.randrange(1, 5), rng.randrange(1, 5)

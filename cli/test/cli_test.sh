@@ -130,6 +130,44 @@ expect_err "no profile for --arch blackwell --instr tcgen05 --in e2m1 --out fp16
 run 2 "" dot --arch blackwell --in e2m1 --out fp32 --kind mxf4
 expect_err "--kind and --scale go together"
 
+# 5b. mixed A and B formats (--in-a, --in-b): each operand read in its own format.
+# Hand-worked: e4m3 0x38 = 1.0, e5m2 0x38 = 0.5, e5m2 0x3c = 1.0, e5m2 0x1f = 1.75 * 2^-8,
+# e2m1 0x1 = 0.5; one product plus c = +0 is that product exactly.
+run 0 "38 1f 0\n38 38 0\n" dot --arch ada --in-a e4m3 --in-b e5m2 --out fp32
+expect_out "3be00000\n3f000000"
+run 0 "1f 38 0\n38 38 0\n" dot --arch ada --in-a e5m2 --in-b e4m3 --out fp32
+expect_out "3be00000\n3f000000"
+run 0 "38 3c 0\n" dot --arch hopper --in-a e4m3 --in-b e5m2 --out fp16
+expect_out "3c00"
+run 0 "38 3c 0\n" dot --arch hopper --instr wgmma --in-a e4m3 --in-b e5m2 --out fp32
+expect_out "3f800000"
+run 0 "1 38 0\n" dot --arch blackwell --instr tcgen05 --in-a e2m1 --in-b e4m3 --out fp32
+expect_out "3f000000"
+# the widths are each operand's: a in --in-a, b in --in-b
+run 2 "38 1 0\n" dot --arch blackwell --instr tcgen05 --in-a e2m1 --in-b e4m3 --out fp32
+expect_err "line 1: a_0 = 0x38 is wider than e2m1 (4 bits)"
+run 2 "1 1ff 0\n" dot --arch blackwell --instr tcgen05 --in-a e2m1 --in-b e4m3 --out fp32
+expect_err "line 1: b_0 = 0x1ff is wider than e4m3 (8 bits)"
+# a pair the instruction lacks names the instruction, the arch and the pair
+run 2 "" dot --arch hopper --in-a e4m3 --in-b e2m1 --out fp32
+expect_err "tcsim dot: hopper mma has no e4m3 x e2m1 form"
+run 2 "" dot --arch ada --instr mma --in-a e2m3 --in-b e4m3 --out fp16
+expect_err "tcsim dot: ada mma has no e2m3 x e4m3 form"
+run 2 "" dot --arch ampere --in-a e4m3 --in-b e5m2 --out fp32
+expect_err "tcsim dot: ampere mma has no e4m3 x e5m2 form"
+# --in sets both: with --in-a/--in-b it is a usage error naming them
+run 2 "" dot --arch ada --in e4m3 --in-a e4m3 --in-b e5m2 --out fp32
+expect_err "tcsim dot: --in sets both formats: give --in, or --in-a and --in-b, not both"
+run 2 "" dot --arch ada --in-b e5m2 --in e4m3 --out fp32
+expect_err "--in sets both formats"
+run 2 "" dot --arch ada --in-a e4m3 --out fp32
+expect_err "tcsim dot: --in-a and --in-b go together"
+run 2 "" dot --arch blackwell --instr tcgen05 --in-a e2m1 --in-b e4m3 --out fp32 --kind mxf8f6f4 --scale ue8m0
+expect_err "tcsim dot: --kind mxf8f6f4 takes one element format (--in)"
+# --in-a and --in-b the same format are --in
+run 0 "38 38 0\n" dot --arch ada --in-a e4m3 --in-b e4m3 --out fp32
+expect_out "3f800000"
+
 # 6. help and list
 run 0 "" --help; grep -q "dot" out.txt || fail "tcsim --help does not list dot"
 run 0 "" dot --help; grep -q "2k+1" out.txt || fail "tcsim dot --help does not describe the input"
@@ -146,6 +184,19 @@ grep -q "^blackwell *tcgen05 *e2m1 *fp32 *mxf4nvf4 *64 *35 *rz .* ue4m3/16 " out
     fail "tcsim list lacks the mxf4nvf4 ue4m3 row"
 grep -q "^blackwell *tcgen05 *e2m1 *fp32 *mxf4 *64 *35 *rz .* ue8m0/32 " out.txt ||
     fail "tcsim list lacks the mxf4 row"
+# mixed pairs show as A x B (docs/contract.md "Mixed A and B formats"): e4m3 with e5m2
+# both ways on ada mma, hopper mma (fp16 emulation) and wgmma; every ordered pair of the
+# five f8f6f4 formats (20) on tcgen05; each with fp32 and fp16 out, to the contract
+grep -q "^ada *mma *e4m3xe5m2 *fp32 *fedp *16 *13 *rz *-132 .*to contract" out.txt ||
+    fail "tcsim list lacks the ada e4m3 x e5m2 row"
+grep -q "^hopper *mma *e5m2xe4m3 *fp16 *fp8-emu " out.txt || fail "tcsim list lacks hopper mma e5m2 x e4m3"
+grep -q "^hopper *wgmma *e5m2xe4m3 *fp32 *fedp *32 *13 " out.txt || fail "tcsim list lacks hopper wgmma e5m2 x e4m3"
+n=$(grep -cE "^(ada|hopper) .* (e4m3xe5m2|e5m2xe4m3) " out.txt)
+[ "$n" = 12 ] || fail "tcsim list shows $n e4m3/e5m2 pair rows on ada and hopper, expected 12"
+n=$(grep -cE "^blackwell *tcgen05 *e[0-9]m[0-9]xe[0-9]m[0-9] *fp(32|16) *fedp *32 *25 " out.txt)
+[ "$n" = 40 ] || fail "tcsim list shows $n tcgen05 f8f6f4 pair rows, expected 40"
+grep -qE "^[a-z]+ +[a-z0-9]+ +([a-z0-9]+)x\1 " out.txt && fail "tcsim list shows an equal pair as A x B"
+grep -qE "^(volta|turing|ampere) .*xe" out.txt && fail "tcsim list shows a pair before ada"
 run 2 "" list extra
 run 2 ""
 

@@ -21,7 +21,9 @@ const fedp_dut_ops *fedp_instance_find(const char *name)
 
 int fedp_implements(const fedp_params *q, const tc_profile *p)
 {
-    if (p->kind != TC_KIND_FEDP || (unsigned)p->in >= 32 || (unsigned)p->out >= 32)
+    /* fedp.sv decodes a and b by one format select: a mixed pair is not its (issue 33) */
+    if (p->kind != TC_KIND_FEDP || p->in_b != p->in || (unsigned)p->in >= 32 ||
+        (unsigned)p->out >= 32)
         return 0;
     if (!((q->in_fmts >> p->in) & 1u) || !((q->out_fmts >> p->out) & 1u))
         return 0;

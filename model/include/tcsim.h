@@ -172,7 +172,7 @@ typedef struct tc_profile {
     const char *name;      /* e.g. "ampere_mma_fp16_fp32" */
     tc_arch arch;
     tc_instr instr;
-    tc_fmt in;             /* format of a and b */
+    tc_fmt in;             /* format of a (and of b where in_b is the same) */
     tc_fmt out;            /* format of c and d (fp32, fp16, s32) */
     tc_kind kind;
     unsigned L;            /* terms per FEDP step (for MXF4: terms per instruction step) */
@@ -186,12 +186,23 @@ typedef struct tc_profile {
     const char *source;    /* where the row comes from / its status */
     int zero_plus;         /* 1: a result that rounds to zero is +0 whatever the sum's sign
                               (fp16 output from Hopper on: docs/contract.md step 7) */
+    tc_fmt in_b;           /* format of b: in, except in the mixed-pair rows (e4m3 x e5m2,
+                              the f8f6f4 pairs), where each operand decodes in its own
+                              format (docs/contract.md, "Mixed A and B formats"); last, so
+                              that the fields before it keep their offsets */
 } tc_profile;
 
-/* Find the profile of (arch, instr, in, out); TC_EUNSUPPORTED if there is none.
- * Block-scaled kinds are found with tc_profile_find_scaled. */
+/* Find the profile of (arch, instr, in, out), a and b both in `in`; TC_EUNSUPPORTED if
+ * there is none. Block-scaled kinds are found with tc_profile_find_scaled. */
 tc_status tc_profile_find(tc_arch a, tc_instr i, tc_fmt in, tc_fmt out,
                           const tc_profile **out_profile);
+
+/* Find the profile of (arch, instr, in_a, in_b, out): a in in_a, b in in_b. With
+ * in_a == in_b it is tc_profile_find; the mixed pairs exist where the PTX ISA has them
+ * (e4m3 with e5m2 for ada mma, hopper mma and wgmma; every pair of e4m3, e5m2, e3m2,
+ * e2m3, e2m1 for blackwell tcgen05 kind::f8f6f4). TC_EUNSUPPORTED if there is none. */
+tc_status tc_profile_find_ab(tc_arch a, tc_instr i, tc_fmt in_a, tc_fmt in_b, tc_fmt out,
+                             const tc_profile **out_profile);
 
 /* Block-scaled kinds (tcgen05 only): kind_name is "mxf8f6f4", "mxf4" or "mxf4nvf4";
  * scale_block 0 selects the kind's default (32, or 16 for mxf4nvf4). */
@@ -205,7 +216,8 @@ size_t tc_profile_table(const tc_profile **rows);
 /* ----------------------------------------------------------- dot products */
 
 /* d = c + sum_{i<k} a[i]*b[i], in the profile's arithmetic (k > L chains steps;
- * for fp8 emulation, blocks of 32). a, b: k bit patterns of p->in; c, d: p->out.
+ * for fp8 emulation, blocks of 32). a: k bit patterns of p->in, b: of p->in_b;
+ * c, d: p->out.
  * Not for block-scaled profiles (use tc_dot_scaled). */
 tc_status tc_dot(const tc_profile *p, size_t k, const uint32_t *a, const uint32_t *b,
                  uint32_t c, uint32_t *d);
@@ -249,7 +261,8 @@ tc_status tc_fedp_step(const tc_profile *p, size_t n, const uint32_t *a, const u
  * addition) with each FEDP step delegated to `step` - e.g. the Verilated RTL. With
  * step = NULL the model's own tc_fedp_step is used, which is what tc_dot does.
  * The step is called with the profile that defines the step (tc_profile_step_of),
- * n <= L products in that profile's input format, and c in its output format. */
+ * n <= L products in that profile's input formats (a in its in, b in its in_b), and c in
+ * its output format. */
 typedef tc_status (*tc_step_fn)(void *ctx, const tc_profile *step_profile, size_t n,
                                 const uint32_t *a, const uint32_t *b, uint32_t c, uint32_t *d);
 tc_status tc_dot_engine(const tc_profile *p, size_t k, const uint32_t *a, const uint32_t *b,

@@ -20,11 +20,11 @@ typedef int32_t bv_s32 __attribute__((vector_size(LANES * 4)));
 FEDP_DEFINE_LANE_ROUND32(batch, bv_u32, bv_s32)
 
 static inline __attribute__((always_inline)) void
-batch8_fmt(const tc_profile *p, tc_fmt in, tc_fmt out, size_t k, const uint32_t *a,
-           const uint32_t *b, const uint32_t *c, uint32_t *d, uint32_t *redo)
+batch8_fmt(const tc_profile *p, tc_fmt in, tc_fmt in_b, tc_fmt out, size_t k,
+           const uint32_t *a, const uint32_t *b, const uint32_t *c, uint32_t *d, uint32_t *redo)
 {
     fedp_consts K;
-    fedp_consts_for(p, in, out, p->round, p->out_man_bits, p->F, &K);
+    fedp_consts_for_ab(p, in, in_b, out, p->round, p->out_man_bits, p->F, &K);
     uint32_t P[TC_MAX_L][LANES], N[TC_MAX_L][LANES], bad[LANES], mc[LANES], nc[LANES];
     int32_t X[TC_MAX_L][LANES], E[LANES], ec[LANES];
     int64_t sum[LANES];
@@ -43,7 +43,7 @@ batch8_fmt(const tc_profile *p, tc_fmt in, tc_fmt out, size_t k, const uint32_t 
             int32_t ea, eb;
             uint32_t na, nb;
             uint32_t sa = fedp_unpack(&K.in, ua[j], (unsigned)K.H, K.prod_sh, &ea, &na, &bad[j]);
-            uint32_t sb = fedp_unpack(&K.in, ub[j], 0, 0, &eb, &nb, &bad[j]);
+            uint32_t sb = fedp_unpack(&K.in_b, ub[j], 0, 0, &eb, &nb, &bad[j]);
             P[i][j] = fedp_mul(sa, ea, sb, eb, &X[i][j]);
             N[i][j] = fedp_mul_sign(na, nb);
             E[j] = fedp_emax(E[j], X[i][j]);
@@ -78,16 +78,16 @@ batch8_fmt(const tc_profile *p, tc_fmt in, tc_fmt out, size_t k, const uint32_t 
     }
 }
 
-#define BATCH_CASE(IN, OUT)           \
-    if (p->in == IN && p->out == OUT) \
-        return batch8_fmt(p, IN, OUT, k, a, b, c, d, redo);
+#define BATCH_CASE(IN, OUT)                                  \
+    if (p->in == IN && p->in_b == IN && p->out == OUT)       \
+        return batch8_fmt(p, IN, IN, OUT, k, a, b, c, d, redo);
 
 #define BATCH_DISPATCH                         \
     BATCH_CASE(TC_FMT_FP16, TC_FMT_FP32)       \
     BATCH_CASE(TC_FMT_FP16, TC_FMT_FP16)       \
     BATCH_CASE(TC_FMT_BF16, TC_FMT_FP32)       \
     BATCH_CASE(TC_FMT_TF32, TC_FMT_FP32)       \
-    batch8_fmt(p, p->in, p->out, k, a, b, c, d, redo);
+    batch8_fmt(p, p->in, p->in_b, p->out, k, a, b, c, d, redo);
 
 /* The same kernel compiled twice: for AVX2 (variable per-lane shifts) and for the
  * x86-64 baseline; chosen once per batch call from the CPU's features. */

@@ -23,13 +23,18 @@ enum { EMU_HALF = TC_FP8_EMU_BLOCK / 2 };
 
 tc_status tc_fp8_emu_arrange(const tc_profile *p, size_t k, const uint32_t *w, uint32_t *out)
 {
+    return tc_fp8_emu_arrange_fmt(p->in, k, w, out);
+}
+
+tc_status tc_fp8_emu_arrange_fmt(tc_fmt in, size_t k, const uint32_t *w, uint32_t *out)
+{
     for (size_t base = 0; base < k; base += TC_FP8_EMU_BLOCK) {
         uint32_t *o = out + base;
         size_t nh[2] = {0, EMU_HALF};
         for (size_t j = 0; j < TC_FP8_EMU_BLOCK; j++) {
             size_t h = (j % 4) >= 2; /* k mod 4 in {2,3}: second half */
             uint32_t x = 0;
-            if (base + j < k && tc_convert_exact(p->in, w[base + j], TC_FMT_FP16, &x) != TC_OK)
+            if (base + j < k && tc_convert_exact(in, w[base + j], TC_FMT_FP16, &x) != TC_OK)
                 return TC_EFORMAT;
             o[nh[h]++] = x;
         }
@@ -69,8 +74,8 @@ static tc_status dot_fp8_emu(const tc_profile *p, size_t k, const uint32_t *a,
     for (size_t base = 0; base < k; base += TC_FP8_EMU_BLOCK) {
         uint32_t xa[TC_FP8_EMU_BLOCK], xb[TC_FP8_EMU_BLOCK];
         size_t n = k - base < TC_FP8_EMU_BLOCK ? k - base : TC_FP8_EMU_BLOCK;
-        if ((st = tc_fp8_emu_arrange(p, n, a + base, xa)) != TC_OK ||
-            (st = tc_fp8_emu_arrange(p, n, b + base, xb)) != TC_OK ||
+        if ((st = tc_fp8_emu_arrange_fmt(p->in, n, a + base, xa)) != TC_OK ||
+            (st = tc_fp8_emu_arrange_fmt(p->in_b, n, b + base, xb)) != TC_OK ||
             (st = tc_fp8_emu_blocks(p, sp, 1, xa, xb, acc, &acc, step, ctx)) != TC_OK)
             return st;
     }
@@ -85,7 +90,7 @@ tc_status tc_dot_engine(const tc_profile *p, size_t k, const uint32_t *a, const 
         return TC_EINVAL;
     if (p->kind == TC_KIND_MX || p->kind == TC_KIND_MXF4)
         return TC_EUNSUPPORTED; /* needs scales: tc_dot_scaled */
-    if (!fmt_all_fit(p->in, k, a) || !fmt_all_fit(p->in, k, b) || !fmt_all_fit(p->out, 1, &c))
+    if (!fmt_all_fit(p->in, k, a) || !fmt_all_fit(p->in_b, k, b) || !fmt_all_fit(p->out, 1, &c))
         return TC_EFORMAT;
     if (!step)
         step = model_step;
@@ -117,7 +122,7 @@ tc_status tc_dot(const tc_profile *p, size_t k, const uint32_t *a, const uint32_
          * checks the widths itself and declines anything unusual */
         if (tc_fedp_fast(p, k, a, b, c, d) == 0)
             return TC_OK;
-        if (!fmt_all_fit(p->in, k, a) || !fmt_all_fit(p->in, k, b) || !fmt_all_fit(p->out, 1, &c))
+        if (!fmt_all_fit(p->in, k, a) || !fmt_all_fit(p->in_b, k, b) || !fmt_all_fit(p->out, 1, &c))
             return TC_EFORMAT;
         *d = tc_fedp_run(p, k, a, b, c, 0);
         return TC_OK;

@@ -12,9 +12,9 @@
 static uint32_t fedp_general(const tc_profile *p, size_t n, const uint32_t *a,
                              const uint32_t *b, uint32_t c, int exp_offset, tc_fedp_trace *tr)
 {
-    const tc_fmt_info *fi = &fmt_table[p->in];
+    const tc_fmt_info *fi = &fmt_table[p->in], *fib = &fmt_table[p->in_b];
     fedp_consts k;
-    fedp_consts_for(p, p->in, p->out, p->round, p->out_man_bits, p->F, &k);
+    fedp_consts_for_ab(p, p->in, p->in_b, p->out, p->round, p->out_man_bits, p->F, &k);
     fedp_special sp = {0, 0, 0};
     uint32_t P[TC_MAX_L], N[TC_MAX_L];
     int32_t X[TC_MAX_L];
@@ -25,7 +25,7 @@ static uint32_t fedp_general(const tc_profile *p, size_t n, const uint32_t *a,
         int sa, sb, ea, eb;
         uint64_t ma, mb;
         tc_value_kind ka = fmt_unpack(fi, a[i], &sa, &ma, &ea);
-        tc_value_kind kb = fmt_unpack(fi, b[i], &sb, &mb, &eb);
+        tc_value_kind kb = fmt_unpack(fib, b[i], &sb, &mb, &eb);
         P[i] = 0;
         X[i] = FEDP_ZERO_EXP;
         N[i] = 0;
@@ -160,7 +160,7 @@ fedp_fast_step(const fedp_consts *k, size_t n, const uint32_t *a, const uint32_t
         tv_u32 na, nb;
         tv_u32 sa = fedp_unpack_t(&k->in, wa, (unsigned)k->H, k->prod_sh - exp_offset, &ea,
                                   &na, &vbad);
-        tv_u32 sb = fedp_unpack_t(&k->in, wb, 0, 0, &eb, &nb, &vbad);
+        tv_u32 sb = fedp_unpack_t(&k->in_b, wb, 0, 0, &eb, &nb, &vbad);
         P[ch] = fedp_mul_t(sa, ea, sb, eb, &X[ch]);
         N[ch] = fedp_mul_sign_t(na, nb);
         Ev = fedp_emax_t(Ev, X[ch]);
@@ -180,12 +180,12 @@ fedp_fast_step(const fedp_consts *k, size_t n, const uint32_t *a, const uint32_t
 }
 
 static inline __attribute__((always_inline)) int
-fedp_fast_fmt(const tc_profile *p, tc_fmt in, tc_fmt out, tc_round mode, unsigned rman,
-              unsigned fbits, size_t n, const uint32_t *a, const uint32_t *b, uint32_t c,
-              int exp_offset, uint32_t *d)
+fedp_fast_fmt(const tc_profile *p, tc_fmt in, tc_fmt in_b, tc_fmt out, tc_round mode,
+              unsigned rman, unsigned fbits, size_t n, const uint32_t *a, const uint32_t *b,
+              uint32_t c, int exp_offset, uint32_t *d)
 {
     fedp_consts k;
-    fedp_consts_for(p, in, out, mode, rman, fbits, &k);
+    fedp_consts_for_ab(p, in, in_b, out, mode, rman, fbits, &k);
     return fedp_fast_step(&k, n, a, b, c, exp_offset, d);
 }
 
@@ -199,15 +199,16 @@ fedp_fast_fmt(const tc_profile *p, tc_fmt in, tc_fmt out, tc_round mode, unsigne
 #define FAST_SHAPE(IN, OUT, MODE, N, FB)                                                 \
     if (n == (N) && p->F == (FB) && p->round == (MODE) &&                                \
         p->out_man_bits == fmt_table[OUT].man_bits)                                      \
-        return fedp_fast_fmt(p, IN, OUT, MODE, fmt_table[OUT].man_bits, FB, N, a, b, c,  \
-                             exp_offset, d);
-/* a format pair, its rows' rounding and three (n, F) shapes (one may repeat) */
+        return fedp_fast_fmt(p, IN, IN, OUT, MODE, fmt_table[OUT].man_bits, FB, N, a, b, \
+                             c, exp_offset, d);
+/* a format pair (a and b in IN), its rows' rounding and three (n, F) shapes (one may
+ * repeat); the mixed pairs take the generic instance */
 #define FAST_PAIR(IN, OUT, MODE, N1, F1, N2, F2, N3, F3)                                 \
-    if (p->in == (IN) && p->out == (OUT)) {                                              \
+    if (p->in == (IN) && p->in_b == (IN) && p->out == (OUT)) {                           \
         FAST_SHAPE(IN, OUT, MODE, N1, F1)                                                \
         FAST_SHAPE(IN, OUT, MODE, N2, F2)                                                \
         FAST_SHAPE(IN, OUT, MODE, N3, F3)                                                \
-        return fedp_fast_fmt(p, IN, OUT, p->round, p->out_man_bits, p->F, n, a, b, c,    \
+        return fedp_fast_fmt(p, IN, IN, OUT, p->round, p->out_man_bits, p->F, n, a, b, c,\
                              exp_offset, d);                                             \
     }
 
@@ -223,8 +224,8 @@ fedp_fast_body(const tc_profile *p, size_t n, const uint32_t *a, const uint32_t 
     FAST_PAIR(TC_FMT_TF32, TC_FMT_FP32, TC_RZ, 4, 24, 8, 25, 8, 25)
     FAST_PAIR(TC_FMT_E4M3, TC_FMT_FP32, TC_RZ, 16, 13, 32, 13, 32, 25)
     FAST_PAIR(TC_FMT_E5M2, TC_FMT_FP32, TC_RZ, 16, 13, 32, 13, 32, 13)
-    return fedp_fast_fmt(p, p->in, p->out, p->round, p->out_man_bits, p->F, n, a, b, c,
-                         exp_offset, d);
+    return fedp_fast_fmt(p, p->in, p->in_b, p->out, p->round, p->out_man_bits, p->F, n, a,
+                         b, c, exp_offset, d);
 }
 
 /* fedp_fast_body compiled for the x86-64 baseline (and any other CPU) and for AVX2
@@ -280,7 +281,8 @@ tc_status tc_fedp_step(const tc_profile *p, size_t n, const uint32_t *a, const u
         return TC_EUNSUPPORTED;
     if (n > p->L)
         return TC_ESHAPE;
-    if (!fmt_all_fit(p->in, n, a) || !fmt_all_fit(p->in, n, b) || !fmt_all_fit(p->out, 1, &c))
+    if (!fmt_all_fit(p->in, n, a) || !fmt_all_fit(p->in_b, n, b) ||
+        !fmt_all_fit(p->out, 1, &c))
         return TC_EFORMAT;
     if (trace)
         memset(trace, 0, sizeof *trace);

@@ -54,7 +54,8 @@ typedef struct fedp_consts {
     int HC;         /* the c term is moved up by HC ... */
     int c_sh;       /* ... and shifted right by E - e_c + c_sh */
     int emin_align;
-    fedp_fields in, acc; /* the operands' format; the accumulator's (c in, d out) */
+    fedp_fields in, acc; /* a's format (and b's, but in in_b); the accumulator's (c, d) */
+    fedp_fields in_b;    /* b's format: in's but for a mixed-pair row (tc_profile.in_b) */
     /* NORM/ROUND: to r fraction bits (out_man_bits), packed into the output format */
     int r;
     int out_emin, out_emax, out_bias;
@@ -78,15 +79,17 @@ static inline __attribute__((always_inline)) void fedp_fields_of(const tc_fmt_in
     u->special = f->nan_style != TC_NAN_NONE;
 }
 
-/* The step constants of FEDP (or mxf8f6f4) profile p, with its formats, rounding mode,
- * rounding width and F passed apart: the single-case kernels pass constants, so that
- * every mask and shift below folds. */
+/* The step constants of FEDP (or mxf8f6f4) profile p, with its formats (a in ina, b in
+ * inb), rounding mode, rounding width and F passed apart: the single-case kernels pass
+ * constants, so that every mask and shift below folds. A product has the fraction bits
+ * of both operands: ma + mb (2m where a and b share a format). */
 static inline __attribute__((always_inline)) void
-fedp_consts_for(const tc_profile *p, tc_fmt in, tc_fmt out, tc_round mode, unsigned rman,
-                unsigned fbits, fedp_consts *k)
+fedp_consts_for_ab(const tc_profile *p, tc_fmt ina, tc_fmt inb, tc_fmt out, tc_round mode,
+                   unsigned rman, unsigned fbits, fedp_consts *k)
 {
-    const tc_fmt_info *fi = &fmt_table[in], *fo = &fmt_table[out];
-    const int F = (int)fbits, pfb = 2 * (int)fi->man_bits, MC = (int)fo->man_bits;
+    const tc_fmt_info *fi = &fmt_table[ina], *fb = &fmt_table[inb], *fo = &fmt_table[out];
+    const int F = (int)fbits, pfb = (int)fi->man_bits + (int)fb->man_bits;
+    const int MC = (int)fo->man_bits;
     k->F = F;
     k->H = F > pfb ? F - pfb : 0;
     k->prod_sh = pfb + k->H - F;
@@ -94,6 +97,7 @@ fedp_consts_for(const tc_profile *p, tc_fmt in, tc_fmt out, tc_round mode, unsig
     k->c_sh = MC + k->HC - F;
     k->emin_align = p->emin_align;
     fedp_fields_of(fi, &k->in);
+    fedp_fields_of(fb, &k->in_b);
     fedp_fields_of(fo, &k->acc);
     k->r = (int)rman;
     k->out_emin = fo->emin;
@@ -107,6 +111,14 @@ fedp_consts_for(const tc_profile *p, tc_fmt in, tc_fmt out, tc_round mode, unsig
     k->zero_plus = p->zero_plus;
     /* |sum| < L * 2^(F+2) + 2^(F+1) (products below 4, c below 2, relative to 2^E) */
     k->narrow = F <= 27 && ((uint64_t)p->L * 4 + 2) << F < (UINT64_C(1) << 30);
+}
+
+/* The same for a and b in one format `in` (every row but the mixed pairs). */
+static inline __attribute__((always_inline)) void
+fedp_consts_for(const tc_profile *p, tc_fmt in, tc_fmt out, tc_round mode, unsigned rman,
+                unsigned fbits, fedp_consts *k)
+{
+    fedp_consts_for_ab(p, in, in, out, mode, rman, fbits, k);
 }
 
 /* The stages below are written once over a lane type VU/VS (unsigned and signed 32-bit:
@@ -362,6 +374,8 @@ int tc_fedp_fast(const tc_profile *p, size_t n, const uint32_t *a, const uint32_
  * arranged operands chained from c, each step through `step` (NULL: the model's). */
 enum { TC_FP8_EMU_BLOCK = 32 };
 tc_status tc_fp8_emu_arrange(const tc_profile *p, size_t k, const uint32_t *w, uint32_t *out);
+/* The same for words of format in (a's p->in, b's p->in_b: the mixed pairs). */
+tc_status tc_fp8_emu_arrange_fmt(tc_fmt in, size_t k, const uint32_t *w, uint32_t *out);
 tc_status tc_fp8_emu_blocks(const tc_profile *p, const tc_profile *sp, size_t nblocks,
                             const uint32_t *ha, const uint32_t *hb, uint32_t c, uint32_t *d,
                             tc_step_fn step, void *ctx);

@@ -1,4 +1,4 @@
-/* profile.c - the one table of arithmetic profiles, per (arch, instr, in, out).
+/* profile.c - the one table of arithmetic profiles, per (arch, instr, in, in_b, out).
  *
  * Rows are docs/contract.md's parameter table, transcribed once; the RTL parameter sets
  * and the testbenches are checked against this table, never against a copy.
@@ -45,28 +45,45 @@
 
 /* One floating-point FEDP row: both fp32 (RZ) and fp16 (RNE) outputs where they exist.
  * fp16 results that round to zero are +0 on Hopper (measured on an H200, docs/contract.md
- * step 7) and on Blackwell, whose rows are Hopper's. */
+ * step 7) and on Blackwell, whose rows are Hopper's. A row names its formats once where a
+ * and b share one ("ada_mma_e4m3_fp32"), both for a mixed pair, A x B
+ * ("ada_mma_e4m3xe5m2_fp32", as `tcsim list` shows the pair); the *_ROW macros take the
+ * name and both formats, the others spell the name. */
 #define ZERO_PLUS(arch) (A_##arch == TC_ARCH_HOPPER || A_##arch == TC_ARCH_BLACKWELL)
+#define FEDP32_ROW(name, arch, instr, ina, inb, l, f, emin, man, src) \
+    {name, A_##arch, I_##instr, F_##ina, TC_FMT_FP32, TC_KIND_FEDP, l, f, TC_RZ, emin, man, \
+     NOSCALE, src, 0, F_##inb}
+#define FEDP16_ROW(name, arch, instr, ina, inb, l, f, emin, src) \
+    {name, A_##arch, I_##instr, F_##ina, TC_FMT_FP16, TC_KIND_FEDP, l, f, TC_RNE, emin, 10, \
+     NOSCALE, src, ZERO_PLUS(arch), F_##inb}
+#define EMU_ROW(name, arch, ina, inb, out, rnd, man, src) \
+    {name, A_##arch, TC_INSTR_MMA, F_##ina, F_##out, TC_KIND_FP8_EMU, 32, 0, rnd, NONE, man, \
+     NOSCALE, src, 0, F_##inb}
 #define FEDP32(arch, instr, in, l, f, emin, man, src) \
-    {#arch "_" #instr "_" #in "_fp32", A_##arch, I_##instr, F_##in, \
-     TC_FMT_FP32, TC_KIND_FEDP, l, f, TC_RZ, emin, man, NOSCALE, src, 0}
+    FEDP32_ROW(#arch "_" #instr "_" #in "_fp32", arch, instr, in, in, l, f, emin, man, src)
 #define FEDP16(arch, instr, in, l, f, emin, src) \
-    {#arch "_" #instr "_" #in "_fp16", A_##arch, I_##instr, F_##in, \
-     TC_FMT_FP16, TC_KIND_FEDP, l, f, TC_RNE, emin, 10, NOSCALE, src, ZERO_PLUS(arch)}
+    FEDP16_ROW(#arch "_" #instr "_" #in "_fp16", arch, instr, in, in, l, f, emin, src)
 #define EMU(arch, in, out, rnd, man) \
-    {#arch "_mma_" #in "_" #out, A_##arch, TC_INSTR_MMA, F_##in, F_##out, \
-     TC_KIND_FP8_EMU, 32, 0, rnd, NONE, man, NOSCALE, SRC_EMU, 0}
+    EMU_ROW(#arch "_mma_" #in "_" #out, arch, in, in, out, rnd, man, SRC_EMU)
+#define FEDP32_AB(arch, instr, ina, inb, l, f, emin, man, src) \
+    FEDP32_ROW(#arch "_" #instr "_" #ina "x" #inb "_fp32", arch, instr, ina, inb, l, f, emin, \
+               man, src)
+#define FEDP16_AB(arch, instr, ina, inb, l, f, emin, src) \
+    FEDP16_ROW(#arch "_" #instr "_" #ina "x" #inb "_fp16", arch, instr, ina, inb, l, f, emin, src)
+/* a mixed pair of the emulation has no hardware data: the contract's */
+#define EMU_AB(arch, ina, inb, out, rnd, man) \
+    EMU_ROW(#arch "_mma_" #ina "x" #inb "_" #out, arch, ina, inb, out, rnd, man, SRC_CONTRACT)
 #define INTR(arch, instr, in) \
     {#arch "_" #instr "_" #in "_s32", A_##arch, I_##instr, F_##in, \
-     TC_FMT_S32, TC_KIND_INT, 16, 0, TC_RZ, NONE, 0, NOSCALE, SRC_CONTRACT, 0}
+     TC_FMT_S32, TC_KIND_INT, 16, 0, TC_RZ, NONE, 0, NOSCALE, SRC_CONTRACT, 0, F_##in}
 #define MX(in) \
     {"blackwell_tcgen05_mxf8f6f4_" #in "_fp32", TC_ARCH_BLACKWELL, TC_INSTR_TCGEN05, \
      F_##in, TC_FMT_FP32, TC_KIND_MX, 32, 25, TC_RZ, -133, 23, TC_FMT_UE8M0, 32, \
-     SRC_CONTRACT, 0}
+     SRC_CONTRACT, 0, F_##in}
 #define MXF4(kind, scale, block) \
     {"blackwell_tcgen05_" kind "_e2m1_" #scale "_fp32", TC_ARCH_BLACKWELL, TC_INSTR_TCGEN05, \
      TC_FMT_E2M1, TC_FMT_FP32, TC_KIND_MXF4, 64, 35, TC_RZ, -133, 23, F_##scale, block, \
-     SRC_CONTRACT, 0}
+     SRC_CONTRACT, 0, TC_FMT_E2M1}
 
 /* The fp16-path rows every arch from Ampere on repeats for fp16 and bf16 inputs. */
 #define HALF_ROWS(arch, instr, l, f, e32, e16, src) \
@@ -84,10 +101,28 @@
     FEDP16(arch, instr, e4m3, l, f, emin, src16), \
     FEDP32(arch, instr, e5m2, l, f, emin, man, src32), \
     FEDP16(arch, instr, e5m2, l, f, emin, src16)
+/* The mixed pairs of FP8_ROWS: e4m3 x e5m2 and e5m2 x e4m3, to the contract (no hardware
+ * data has them yet), the parameters of the equal-format rows. */
+#define FP8_PAIR_ROWS(arch, instr, l, f, emin, man) \
+    FEDP32_AB(arch, instr, e4m3, e5m2, l, f, emin, man, SRC_CONTRACT), \
+    FEDP16_AB(arch, instr, e4m3, e5m2, l, f, emin, SRC_CONTRACT), \
+    FEDP32_AB(arch, instr, e5m2, e4m3, l, f, emin, man, SRC_CONTRACT), \
+    FEDP16_AB(arch, instr, e5m2, e4m3, l, f, emin, SRC_CONTRACT)
 /* The fp16-emulated fp8 rows of an arch's mma (Hopper, Blackwell). */
 #define EMU_ROWS(arch) \
     EMU(arch, e4m3, fp32, TC_RZ, 23), EMU(arch, e4m3, fp16, TC_RNE, 10), \
     EMU(arch, e5m2, fp32, TC_RZ, 23), EMU(arch, e5m2, fp16, TC_RNE, 10)
+/* ... and their mixed pairs (Hopper's mma.m16n8k32 has e4m3 x e5m2 both ways). */
+#define EMU_PAIR_ROWS(arch) \
+    EMU_AB(arch, e4m3, e5m2, fp32, TC_RZ, 23), EMU_AB(arch, e4m3, e5m2, fp16, TC_RNE, 10), \
+    EMU_AB(arch, e5m2, e4m3, fp32, TC_RZ, 23), EMU_AB(arch, e5m2, e4m3, fp16, TC_RNE, 10)
+/* tcgen05 kind::f8f6f4: the f8f6f4 row (L = 32, F = 25) for A in `a` and B in each of
+ * the four other formats, both outputs. */
+#define F8F6F4_AB(a, b) \
+    FEDP32_AB(blackwell, tcgen05, a, b, 32, 25, -133, 23, SRC_CONTRACT), \
+    FEDP16_AB(blackwell, tcgen05, a, b, 32, 25, -133, SRC_CONTRACT)
+#define F8F6F4_A(a, b1, b2, b3, b4) \
+    F8F6F4_AB(a, b1), F8F6F4_AB(a, b2), F8F6F4_AB(a, b3), F8F6F4_AB(a, b4)
 
 static const tc_profile profiles[] = {
     FEDP32(volta, mma, fp16, 4, 23, NONE, 23, SRC_HW),
@@ -115,6 +150,15 @@ static const tc_profile profiles[] = {
     FEDP16(blackwell, tcgen05, e2m3, 32, 25, -133, SRC_CONTRACT),
     FEDP32(blackwell, tcgen05, e2m1, 32, 25, -133, 23, SRC_CONTRACT),
     FEDP16(blackwell, tcgen05, e2m1, 32, 25, -133, SRC_CONTRACT),
+    /* the mixed pairs, after every equal-format row */
+    FP8_PAIR_ROWS(ada, mma, 16, 13, -132, 13),
+    EMU_PAIR_ROWS(hopper),
+    FP8_PAIR_ROWS(hopper, wgmma, 32, 13, -133, 13),
+    F8F6F4_A(e4m3, e5m2, e3m2, e2m3, e2m1),
+    F8F6F4_A(e5m2, e4m3, e3m2, e2m3, e2m1),
+    F8F6F4_A(e3m2, e4m3, e5m2, e2m3, e2m1),
+    F8F6F4_A(e2m3, e4m3, e5m2, e3m2, e2m1),
+    F8F6F4_A(e2m1, e4m3, e5m2, e3m2, e2m3),
     MX(e4m3), MX(e5m2), MX(e3m2), MX(e2m3), MX(e2m1),
     MXF4("mxf4", ue8m0, 32),
     MXF4("mxf4nvf4", ue8m0, 16),
@@ -176,19 +220,26 @@ static int is_scaled(const tc_profile *p)
     return p->kind == TC_KIND_MX || p->kind == TC_KIND_MXF4;
 }
 
-tc_status tc_profile_find(tc_arch a, tc_instr i, tc_fmt in, tc_fmt out,
-                          const tc_profile **out_profile)
+tc_status tc_profile_find_ab(tc_arch a, tc_instr i, tc_fmt in_a, tc_fmt in_b, tc_fmt out,
+                             const tc_profile **out_profile)
 {
     if (!out_profile)
         return TC_EINVAL;
     for (size_t n = 0; n < N_PROFILES; n++) {
         const tc_profile *p = &profiles[n];
-        if (p->arch == a && p->instr == i && p->in == in && p->out == out && !is_scaled(p)) {
+        if (p->arch == a && p->instr == i && p->in == in_a && p->in_b == in_b &&
+            p->out == out && !is_scaled(p)) {
             *out_profile = p;
             return TC_OK;
         }
     }
     return TC_EUNSUPPORTED;
+}
+
+tc_status tc_profile_find(tc_arch a, tc_instr i, tc_fmt in, tc_fmt out,
+                          const tc_profile **out_profile)
+{
+    return tc_profile_find_ab(a, i, in, in, out, out_profile);
 }
 
 tc_status tc_profile_find_scaled(tc_arch a, tc_instr i, const char *kind_name, tc_fmt in,

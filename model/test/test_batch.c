@@ -75,7 +75,7 @@ static long check_tiles(const tc_profile *p, uint64_t seed, long *cases)
         for (size_t i = 0; i < M * K; i++)
             A[i] = word(&s, p->in);
         for (size_t i = 0; i < K * N; i++)
-            B[i] = word(&s, p->in);
+            B[i] = word(&s, p->in_b);
         for (size_t i = 0; i < M * N; i++)
             C[i] = word(&s, p->out);
         tc_status st = tc_mma_tile(p, M, N, K, A, B, C, D);
@@ -103,9 +103,10 @@ static long check_tiles(const tc_profile *p, uint64_t seed, long *cases)
         if (tc_fmt_get(p->out)->width < 32)
             fails += bad_word_case(p, M, N, K, A, B, C, D, &C[M * N - 1],
                                    1u << tc_fmt_get(p->out)->width, "C word", fails);
-        if (tc_fmt_get(p->in)->width < 32) {
+        if (tc_fmt_get(p->in_b)->width < 32)
             fails += bad_word_case(p, M, N, K, A, B, C, D, &B[(K - 1) * N + N - 1],
-                                   1u << tc_fmt_get(p->in)->width, "B word", fails);
+                                   1u << tc_fmt_get(p->in_b)->width, "B word", fails);
+        if (tc_fmt_get(p->in)->width < 32) {
             /* and A's last word, in the last row: the element-wise profiles (fp8
              * emulation, integer) write column 0's earlier rows before they meet it */
             fails += bad_word_case(p, M, N, K, A, B, C, D, &A[M * K - 1],
@@ -144,7 +145,7 @@ int main(int argc, char **argv)
             uint64_t s = seed + r * 1000 + k;
             for (size_t i = 0; i < N * k; i++) {
                 a[i] = word(&s, p->in);
-                b[i] = word(&s, p->in);
+                b[i] = word(&s, p->in_b);
             }
             for (size_t i = 0; i < N; i++)
                 c[i] = word(&s, p->out);

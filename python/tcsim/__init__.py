@@ -195,7 +195,7 @@ def dot(a, b, c=0, *, arch, instr="mma", inp=None, out="fp32", kind=None, scale=
     p = _profile(arch, instr, inp, out, kind, scale, block, a)
     pr = p.contents
     A = as_words("a", a, pr.in_, 1)
-    B = as_words("b", b, pr.in_, 1, A.shape)
+    B = as_words("b", b, pr.in_b, 1, A.shape)
     k = A.shape[0]
     cw = as_words("c", c, pr.out, 0)
     d = ctypes.c_uint32()

@@ -13,7 +13,8 @@ class Profile(ctypes.Structure):
                 ("L", ctypes.c_uint), ("F", ctypes.c_uint), ("round", ctypes.c_int),
                 ("emin_align", ctypes.c_int), ("out_man_bits", ctypes.c_uint),
                 ("scale", ctypes.c_int), ("scale_block", ctypes.c_uint),
-                ("source", ctypes.c_char_p), ("zero_plus", ctypes.c_int)]
+                ("source", ctypes.c_char_p), ("zero_plus", ctypes.c_int),
+                ("in_b", ctypes.c_int)]
 
 
 class FmtInfo(ctypes.Structure):

@@ -72,6 +72,8 @@ int main(int argc, char **argv)
     for (size_t pi = 0; pi < nrows; pi++) {
         const tc_profile *p = &rows[pi];
         ref_profile rp;
+        if (p->in_b != p->in)
+            continue; /* tc_gemm takes one input format (issue 33: mixed pairs to come) */
         if (!ref_row(p, &rp)) {
             CHECK(0, "%s: no reference row", p->name);
             continue;

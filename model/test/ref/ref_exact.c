@@ -137,17 +137,20 @@ static int64_t int_value(const ref_fmt *d, uint32_t bits)
 
 /* FEDP rows: fp32 output rounds RZ, fp16 output RNE (step 6); from Hopper on, an fp16
  * result that rounds to zero is +0 (step 7). */
-#define FEDP(w, ar, ins, i, o, l, f, emin, man)                                     \
+#define FEDP_AB(w, ar, ins, i, ib, o, l, f, emin, man)                              \
     {w, TC_ARCH_##ar, TC_INSTR_##ins, TC_FMT_##i, TC_FMT_##o, TC_KIND_FEDP, l, f,    \
      (TC_FMT_##o == TC_FMT_FP16) ? TC_RNE : TC_RZ, emin, man, TC_FMT_COUNT, 0, NULL, 0, \
-     TC_FMT_##o == TC_FMT_FP16 && TC_ARCH_##ar >= TC_ARCH_HOPPER}
+     TC_FMT_##o == TC_FMT_FP16 && TC_ARCH_##ar >= TC_ARCH_HOPPER, TC_FMT_##ib}
+#define FEDP(w, ar, ins, i, o, l, f, emin, man) FEDP_AB(w, ar, ins, i, i, o, l, f, emin, man)
 /* fp8 through mma on hopper/blackwell: the step parameters are those of the arch's
  * fp16 row; docs/contract.md gives no L/F/rounding/floor for the emulation row itself
  * (we note the block of 32). */
-#define EMU(w, ar, i, o)                                                              \
+#define EMU_AB(w, ar, i, ib, o)                                                       \
     {w, TC_ARCH_##ar, TC_INSTR_MMA, TC_FMT_##i, TC_FMT_##o, TC_KIND_FP8_EMU, 32, 0, TC_RNE, \
      0, 0, TC_FMT_COUNT, 0, NULL,                                                     \
-     REF_UNSPEC_L | REF_UNSPEC_F | REF_UNSPEC_ROUND | REF_UNSPEC_EMIN | REF_UNSPEC_MAN, 0}
+     REF_UNSPEC_L | REF_UNSPEC_F | REF_UNSPEC_ROUND | REF_UNSPEC_EMIN | REF_UNSPEC_MAN, 0, \
+     TC_FMT_##ib}
+#define EMU(w, ar, i, o) EMU_AB(w, ar, i, i, o)
 /* The 16-bit rows of Hopper and Blackwell (every instruction): L = 16 (8 for tf32),
  * F = 25, the fp16 and fp32 floors; w names the arch and instruction. */
 #define HALF16(w, ar, ins)                                                            \
@@ -164,12 +167,35 @@ static int64_t int_value(const ref_fmt *d, uint32_t bits)
 /* mxf8f6f4: one 32-term step of the tcgen05 f8f6f4 row, fp32 out, RZ. */
 #define MX(w, i)                                                                      \
     {w, TC_ARCH_BLACKWELL, TC_INSTR_TCGEN05, TC_FMT_##i, TC_FMT_FP32, TC_KIND_MX, 32, 25, \
-     TC_RZ, -133, 23, TC_FMT_UE8M0, 32, "mxf8f6f4", 0, 0}
+     TC_RZ, -133, 23, TC_FMT_UE8M0, 32, "mxf8f6f4", 0, 0, TC_FMT_##i}
 /* mxf4 / nvf4: 64 products per step, F = 35, RZ fp32. docs/contract.md names no
  * Emin_align for these kinds, so that field is left to the model (and reported). */
 #define MXF4(w, kindname, sc, blk)                                                    \
     {w, TC_ARCH_BLACKWELL, TC_INSTR_TCGEN05, TC_FMT_E2M1, TC_FMT_FP32, TC_KIND_MXF4, 64, 35, \
-     TC_RZ, REF_EMIN_UNSPECIFIED, 23, TC_FMT_##sc, blk, kindname, REF_UNSPEC_EMIN, 0}
+     TC_RZ, REF_EMIN_UNSPECIFIED, 23, TC_FMT_##sc, blk, kindname, REF_UNSPEC_EMIN, 0,     \
+     TC_FMT_E2M1}
+
+/* "Mixed A and B formats": a pair is its kind's row, each operand decoded in its own
+ * format. Ada mma and Hopper wgmma (native fp8, both outputs), Hopper mma (emulation):
+ * e4m3 x e5m2 both ways; x names the row (arch instr), the macros spell the pair. */
+#define FP8_PAIRS(x, ar, ins, l, f, emin)                                             \
+    FEDP_AB(x " e4m3 x e5m2->fp32", ar, ins, E4M3, E5M2, FP32, l, f, emin, 13),       \
+    FEDP_AB(x " e5m2 x e4m3->fp32", ar, ins, E5M2, E4M3, FP32, l, f, emin, 13),       \
+    FEDP_AB(x " e4m3 x e5m2->fp16", ar, ins, E4M3, E5M2, FP16, l, f, emin, 10),       \
+    FEDP_AB(x " e5m2 x e4m3->fp16", ar, ins, E5M2, E4M3, FP16, l, f, emin, 10)
+#define EMU_PAIRS(x, ar)                                                              \
+    EMU_AB(x " mma e4m3 x e5m2->fp32 (fp16 emulation)", ar, E4M3, E5M2, FP32),        \
+    EMU_AB(x " mma e5m2 x e4m3->fp32 (fp16 emulation)", ar, E5M2, E4M3, FP32),        \
+    EMU_AB(x " mma e4m3 x e5m2->fp16 (fp16 emulation)", ar, E4M3, E5M2, FP16),        \
+    EMU_AB(x " mma e5m2 x e4m3->fp16 (fp16 emulation)", ar, E5M2, E4M3, FP16)
+/* tcgen05 kind::f8f6f4: A in a, B in b (a != b), both outputs of the f8f6f4 row */
+#define F8F6F4_PAIR(a, b)                                                             \
+    FEDP_AB("blackwell tcgen05 " #a " x " #b "->fp32", BLACKWELL, TCGEN05, a, b, FP32, 32, \
+            25, -133, 23),                                                            \
+    FEDP_AB("blackwell tcgen05 " #a " x " #b "->fp16", BLACKWELL, TCGEN05, a, b, FP16, 32, \
+            25, -133, 10)
+#define F8F6F4_PAIRS(a, b1, b2, b3, b4)                                               \
+    F8F6F4_PAIR(a, b1), F8F6F4_PAIR(a, b2), F8F6F4_PAIR(a, b3), F8F6F4_PAIR(a, b4)
 
 #define NONE REF_EMIN_NONE
 static const ref_profile REF_PROFILES[] = {
@@ -212,6 +238,14 @@ static const ref_profile REF_PROFILES[] = {
     FEDP("blackwell tcgen05 e3m2->fp16", BLACKWELL, TCGEN05, E3M2, FP16, 32, 25, -133, 10),
     FEDP("blackwell tcgen05 e2m3->fp16", BLACKWELL, TCGEN05, E2M3, FP16, 32, 25, -133, 10),
     FEDP("blackwell tcgen05 e2m1->fp16", BLACKWELL, TCGEN05, E2M1, FP16, 32, 25, -133, 10),
+    FP8_PAIRS("ada mma", ADA, MMA, 16, 13, -132),
+    FP8_PAIRS("hopper wgmma", HOPPER, WGMMA, 32, 13, -133),
+    EMU_PAIRS("hopper", HOPPER),
+    F8F6F4_PAIRS(E4M3, E5M2, E3M2, E2M3, E2M1),
+    F8F6F4_PAIRS(E5M2, E4M3, E3M2, E2M3, E2M1),
+    F8F6F4_PAIRS(E3M2, E4M3, E5M2, E2M3, E2M1),
+    F8F6F4_PAIRS(E2M3, E4M3, E5M2, E3M2, E2M1),
+    F8F6F4_PAIRS(E2M1, E4M3, E5M2, E3M2, E2M3),
     MX("blackwell tcgen05 mxf8f6f4 e4m3", E4M3),
     MX("blackwell tcgen05 mxf8f6f4 e5m2", E5M2),
     MX("blackwell tcgen05 mxf8f6f4 e3m2", E3M2),
@@ -232,9 +266,17 @@ size_t ref_profile_table(const ref_profile **rows)
 const ref_profile *ref_profile_lookup(tc_arch arch, tc_instr instr, tc_fmt in, tc_fmt out,
                                       tc_kind kind, tc_fmt scale, unsigned scale_block)
 {
+    return ref_profile_lookup_ab(arch, instr, in, in, out, kind, scale, scale_block);
+}
+
+const ref_profile *ref_profile_lookup_ab(tc_arch arch, tc_instr instr, tc_fmt in, tc_fmt in_b,
+                                         tc_fmt out, tc_kind kind, tc_fmt scale,
+                                         unsigned scale_block)
+{
     for (size_t i = 0; i < sizeof REF_PROFILES / sizeof REF_PROFILES[0]; i++) {
         const ref_profile *p = &REF_PROFILES[i];
-        if (p->arch == arch && p->instr == instr && p->in == in && p->out == out &&
+        if (p->arch == arch && p->instr == instr && p->in == in && p->in_b == in_b &&
+            p->out == out &&
             p->kind == kind && p->scale == scale && p->scale_block == scale_block)
             return p;
     }
@@ -382,7 +424,8 @@ static void term_set_special(ref_term *t, ref_cls cls, int neg)
 
 /* The exact product a*b (step 2) with alignment exponent e_a + e_b, where each e is
  * max(floor(log2|x|), emin_in); NaN for a NaN operand or Inf*0. */
-static void term_product(ref_term *t, const ref_num *a, const ref_num *b, int emin_in)
+static void term_product(ref_term *t, const ref_num *a, const ref_num *b, int emin_a,
+                         int emin_b)
 {
     if (a->cls == REF_NAN || b->cls == REF_NAN) {
         term_set_special(t, REF_NAN, 0);
@@ -401,7 +444,7 @@ static void term_product(ref_term *t, const ref_num *a, const ref_num *b, int em
     mpz_mul_ui(t->mag, t->mag, (unsigned long)b->sig);
     t->q = (long)a->q + b->q;
     t->live = a->sig != 0 && b->sig != 0;
-    t->e = t->live ? ref_align_exp(a, emin_in) + ref_align_exp(b, emin_in) : 0;
+    t->e = t->live ? ref_align_exp(a, emin_a) + ref_align_exp(b, emin_b) : 0;
 }
 
 /* Multiply a product term by the scales sa*sb and raise its exponent by
@@ -528,16 +571,18 @@ static step_params profile_step(const ref_profile *p)
     return sp;
 }
 
-/* One FEDP step over a[0..n), b[0..n) (decoded in `in`, product exponents use
- * emin_in) and the accumulator c in format p->out. */
-static int fedp_step(ref_ctx *w, const ref_profile *p, tc_fmt in, int emin_in,
-                     const uint32_t *a, const uint32_t *b, size_t n, uint32_t c, uint32_t *d)
+/* One FEDP step over a[0..n) (decoded in ina, its exponents floored at emin_a),
+ * b[0..n) (inb, emin_b) and the accumulator c in format p->out. A mixed pair is the
+ * same step with each operand read in its own format (docs/contract.md). */
+static int fedp_step(ref_ctx *w, const ref_profile *p, tc_fmt ina, int emin_a, tc_fmt inb,
+                     int emin_b, const uint32_t *a, const uint32_t *b, size_t n, uint32_t c,
+                     uint32_t *d)
 {
     for (size_t i = 0; i < n; i++) {
         ref_num x, y;
-        if (ref_decode(in, a[i], &x) || ref_decode(in, b[i], &y))
+        if (ref_decode(ina, a[i], &x) || ref_decode(inb, b[i], &y))
             return -1;
-        term_product(&w->term[i], &x, &y, emin_in);
+        term_product(&w->term[i], &x, &y, emin_a, emin_b);
     }
     if (term_c(&w->term[n], p->out, c))
         return -1;
@@ -550,13 +595,14 @@ static int fedp_step(ref_ctx *w, const ref_profile *p, tc_fmt in, int emin_in,
 static int dot_fedp(ref_ctx *w, const ref_profile *p, size_t k, const uint32_t *a,
                     const uint32_t *b, uint32_t c, uint32_t *d)
 {
-    const ref_fmt *fin = ref_fmt_get(p->in);
-    if (!fin || p->L == 0 || p->L + 1 > REF_MAX_TERMS)
+    const ref_fmt *fin = ref_fmt_get(p->in), *finb = ref_fmt_get(p->in_b);
+    if (!fin || !finb || p->L == 0 || p->L + 1 > REF_MAX_TERMS)
         return -1;
     uint32_t acc = c;
     for (size_t s = 0; s < k; s += p->L) {
         size_t n = k - s < p->L ? k - s : p->L;
-        if (fedp_step(w, p, p->in, fin->emin, a + s, b + s, n, acc, &acc))
+        if (fedp_step(w, p, p->in, fin->emin, p->in_b, finb->emin, a + s, b + s, n, acc,
+                      &acc))
             return -1;
     }
     *d = acc;
@@ -625,8 +671,10 @@ static int dot_fp8_emu(ref_ctx *w, const ref_profile *p, size_t k, const uint32_
             nh[half]++;
         }
         uint32_t d1, d2;
-        if (fedp_step(w, sp, p->in, fp16->emin, ha[0], hb[0], nh[0], 0u, &d1) ||
-            fedp_step(w, sp, p->in, fp16->emin, ha[1], hb[1], nh[1], d1, &d2) ||
+        if (fedp_step(w, sp, p->in, fp16->emin, p->in_b, fp16->emin, ha[0], hb[0], nh[0], 0u,
+                      &d1) ||
+            fedp_step(w, sp, p->in, fp16->emin, p->in_b, fp16->emin, ha[1], hb[1], nh[1], d1,
+                      &d2) ||
             ref_add_rne(w, p->out, d2, acc, &acc))
             return -1;
     }
@@ -688,7 +736,7 @@ static int dot_mx(ref_ctx *w, const ref_profile *p, size_t k, const uint32_t *a,
             if (ref_decode(p->in, a[s + i], &x) || ref_decode(p->in, b[s + i], &y) ||
                 ref_decode(p->scale, sa[g], &u) || ref_decode(p->scale, sb[g], &v))
                 return -1;
-            term_product(&w->term[i], &x, &y, fin->emin);
+            term_product(&w->term[i], &x, &y, fin->emin, fin->emin);
             term_scale(&w->term[i], &u, &v, fs->emin);
         }
         if (term_c(&w->term[n], p->out, acc))
@@ -717,7 +765,7 @@ static int term_group(ref_ctx *w, ref_term *t, const ref_profile *p, const uint3
         ref_num x, y;
         if (ref_decode(p->in, a[i], &x) || ref_decode(p->in, b[i], &y))
             return -1;
-        term_product(t, &x, &y, fin->emin); /* t as scratch for one product */
+        term_product(t, &x, &y, fin->emin, fin->emin); /* t as scratch for one product */
         if (t->cls == REF_NAN)
             nan = 1;
         else if (t->cls == REF_INF)

@@ -78,7 +78,7 @@ typedef struct ref_profile {
     const char *what;     /* our own label, for messages */
     tc_arch arch;
     tc_instr instr;
-    tc_fmt in;
+    tc_fmt in;            /* a's format (b's too, but in the mixed pairs: in_b) */
     tc_fmt out;
     tc_kind kind;
     unsigned L;
@@ -91,6 +91,7 @@ typedef struct ref_profile {
     const char *scaled_kind; /* "mxf8f6f4", "mxf4", "mxf4nvf4" or NULL */
     unsigned unspecified; /* REF_UNSPEC_* bits */
     int zero_plus;        /* step 7: a result rounding to zero is +0 (fp16 out, Hopper on) */
+    tc_fmt in_b;          /* b's format: in, but for the mixed pairs */
 } ref_profile;
 
 size_t ref_profile_table(const ref_profile **rows);
@@ -99,6 +100,10 @@ size_t ref_profile_table(const ref_profile **rows);
  * For unscaled kinds pass scale = TC_FMT_COUNT and scale_block = 0. */
 const ref_profile *ref_profile_lookup(tc_arch arch, tc_instr instr, tc_fmt in, tc_fmt out,
                                       tc_kind kind, tc_fmt scale, unsigned scale_block);
+/* The same with a in `in` and b in `in_b` (the mixed pairs). */
+const ref_profile *ref_profile_lookup_ab(tc_arch arch, tc_instr instr, tc_fmt in, tc_fmt in_b,
+                                         tc_fmt out, tc_kind kind, tc_fmt scale,
+                                         unsigned scale_block);
 
 /* ------------------------------------------------------------------ dot products */
 
@@ -107,7 +112,8 @@ typedef struct ref_ctx ref_ctx;
 ref_ctx *ref_ctx_new(void);
 void ref_ctx_free(ref_ctx *w);
 
-/* d = c + sum_{i<k} a[i]*b[i] in the arithmetic of row p (FEDP, FP8_EMU or INT).
+/* d = c + sum_{i<k} a[i]*b[i] in the arithmetic of row p (FEDP, FP8_EMU or INT), a in
+ * p->in and b in p->in_b.
  * Integer rows may use any in = int8/uint8/int4/uint4 with out = s32; for them p
  * only needs kind, in and out. 0 on success, -1 on a bad argument or pattern. */
 int ref_dot(ref_ctx *w, const ref_profile *p, size_t k, const uint32_t *a,

@@ -77,7 +77,7 @@ static void report_mismatch(const run_opts *o, size_t row, uint64_t ci, const ro
     printf("MISMATCH %s (row %zu) case %" PRIu64 " seed %" PRIu64 " scenario %s k %zu\n",
            rc->mp->name, row, ci, o->seed, SC_NAMES[t->sc], t->k);
     print_words("a", t->a, t->k, rc->fin->width);
-    print_words("b", t->b, t->k, rc->fin->width);
+    print_words("b", t->b, t->k, rc->fin_b->width);
     if (rc->scaled) {
         print_words("scale_a", t->sa, t->k / rc->rp.scale_block, 8);
         print_words("scale_b", t->sb, t->k / rc->rp.scale_block, 8);
@@ -98,6 +98,7 @@ static int make_row_ctx(const tc_profile *mp, row_ctx *rc)
     if (mp->kind == TC_KIND_INT) {
         rc->rp.kind = TC_KIND_INT;
         rc->rp.in = mp->in;
+        rc->rp.in_b = mp->in_b;
         rc->rp.out = mp->out;
         rc->rp.L = mp->L ? mp->L : 16;
     } else {
@@ -110,11 +111,12 @@ static int make_row_ctx(const tc_profile *mp, row_ctx *rc)
                                                                      : mp->emin_align;
     }
     rc->fin = ref_fmt_get(rc->rp.in);
+    rc->fin_b = ref_fmt_get(rc->rp.in_b);
     rc->fout = ref_fmt_get(rc->rp.out);
     rc->scaled = is_scaled_kind(rc->rp.kind);
     rc->block = rc->rp.kind == TC_KIND_FP8_EMU ? 32 : rc->rp.L;
     rc->out_p = rc->rp.out == TC_FMT_FP16 ? 10 : rc->rp.out_man_bits == 13 ? 13 : 23;
-    if (!rc->fin || !rc->fout || rc->block == 0 || 3 * rc->block > MAXK)
+    if (!rc->fin || !rc->fin_b || !rc->fout || rc->block == 0 || 3 * rc->block > MAXK)
         return 0;
     return 1;
 }
@@ -206,7 +208,7 @@ static int run_random(const run_opts *o)
                 printf("case %" PRIu64 " of %s (%s, k %zu): c %08" PRIx32 " model %08" PRIx32
                        " ref %08" PRIx32 "\n", ci, mp->name, SC_NAMES[t->sc], t->k, t->c, md, rd);
                 print_words("a", t->a, t->k, rc.fin->width);
-                print_words("b", t->b, t->k, rc.fin->width);
+                print_words("b", t->b, t->k, rc.fin_b->width);
             }
             if (st != TC_OK || rrc != 0 || md != rd || td != rd) {
                 s->mismatches++;

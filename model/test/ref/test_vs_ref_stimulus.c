@@ -462,15 +462,9 @@ static scenario pick_scenario(rng *r)
     return SC_RANDOM;
 }
 
-void gen_case(rng *r, ref_ctx *w, const row_ctx *rc, test_case *t)
+/* The operands and c of scenario t->sc, t->k terms, a and b both in rc->fin. */
+static void gen_scenario(rng *r, ref_ctx *w, const row_ctx *rc, test_case *t)
 {
-    t->k = pick_k(r, rc);
-    if (rc->rp.kind == TC_KIND_INT) {
-        t->sc = SC_RANDOM;
-        gen_int(r, rc, t);
-        return;
-    }
-    t->sc = pick_scenario(r);
     if (rc->scaled) /* scales first: the cancel scenario runs the reference */
         for (size_t g = 0; g < t->k / rc->rp.scale_block; g++) {
             t->sa[g] = mk_scale(r, rc, t->sc);
@@ -500,5 +494,32 @@ void gen_case(rng *r, ref_ctx *w, const row_ctx *rc, test_case *t)
     case SC_SPECIAL: gen_special(r, rc, t); break;
     default: gen_zeros(r, rc, t); break;
     }
+}
+
+void gen_case(rng *r, ref_ctx *w, const row_ctx *rc, test_case *t)
+{
+    t->k = pick_k(r, rc);
+    if (rc->rp.kind == TC_KIND_INT) {
+        t->sc = SC_RANDOM;
+        gen_int(r, rc, t);
+        return;
+    }
+    t->sc = pick_scenario(r);
+    gen_scenario(r, w, rc, t);
+    if (rc->fin_b == rc->fin)
+        return;
+    /* A mixed pair: b is drawn again by the same scenario in its own format (a row of
+     * that format both sides, for the scenarios that run the reference), so that each
+     * operand has the scenario's values - specials, zeros, extreme exponents - of its
+     * format; the pairing of a with b that some scenarios arrange (cancelling products,
+     * ties) is lost, the random and special ones keep their meaning. */
+    row_ctx rb = *rc;
+    rb.fin = rc->fin_b;
+    rb.rp.in = rc->rp.in_b;
+    test_case u;
+    u.k = t->k;
+    u.sc = t->sc;
+    gen_scenario(r, w, &rb, &u);
+    memcpy(t->b, u.b, t->k * sizeof t->b[0]);
 }
 

@@ -74,8 +74,8 @@ int is_scaled_kind(tc_kind k)
 const ref_profile *my_row_for(const tc_profile *r)
 {
     int sc = is_scaled_kind(r->kind);
-    return ref_profile_lookup(r->arch, r->instr, r->in, r->out, r->kind,
-                              sc ? r->scale : TC_FMT_COUNT, sc ? r->scale_block : 0);
+    return ref_profile_lookup_ab(r->arch, r->instr, r->in, r->in_b, r->out, r->kind,
+                                 sc ? r->scale : TC_FMT_COUNT, sc ? r->scale_block : 0);
 }
 
 static int check_emulation_row(const tc_profile *r)
@@ -150,10 +150,16 @@ int run_table(void)
             st = tc_profile_find_scaled(m->arch, m->instr, m->scaled_kind, m->in, m->scale,
                                         m->scale_block, &f);
         else
-            st = tc_profile_find(m->arch, m->instr, m->in, m->out, &f);
+            st = tc_profile_find_ab(m->arch, m->instr, m->in, m->in_b, m->out, &f);
         if (st != TC_OK || !f || my_row_for(f) != m) {
             printf("table: finding '%s' gives %s (%s)\n", m->what, tc_strerror(st),
                    f ? f->name : "no row");
+            bad++;
+        }
+        /* the one-format lookup never lands on a mixed pair */
+        if (!m->scaled_kind && m->in != m->in_b &&
+            tc_profile_find(m->arch, m->instr, m->in, m->out, &f) == TC_OK && f->in_b != f->in) {
+            printf("table: tc_profile_find(%s) gives the mixed pair %s\n", m->what, f->name);
             bad++;
         }
     }

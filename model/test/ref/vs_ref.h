@@ -94,6 +94,7 @@ typedef struct row_ctx {
     const tc_profile *mp;
     ref_profile rp;          /* ours (integer rows: kind/in/out only) */
     const ref_fmt *fin, *fout;
+    const ref_fmt *fin_b;    /* b's format: fin, but for the mixed pairs */
     unsigned block;          /* terms per step as far as k goes: L, 32 for emulation */
     unsigned out_p;          /* fraction bits of the result (13 for e8m13) */
     int scaled;
