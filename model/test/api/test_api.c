@@ -528,6 +528,38 @@ static void test_arithmetic(void)
     tc_sim_destroy(s);
 }
 
+/* The two-format lookup and a pair's dot product, on hand-worked values: e4m3 0x38 is
+ * 1.0, e5m2 0x38 is 0.5, e2m1 0x1 is 0.5. */
+static void test_profile_pairs(void)
+{
+    const tc_profile *p = NULL, *q = NULL;
+    uint32_t d = 0, a = 0x38, b = 0x38;
+    CHECK_COND(tc_profile_find_ab(TC_ARCH_ADA, TC_INSTR_MMA, TC_FMT_E4M3, TC_FMT_E5M2,
+                                  TC_FMT_FP32, &p) == TC_OK);
+    CHECK_COND(p && p->in == TC_FMT_E4M3 && p->in_b == TC_FMT_E5M2 &&
+               !strcmp(p->name, "ada_mma_e4m3xe5m2_fp32"));
+    CHECK_COND(p && tc_dot(p, 1, &a, &b, 0, &d) == TC_OK && d == 0x3f000000u);
+    /* one format both sides: the one-format row, as tc_profile_find gives it */
+    CHECK_COND(tc_profile_find_ab(TC_ARCH_ADA, TC_INSTR_MMA, TC_FMT_E4M3, TC_FMT_E4M3,
+                                  TC_FMT_FP32, &p) == TC_OK &&
+               tc_profile_find(TC_ARCH_ADA, TC_INSTR_MMA, TC_FMT_E4M3, TC_FMT_FP32, &q) ==
+                   TC_OK && p == q && p->in_b == TC_FMT_E4M3);
+    CHECK_COND(p && tc_dot(p, 1, &a, &b, 0, &d) == TC_OK && d == 0x3f800000u);
+    /* a pair the instruction lacks, and no out-pointer */
+    q = NULL;
+    CHECK_COND(tc_profile_find_ab(TC_ARCH_HOPPER, TC_INSTR_MMA, TC_FMT_E4M3, TC_FMT_E2M1,
+                                  TC_FMT_FP32, &q) == TC_EUNSUPPORTED && q == NULL);
+    CHECK_COND(tc_profile_find_ab(TC_ARCH_ADA, TC_INSTR_MMA, TC_FMT_E4M3, TC_FMT_E5M2,
+                                  TC_FMT_FP32, NULL) == TC_EINVAL);
+    /* b's width is its own format's: 0x10 fits e4m3, not e2m1 */
+    CHECK_COND(tc_profile_find_ab(TC_ARCH_BLACKWELL, TC_INSTR_TCGEN05, TC_FMT_E4M3,
+                                  TC_FMT_E2M1, TC_FMT_FP32, &p) == TC_OK);
+    b = 0x10;
+    CHECK_COND(tc_dot(p, 1, &a, &b, 0, &d) == TC_EFORMAT);
+    b = 0x1;
+    CHECK_COND(tc_dot(p, 1, &a, &b, 0, &d) == TC_OK && d == 0x3f000000u);
+}
+
 static void test_tmem(void)
 {
     tc_sim *s = make("a100", 1, 0);
@@ -597,6 +629,7 @@ int main(void)
     test_clock_end();
     test_full_queue();
     test_arithmetic();
+    test_profile_pairs();
     test_tmem();
     printf("%s\n", failures ? "FAILED" : "PASSED");
     return failures ? 1 : 0;
