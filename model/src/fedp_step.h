@@ -12,8 +12,9 @@
  * instantiated again. Each function is branch-free on data, so that loops over lanes
  * vectorise and a single case does not mispredict.
  *
- * The working domain. A product of two formats with m fraction bits has a significand
- * below 2^(2m+2) (step 2 does not renormalise it). It is moved up by H = max(F - 2m, 0)
+ * The working domain. A product of two words with m fraction bits each has a significand
+ * below 2^(2m+2) (step 2 does not renormalise it; a mixed pair, a and b in two formats,
+ * has ma + mb for 2m throughout). It is moved up by H = max(F - 2m, 0)
  * and its exponent kept less prod_sh = 2m + H - F, so that its truncation to F fraction
  * bits relative to 2^E is a right shift by E' - X (E' = E - prod_sh, X its kept
  * exponent), never a left one. A moved-up product is below 2^(F+2) <= 2^27 (F <= 25 for
