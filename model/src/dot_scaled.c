@@ -29,16 +29,16 @@ static uint32_t mxf4_step(const tc_profile *p, size_t n, const uint32_t *a, cons
 
     /* ---- UNPACK + MUL: each group's products summed exactly, then scaled */
     for (size_t g = 0; g < ng; g++) {
-        int32_t gsum = 0;
-        uint32_t any = 0, bad = 0; /* e2m1 has no special value: bad stays 0 */
+        int32_t gsum = 0, orp = 0; /* orp: the products or'ed, non-zero if one is */
+        uint32_t bad = 0; /* e2m1 has no special value: bad stays 0 */
         for (size_t i = g * GROUP; i < n && i < (g + 1) * GROUP; i++) {
             int32_t ea, eb;
             uint32_t na, nb;
             uint32_t ma = fedp_unpack(&k.in, a[i], 0, k.gdown, &ea, &na, &bad);
             uint32_t mb = fedp_unpack(&k.in, b[i], 0, k.gdown, &eb, &nb, &bad);
-            int32_t t = fedp_group_prod(ma, ea, na, mb, eb, nb);
+            int32_t t = fedp_group_prod(fedp_group_fixed(ma, ea, na), fedp_group_fixed(mb, eb, nb));
             gsum += t;
-            any |= FEDP_MASK_S(uint32_t, t != 0);
+            orp |= t;
         }
         size_t si = (scale0 + g * GROUP) / p->scale_block;
         int ss1, ss2, es1, es2;
@@ -48,8 +48,8 @@ static uint32_t mxf4_step(const tc_profile *p, size_t n, const uint32_t *a, cons
             sp.nan = 1; /* the step's result is NaN: the group's figures do not matter */
             ms1 = ms2 = 0;
         }
-        gsig[g] = fedp_group_scale(&k, gsum, any, (uint32_t)(ms1 * ms2), es1 + es2, &gexp[g],
-                                   &gneg[g]);
+        gsig[g] = fedp_group_scale(&k, gsum, FEDP_MASK_S(uint32_t, orp != 0),
+                                   (uint32_t)(ms1 * ms2), es1 + es2, &gexp[g], &gneg[g]);
         E = fedp_emax(E, gexp[g]);
     }
     uint32_t d;

@@ -217,9 +217,12 @@ FEDP_DEFINE_STAGES(, uint32_t, int32_t, FEDP_MASK_S)
  * the terms of every step; written once over 32-bit lanes VU/VS and 64-bit ones
  * VU64/VS64 (the scaled groups and their sum, up to 2^48: see the top), instantiated
  * after FEDP_DEFINE_STAGES of the same SFX. WIDEN(x, T) converts a value lane by lane.
- * ---- MUL (fedp_group_prod): the exact signed product of two operands unpacked less
- * emin (exponents >= 0 for non-zero ones), an integer in units of 2^(2 emin - 2m): a
- * group sum of 16 such (below 16 * 2^8 for e2m1) is exact in 32 bits.
+ * ---- UNPACK for the groups (fedp_group_fixed): an operand unpacked less emin (its
+ * exponent >= 0 if it is not zero) as a signed integer in units of 2^(emin - m), its
+ * significand moved up by its exponent: e2m1's values are the integers 0..12 (times
+ * 1/2), so the lane kernel unpacks every element once to this form.
+ * ---- MUL (fedp_group_prod): the exact product of two such integers, in units of
+ * 2^(2 emin - 2m); a group sum of 16 (below 16 * 144 for e2m1) is exact in 32 bits.
  * ---- MUL, scaled (fedp_group_scale): a group sum times its scale significands' product
  * ms (below 2^8) at their exponents' sum es; the magnitude moved up by GH in 64 bits,
  * *gexp its kept exponent, FEDP_ZERO_EXP for a group that drops out: one whose products
@@ -230,14 +233,16 @@ FEDP_DEFINE_STAGES(, uint32_t, int32_t, FEDP_MASK_S)
 #define FEDP_WIDEN_S(x, T) ((T)(x))
 #define FEDP_WIDEN_V(x, T) __builtin_convertvector(x, T)
 #define FEDP_DEFINE_GROUP_STAGES(SFX, VU, VS, VU64, VS64, MASK, WIDEN)                        \
-    static inline __attribute__((always_inline)) VS fedp_group_prod##SFX(                     \
-        VU sa, VS ea, VU na, VU sb, VS eb, VU nb)                                             \
+    static inline __attribute__((always_inline)) VS fedp_group_fixed##SFX(VU sig, VS exp,     \
+                                                                          VU neg)             \
     {                                                                                         \
         const VS zero = {0};                                                                  \
-        VS x;                                                                                 \
-        VU m = fedp_mul##SFX(sa, ea, sb, eb, &x);                                             \
-        VU sh = (VU)FEDP_SEL(MASK, MASK(VS, x < zero), zero, x); /* zero: FEDP_ZERO_EXP */    \
-        return fedp_signed##SFX(m << sh, fedp_mul_sign##SFX(na, nb));                         \
+        VU sh = (VU)FEDP_SEL(MASK, MASK(VS, exp < zero), zero, exp); /* 0: FEDP_ZERO_EXP */   \
+        return fedp_signed##SFX(sig << sh, neg);                                              \
+    }                                                                                         \
+    static inline __attribute__((always_inline)) VS fedp_group_prod##SFX(VS a, VS b)          \
+    {                                                                                         \
+        return a * b;                                                                         \
     }                                                                                         \
     static inline __attribute__((always_inline)) VU64 fedp_group_scale##SFX(                  \
         const fedp_consts *k, VS gsum, VU any, VU ms, VS es, VS *gexp, VU64 *gneg)            \

@@ -66,6 +66,7 @@ typedef struct gemm_job {
     uint32_t *bbad;     /* per panel nsteps x GEMM_LANES */
     uint32_t *assig, *bssig; /* mxf4: scales unpacked, A's M x ns, B's per panel */
     int32_t *asexp, *bsexp;  /* ns x GEMM_LANES (gemm_panel_job says how) */
+    int32_t fixed[256];      /* mxf4: group_table's */
     void *arena;        /* the memory of a, b, abad, bbad and the scales */
     uint32_t *bt;       /* integer kinds: B's values transposed, N x K */
     uint32_t *ea, *eb;  /* fp8 emulation: rows of A, columns of B arranged (ek each) */
@@ -184,21 +185,44 @@ static void *emu_worker(void *arg)
 
 /* ------------------------------------------------------------ panel kernel */
 
-/* UNPACK of one operand element (fmt_unpack: the model's one decoder), scale_exp added
- * to its exponent (the scale exponents of its step and a_exp_offset / b_exp_offset),
- * its significand moved up by `up` (a_up); returns 1 for a special value (Inf, NaN, a
- * NaN scale), which the general path takes. */
-static int unpack_elem(const tc_fmt_info *fi, uint32_t w, int scale_exp, int scale_nan,
+/* UNPACK of one operand element (fmt_unpack: the model's one decoder) plus the scale
+ * exponents of its step (and, for A, less the kernel's prod_sh), its significand moved
+ * up by `up` (A: the kernel's H, as panel_step takes it); returns 1 for a special value
+ * (Inf, NaN, a NaN scale), which the general path takes. mxf4's group stages take
+ * fedp_group_fixed's integer alone, in *sig, from group_table (e2m1 has no special
+ * value; its scales are apart). */
+static int unpack_elem(const gemm_job *g, uint32_t w, int scale_exp, int scale_nan,
                        unsigned up, uint32_t *sig, int32_t *exp, uint32_t *neg)
 {
+    if (g->grouped) {
+        *sig = (uint32_t)g->fixed[w];
+        return scale_nan;
+    }
     int s, e;
     uint64_t m;
-    tc_value_kind kd = fmt_unpack(fi, w, &s, &m, &e);
+    tc_value_kind kd = fmt_unpack(&fmt_table[g->p->in], w, &s, &m, &e);
     int ok = kd == TC_VAL_FINITE && !scale_nan;
     *sig = ok ? (uint32_t)m << up : 0u;
     *exp = ok && m ? e + scale_exp : FEDP_ZERO_EXP;
     *neg = 0u - (uint32_t)s;
     return !ok;
+}
+
+/* mxf4: fedp_group_fixed's integer of every word of the input format (e2m1: 16 words,
+ * all finite), exponents less emin; 0, or TC_EUNSUPPORTED for a format too wide. */
+static tc_status group_table(gemm_job *g)
+{
+    const tc_fmt_info *fi = &fmt_table[g->p->in];
+    if (fi->width > 8 || fi->nan_style != TC_NAN_NONE)
+        return TC_EUNSUPPORTED;
+    for (uint32_t w = 0; w < 1u << fi->width; w++) {
+        int s, e;
+        uint64_t m;
+        fmt_unpack(fi, w, &s, &m, &e);
+        g->fixed[w] = fedp_group_fixed((uint32_t)m, m ? e - g->k.gdown : FEDP_ZERO_EXP,
+                                       0u - (uint32_t)s);
+    }
+    return TC_OK;
 }
 
 /* The exponent of a scale word and whether it is NaN (mxf8f6f4: one pair per step);
@@ -215,23 +239,6 @@ static int scale_exp_of(const gemm_job *g, const tc_matrix *m, size_t r, size_t 
     return e;
 }
 
-/* The operands' unpacking: FEDP kinds move A up by the kernel's H and keep its exponent
- * less prod_sh (panel_step); mxf4's group stages take both plain, less emin. */
-static unsigned a_up(const gemm_job *g)
-{
-    return g->grouped ? 0u : (unsigned)g->k.H;
-}
-
-static int a_exp_offset(const gemm_job *g)
-{
-    return g->grouped ? -g->k.gdown : -g->k.prod_sh;
-}
-
-static int b_exp_offset(const gemm_job *g)
-{
-    return g->grouped ? -g->k.gdown : 0;
-}
-
 /* mxf4: scales [t0, t1) of row i of A unpacked; 1 if one is NaN. */
 static int unpack_a_scales(gemm_job *g, size_t i, size_t t0, size_t t1)
 {
@@ -245,7 +252,6 @@ static int unpack_a_scales(gemm_job *g, size_t i, size_t t0, size_t t1)
 
 static void unpack_a_row(gemm_job *g, size_t i)
 {
-    const tc_fmt_info *fi = &fmt_table[g->p->in];
     for (size_t s = 0; s < g->nsteps; s++) {
         size_t k0 = s * g->p->L, k1 = k0 + g->p->L < g->K ? k0 + g->p->L : g->K;
         int nan = 0, se = 0, bad = 0;
@@ -254,8 +260,8 @@ static void unpack_a_row(gemm_job *g, size_t i)
         else if (g->scaled)
             se = scale_exp_of(g, &g->SA, i, s, &nan, NULL);
         for (size_t k = k0; k < k1; k++)
-            bad |= unpack_elem(fi, g->A.data[at(g->A.layout, g->A.ld, i, k)],
-                               se + a_exp_offset(g), nan, a_up(g), &g->a.sig[i * g->K + k],
+            bad |= unpack_elem(g, g->A.data[at(g->A.layout, g->A.ld, i, k)],
+                               se - g->k.prod_sh, nan, (unsigned)g->k.H, &g->a.sig[i * g->K + k],
                                &g->a.exp[i * g->K + k], &g->a.neg[i * g->K + k]);
         g->abad[i * g->nsteps + s] = (uint8_t)bad;
     }
@@ -265,7 +271,6 @@ static void unpack_a_row(gemm_job *g, size_t i)
  * so that row-major B is read and the panel written in order. */
 static void unpack_b_panel(gemm_job *g, size_t q)
 {
-    const tc_fmt_info *fi = &fmt_table[g->p->in];
     const size_t off = q * g->K * GEMM_LANES, j0 = q * GEMM_LANES, L = g->p->L;
     uint32_t *bad = g->bbad + q * g->nsteps * GEMM_LANES;
     int se[GEMM_LANES] = {0}, nan[GEMM_LANES] = {0};
@@ -273,24 +278,27 @@ static void unpack_b_panel(gemm_job *g, size_t q)
         bad[i] = 0;
     for (size_t k = 0; k < g->K; k++) {
         size_t s = k / L;
+        /* the scales: mxf8f6f4's pair of each step; mxf4's of each scale block, kept
+         * apart (lanes past N: zero), a NaN one marking the step */
+        int step_scale = g->scaled && !g->grouped && k % L == 0;
+        int group_scale = g->grouped && k % g->p->scale_block == 0;
+        size_t y = group_scale ? (q * g->ns + k / g->p->scale_block) * GEMM_LANES : 0;
         for (size_t l = 0; l < GEMM_LANES; l++) {
             size_t j = j0 + l, x = off + k * GEMM_LANES + l;
-            if (g->grouped && k % g->p->scale_block == 0) {
-                /* mxf4: the scales apart (lanes past N: zero), a NaN one marks the step */
-                size_t t = k / g->p->scale_block, y = (q * g->ns + t) * GEMM_LANES + l;
-                g->bssig[y] = 0;
-                g->bsexp[y] = 0;
+            if (group_scale) {
+                g->bssig[y + l] = 0;
+                g->bsexp[y + l] = 0;
                 if (j < g->N)
-                    g->bsexp[y] = scale_exp_of(g, &g->SB, t, j, &nan[l], &g->bssig[y]);
+                    g->bsexp[y + l] = scale_exp_of(g, &g->SB, k / g->p->scale_block, j,
+                                                   &nan[l], &g->bssig[y + l]);
                 bad[s * GEMM_LANES + l] |= (uint32_t)nan[l];
                 nan[l] = 0;
-            } else if (g->scaled && !g->grouped && k % L == 0 && j < g->N) {
+            } else if (step_scale && j < g->N) {
                 se[l] = scale_exp_of(g, &g->SB, s, j, &nan[l], NULL);
             }
             uint32_t w = j < g->N ? g->B.data[at(g->B.layout, g->B.ld, k, j)] : 0u;
-            bad[s * GEMM_LANES + l] |= (uint32_t)unpack_elem(
-                fi, w, se[l] + b_exp_offset(g), nan[l], 0, &g->b.sig[x], &g->b.exp[x],
-                &g->b.neg[x]);
+            bad[s * GEMM_LANES + l] |= (uint32_t)unpack_elem(g, w, se[l], nan[l], 0, &g->b.sig[x],
+                                                           &g->b.exp[x], &g->b.neg[x]);
         }
     }
 }
@@ -505,9 +513,12 @@ tc_status tc_gemm(const tc_profile *p, size_t M, size_t N, size_t K, const tc_ma
     if (p->kind == TC_KIND_FEDP || p->kind == TC_KIND_MX || p->kind == TC_KIND_MXF4) {
         g.kernel = kernel;
         fedp_consts_for(p, p->in, p->out, p->round, p->out_man_bits, p->F, &g.k);
-        if (g.grouped)
+        if (g.grouped) {
             fedp_group_consts_for(p, &g.k);
-        g.status = panel_alloc(&g);
+            g.status = group_table(&g);
+        }
+        if (g.status == TC_OK)
+            g.status = panel_alloc(&g);
         if (g.status == TC_OK)
             run_phase(&g, worker_count(asked, M + g.npanels), unpack_worker);
         if (g.status == TC_OK)

@@ -135,18 +135,17 @@ panel_step(const fedp_consts *k, size_t n, int narrow, gv_u32 c, const uint32_t 
 }
 
 /* One mxf4 k-step of n terms (a multiple of TC_MXF4_GROUP) for one row of D against the
- * panel, as panel_step: fedp_step.h's group stages on the lanes. A and B are unpacked
- * plain, exponents less emin (fedp_group_prod); as_/ae_ the row's scales of the step,
- * bs_/be_ the panel's (GEMM_LANES each), one pair per scale_block terms. */
+ * panel, as panel_step: fedp_step.h's group stages on the lanes. A's and B's elements
+ * are unpacked once to fedp_group_fixed's integers (their bits in ..sig); as_/ae_ the
+ * row's scales of the step, bs_/be_ the panel's (GEMM_LANES each), one pair per
+ * scale_block terms. */
 static inline __attribute__((always_inline)) gv_u32
 mxf4_panel_step(const fedp_consts *k, size_t n, size_t scale_block, gv_u32 c,
-                const uint32_t *as, const int32_t *ae, const uint32_t *an, const uint32_t *bs,
-                const int32_t *be, const uint32_t *bn, const uint32_t *as_, const int32_t *ae_,
+                const uint32_t *as, const uint32_t *bs, const uint32_t *as_, const int32_t *ae_,
                 const uint32_t *bs_, const int32_t *be_, gv_u32 *bad, int lz)
 {
     enum { GROUP = TC_MXF4_GROUP, MAX_GROUPS = TC_MAX_L / TC_MXF4_GROUP };
     const gv_s32 zero = {0};
-    const gv_u32 uzero = {0};
     /* ---- UNPACK c */
     gv_s32 ec;
     gv_u32 cneg, mc = fedp_unpack_v(&k->acc, c, 0, 0, &ec, &cneg, bad);
@@ -155,16 +154,14 @@ mxf4_panel_step(const fedp_consts *k, size_t n, size_t scale_block, gv_u32 c,
     /* ---- MUL: each group's products summed exactly, then scaled; ALIGN's E over them */
     const size_t ng = n / GROUP;
     for (size_t g = 0; g < ng; g++) {
-        gv_s32 gsum = zero;
-        gv_u32 any = uzero;
+        gv_s32 gsum = zero, orp = zero; /* orp: the products or'ed, non-zero if one is */
         for (size_t t = g * GROUP; t < (g + 1) * GROUP; t++) {
-            gv_s32 p = fedp_group_prod_v(as[t] + uzero, ae[t] + zero, an[t] + uzero,
-                                         gv_load(bs + t * GEMM_LANES),
-                                         (gv_s32)gv_load(be + t * GEMM_LANES),
-                                         gv_load(bn + t * GEMM_LANES));
+            gv_s32 p = fedp_group_prod_v((int32_t)as[t] + zero,
+                                         (gv_s32)gv_load(bs + t * GEMM_LANES));
             gsum += p;
-            any |= FEDP_MASK_V(gv_u32, p != zero);
+            orp |= p;
         }
+        gv_u32 any = FEDP_MASK_V(gv_u32, orp != zero);
         const size_t si = g * GROUP / scale_block;
         gv_u32 ms = as_[si] * gv_load(bs_ + si * GEMM_LANES);
         gv_s32 es = ae_[si] + (gv_s32)gv_load(be_ + si * GEMM_LANES);
@@ -196,13 +193,11 @@ panel_row(const gemm_panel_job *g, size_t r, size_t L_const, int narrow, int lz,
             const uint32_t *ss = g->assig + r * g->ns + s0, *bs = g->bssig + s0 * GEMM_LANES;
             const int32_t *se = g->asexp + r * g->ns + s0, *be = g->bsexp + s0 * GEMM_LANES;
             if (n == L)
-                c = mxf4_panel_step(k, L, g->scale_block, c, as + base, ae + base, an + base,
-                                    g->bsig + o, g->bexp + o, g->bneg + o, ss, se, bs, be,
-                                    &bad, lz);
+                c = mxf4_panel_step(k, L, g->scale_block, c, as + base, g->bsig + o, ss, se,
+                                    bs, be, &bad, lz);
             else
-                c = mxf4_panel_step(k, n, g->scale_block, c, as + base, ae + base, an + base,
-                                    g->bsig + o, g->bexp + o, g->bneg + o, ss, se, bs, be,
-                                    &bad, lz);
+                c = mxf4_panel_step(k, n, g->scale_block, c, as + base, g->bsig + o, ss, se,
+                                    bs, be, &bad, lz);
         } else if (n == L) /* a full step: n constant when L is */
             c = panel_step(k, L, narrow, c, as + base, ae + base, an + base, g->bsig + o,
                            g->bexp + o, g->bneg + o, &bad, lz);
