@@ -57,7 +57,7 @@ typedef struct gemm_job {
     tc_matrix A, B, C, SA, SB;
     int has_c, scaled, grouped; /* grouped: mxf4 (scales per group of a step) */
     tc_matrix_out D;
-    /* the panel kernel (FEDP and mxf8f6f4), NULL for the other kinds */
+    /* the panel kernel (FEDP, mxf8f6f4 and mxf4), NULL for the other kinds */
     gemm_panel_fn kernel;
     fedp_consts k;
     size_t nsteps, npanels, nblocks;
