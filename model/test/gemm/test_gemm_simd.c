@@ -29,11 +29,13 @@ static uint32_t word(tk_rng *r, const tc_fmt_info *fi)
     return v << fi->ignore_low;
 }
 
-/* A scale word of format fs: any bits (one in 64) or within about 2^+-3 of 1. */
+/* A scale word of format fs: any bits or all ones (NaN in both scale formats: the step
+ * goes to the general path), one in 64 each, or within about 2^+-3 of 1. */
 static uint32_t scale(tk_rng *r, const tc_fmt_info *fs)
 {
-    if (tk_mod(r, 64) == 0)
-        return tk_bits(r, fs->width);
+    unsigned pick = tk_mod(r, 64);
+    if (pick < 2)
+        return pick ? tk_bits(r, fs->width) : (1u << fs->width) - 1u;
     if (fs->man_bits == 0) /* ue8m0 */
         return (uint32_t)fs->bias - 10 + tk_mod(r, 20);
     return (((uint32_t)fs->bias - 3 + tk_mod(r, 6)) << fs->man_bits) | tk_bits(r, fs->man_bits);
