@@ -64,7 +64,8 @@ int tc_gemm_simd_available(unsigned s);
  * matrix, a zero dimension, an ld smaller than the packed one, or sizes whose product
  * overflows; TC_EFORMAT for a word wider than its format; TC_ESHAPE when a block-scaled
  * K is not a multiple of the scale block; TC_EUNSUPPORTED for an opts->simd this CPU
- * lacks; TC_ENOMEM when memory or a worker cannot be had. */
+ * lacks or a profile whose A and B formats differ (not yet: tc_mma_tile and tc_dot take
+ * them); TC_ENOMEM when memory or a worker cannot be had. */
 tc_status tc_gemm(const tc_profile *p, size_t M, size_t N, size_t K, const tc_matrix *A,
                   const tc_matrix *B, const tc_matrix *C, const tc_matrix_out *D,
                   const tc_gemm_opts *opts);

@@ -8,74 +8,57 @@
 
 /* mxf4 / mxf4nvf4: one instruction step of L = 64 e2m1 products in four groups of
  * 16, each summed exactly and scaled; a group's alignment exponent is its scales'
- * exponents alone; one fused step keeps F bits, then RZ to fp32. */
+ * exponents alone; one fused step keeps F bits, then RZ to fp32 (fedp_step.h's group
+ * stages, which gemm_lanes.h runs on lanes). */
 static uint32_t mxf4_step(const tc_profile *p, size_t n, const uint32_t *a, const uint32_t *b,
                           const uint32_t *sa, const uint32_t *sb, size_t scale0, uint32_t c)
 {
-    enum { GROUP = TC_MXF4_GROUP, MAX_GROUPS = 4 };
-    const tc_fmt_info *fi = tc_fmt_get(p->in), *fs = tc_fmt_get(p->scale);
+    enum { GROUP = TC_MXF4_GROUP, MAX_GROUPS = TC_MAX_L / TC_MXF4_GROUP };
+    const tc_fmt_info *fs = tc_fmt_get(p->scale);
     fedp_consts k;
     fedp_consts_for(p, p->in, p->out, p->round, p->out_man_bits, p->F, &k);
-    /* group sums in units of 2^(2*emin - 2*man) of the input format (exact integers);
-     * a scaled group has gfb fraction bits, is moved up by GH and shifted gsh more
-     * than a product (the working domain of fedp_step.h) */
-    const int unit_fb = 2 * (int)fi->man_bits - 2 * fi->emin;
-    const int gfb = unit_fb + 2 * (int)fs->man_bits;
-    const int GH = k.F > gfb ? k.F - gfb : 0, gsh = gfb + GH - k.F;
+    fedp_group_consts_for(p, &k);
     fedp_special sp = {0, 0, 0};
-    uint64_t gsig[MAX_GROUPS];
-    int32_t gexp[MAX_GROUPS];
-    uint32_t gneg[MAX_GROUPS];
-    size_t ng = 0;
+    uint32_t mc;
+    int32_t ec;
+    int sc;
+    fedp_unpack_c_general(p->out, c, &mc, &ec, &sc, &sp);
+    int32_t E = fedp_c_exp(&k, mc, ec), gexp[MAX_GROUPS];
+    uint64_t gsig[MAX_GROUPS], gneg[MAX_GROUPS];
+    const size_t ng = (n + GROUP - 1) / GROUP;
 
     /* ---- UNPACK + MUL: each group's products summed exactly, then scaled */
-    for (size_t g = 0; g * GROUP < n; g++) {
-        int64_t gsum = 0;
-        int any = 0; /* a non-zero product: the group takes part in E even if it cancels */
+    for (size_t g = 0; g < ng; g++) {
+        int32_t gsum = 0, orp = 0; /* orp: the products or'ed, non-zero if one is */
+        uint32_t bad = 0; /* e2m1 has no special value: bad stays 0 */
         for (size_t i = g * GROUP; i < n && i < (g + 1) * GROUP; i++) {
-            int s1, s2, e1, e2;
-            uint64_t m1, m2;
-            fmt_unpack(fi, a[i], &s1, &m1, &e1); /* e2m1: no Inf/NaN */
-            fmt_unpack(fi, b[i], &s2, &m2, &e2);
-            int64_t prod = (int64_t)((m1 * m2) << (e1 + e2 - 2 * fi->emin));
-            gsum += (s1 ^ s2) ? -prod : prod;
-            any |= prod != 0;
+            int32_t ea, eb;
+            uint32_t na, nb;
+            uint32_t ma = fedp_unpack(&k.in, a[i], 0, k.gdown, &ea, &na, &bad);
+            uint32_t mb = fedp_unpack(&k.in, b[i], 0, k.gdown, &eb, &nb, &bad);
+            int32_t t = fedp_group_prod(fedp_group_fixed(ma, ea, na), fedp_group_fixed(mb, eb, nb));
+            gsum += t;
+            orp |= t;
         }
         size_t si = (scale0 + g * GROUP) / p->scale_block;
         int ss1, ss2, es1, es2;
         uint64_t ms1, ms2;
         if (fmt_unpack(fs, sa[si], &ss1, &ms1, &es1) == TC_VAL_NAN ||
             fmt_unpack(fs, sb[si], &ss2, &ms2, &es2) == TC_VAL_NAN) {
-            sp.nan = 1;
-            continue;
+            sp.nan = 1; /* the step's result is NaN: the group's figures do not matter */
+            ms1 = ms2 = 0;
         }
-        if (!any || !ms1 || !ms2)
-            continue; /* all products zero, or a zero scale: the group drops out */
-        gsig[ng] = ((uint64_t)(gsum < 0 ? -gsum : gsum) * ms1 * ms2) << GH;
-        gexp[ng] = es1 + es2 - k.prod_sh;
-        gneg[ng] = 0u - (uint32_t)(gsum < 0);
-        ng++;
+        gsig[g] = fedp_group_scale(&k, gsum, FEDP_MASK_S(uint32_t, orp != 0),
+                                   (uint32_t)(ms1 * ms2), es1 + es2, &gexp[g], &gneg[g]);
+        E = fedp_emax(E, gexp[g]);
     }
-    uint32_t mc;
-    int32_t ec;
-    int sc;
-    fedp_unpack_c_general(p->out, c, &mc, &ec, &sc, &sp);
     uint32_t d;
     int code;
     if (fedp_special_result(&sp, p->out, &d, &code))
         return d;
 
     /* ---- ALIGN + ADD, NORM + ROUND: as every step (fedp_step.h) */
-    int32_t E = fedp_c_exp(&k, mc, ec);
-    for (size_t g = 0; g < ng; g++)
-        E = fedp_emax(E, gexp[g]);
-    /* F = 35 here: the c term and the groups are wider than 32 bits once moved up */
-    int64_t sum = (int64_t)fedp_align64((uint64_t)mc << k.HC, fedp_c_x(&k, ec), E);
-    sum = sc ? -sum : sum;
-    for (size_t g = 0; g < ng; g++) {
-        int64_t t = (int64_t)fedp_align64(gsig[g], gexp[g] - gsh, E);
-        sum += gneg[g] ? -t : t;
-    }
+    int64_t sum = fedp_group_sum(&k, mc, ec, 0u - (uint32_t)sc, ng, gsig, gexp, gneg, E);
     return fedp_round(&k, sum, E + k.prod_sh - k.F, 0);
 }
 

@@ -21,7 +21,7 @@
  * every FEDP and mxf8f6f4 row), so it fits 32 bits; so does the c term moved up by
  * HC = max(F - mc, 0). A step's sum of L <= 32 terms plus c stays below 33 * 2^27 <
  * 2^33. mxf4 keeps F = 35 for its group sums: its terms align in 64 bits
- * (fedp_align64), and its sums stay below 2^48.
+ * (fedp_group_sum), and its sums stay below 2^48.
  */
 #ifndef TCSIM_FEDP_STEP_H
 #define TCSIM_FEDP_STEP_H
@@ -65,6 +65,9 @@ typedef struct fedp_consts {
     int rne;
     int zero_plus;  /* a result rounding to zero is +0 (tc_profile.zero_plus, step 7) */
     int narrow;     /* a step's exact sum is below 2^30: 32-bit lanes hold it */
+    /* mxf4 (fedp_group_consts_for): operands unpacked less gdown (their emin); a scaled
+     * group sum is moved up by GH and shifted gsh more than a product */
+    int gdown, GH, gsh;
 } fedp_consts;
 
 static inline __attribute__((always_inline)) void fedp_fields_of(const tc_fmt_info *f,
@@ -112,6 +115,20 @@ fedp_consts_for_ab(const tc_profile *p, tc_fmt ina, tc_fmt inb, tc_fmt out, tc_r
     k->zero_plus = p->zero_plus;
     /* |sum| < L * 2^(F+2) + 2^(F+1) (products below 4, c below 2, relative to 2^E) */
     k->narrow = F <= 27 && ((uint64_t)p->L * 4 + 2) << F < (UINT64_C(1) << 30);
+    k->gdown = k->GH = k->gsh = 0;
+}
+
+/* The group constants of an mxf4 profile p, after fedp_consts_for: group sums are
+ * integers in units of 2^(2 emin - 2m) of the input format (the products of operands
+ * unpacked less emin); scaled by two scale significands of ms bits each, a group has gfb
+ * fraction bits. */
+static inline void fedp_group_consts_for(const tc_profile *p, fedp_consts *k)
+{
+    const tc_fmt_info *fi = &fmt_table[p->in], *fs = &fmt_table[p->scale];
+    const int gfb = 2 * (int)fi->man_bits - 2 * fi->emin + 2 * (int)fs->man_bits;
+    k->gdown = fi->emin;
+    k->GH = k->F > gfb ? k->F - gfb : 0;
+    k->gsh = gfb + k->GH - k->F;
 }
 
 /* The same for a and b in one format `in` (every row but the mixed pairs). */
@@ -200,13 +217,73 @@ fedp_consts_for(const tc_profile *p, tc_fmt in, tc_fmt out, tc_round mode, unsig
         return ec - k->prod_sh - k->c_sh;                                                     \
     }                                                                                         \
     FEDP_DEFINE_ALIGN(fedp_align##SFX, VU, VU, VS, 31u, MASK)                                 \
-    static inline __attribute__((always_inline)) VS fedp_signed##SFX(VU t, VU neg)            \
+    FEDP_DEFINE_SIGNED(fedp_signed##SFX, VU, VS)
+#define FEDP_DEFINE_SIGNED(NAME, VU, VS)                                                      \
+    static inline __attribute__((always_inline)) VS NAME(VU t, VU neg)                        \
     {                                                                                         \
         return (VS)((t ^ neg) - neg);                                                         \
     }
 FEDP_DEFINE_STAGES(, uint32_t, int32_t, FEDP_MASK_S)
-/* group sums of the block-scaled kinds, wider than a product (dot_scaled.c) */
-FEDP_DEFINE_ALIGN(fedp_align64, uint64_t, uint32_t, int32_t, 63u, FEDP_MASK_S)
+
+/* The mxf4 / mxf4nvf4 step (TC_KIND_MXF4): groups of TC_MXF4_GROUP products, each summed
+ * exactly and scaled by its pair of scales, then aligned (F = 35) and summed with c as
+ * the terms of every step; written once over 32-bit lanes VU/VS and 64-bit ones
+ * VU64/VS64 (the scaled groups and their sum, up to 2^48: see the top), instantiated
+ * after FEDP_DEFINE_STAGES of the same SFX. WIDEN(x, T) converts a value lane by lane.
+ * ---- UNPACK for the groups (fedp_group_fixed): an operand unpacked less emin (its
+ * exponent >= 0 if it is not zero) as a signed integer in units of 2^(emin - m), its
+ * significand moved up by its exponent: e2m1's values are the integers 0..12 (times
+ * 1/2), so the lane kernel unpacks every element once to this form.
+ * ---- MUL (fedp_group_prod): the exact product of two such integers, in units of
+ * 2^(2 emin - 2m); a group sum of 16 (below 16 * 144 for e2m1) is exact in 32 bits.
+ * ---- MUL, scaled (fedp_group_scale): a group sum times its scale significands' product
+ * ms (below 2^8) at their exponents' sum es; the magnitude moved up by GH in 64 bits,
+ * *gexp its kept exponent, FEDP_ZERO_EXP for a group that drops out: one whose products
+ * are all zero (`any` a mask: a non-zero one, even if they cancel, raises E) or with a
+ * zero scale.
+ * ---- ALIGN + ADD (fedp_group_sum): c and the ng groups truncated relative to E and
+ * summed in 64 bits. */
+#define FEDP_WIDEN_S(x, T) ((T)(x))
+#define FEDP_WIDEN_V(x, T) __builtin_convertvector(x, T)
+#define FEDP_DEFINE_GROUP_STAGES(SFX, VU, VS, VU64, VS64, MASK, WIDEN)                        \
+    static inline __attribute__((always_inline)) VS fedp_group_fixed##SFX(VU sig, VS exp,     \
+                                                                          VU neg)             \
+    {                                                                                         \
+        const VS zero = {0};                                                                  \
+        VU sh = (VU)FEDP_SEL(MASK, MASK(VS, exp < zero), zero, exp); /* 0: FEDP_ZERO_EXP */   \
+        return fedp_signed##SFX(sig << sh, neg);                                              \
+    }                                                                                         \
+    static inline __attribute__((always_inline)) VS fedp_group_prod##SFX(VS a, VS b)          \
+    {                                                                                         \
+        return a * b;                                                                         \
+    }                                                                                         \
+    static inline __attribute__((always_inline)) VU64 fedp_group_scale##SFX(                  \
+        const fedp_consts *k, VS gsum, VU any, VU ms, VS es, VS *gexp, VU64 *gneg)            \
+    {                                                                                         \
+        VU neg = (VU)(gsum >> 31);                                                            \
+        VU mag = ((VU)gsum ^ neg) - neg;                                                      \
+        VS in = (VS)(any & MASK(VU, ms != (VU){0}));                                          \
+        *gexp = FEDP_SEL(MASK, in, es - k->prod_sh, (VS){0} + FEDP_ZERO_EXP);                 \
+        *gneg = (VU64)WIDEN((VS)neg, VS64);                                                   \
+        return WIDEN(mag * ms, VU64) << k->GH;                                                \
+    }                                                                                         \
+    FEDP_DEFINE_ALIGN(fedp_align64##SFX, VU64, VU64, VS64, 63u, MASK)                         \
+    FEDP_DEFINE_SIGNED(fedp_signed64##SFX, VU64, VS64)                                        \
+    static inline __attribute__((always_inline)) VS64 fedp_group_sum##SFX(                    \
+        const fedp_consts *k, VU mc, VS ec, VU cneg, size_t ng, const VU64 *gsig,             \
+        const VS *gexp, const VU64 *gneg, VS E)                                               \
+    {                                                                                         \
+        const VS64 E64 = WIDEN(E, VS64);                                                      \
+        VS64 sum = fedp_signed64##SFX(                                                        \
+            fedp_align64##SFX(WIDEN(mc, VU64) << k->HC, WIDEN(fedp_c_x##SFX(k, ec), VS64),    \
+                              E64),                                                           \
+            (VU64)WIDEN((VS)cneg, VS64));                                                     \
+        for (size_t g = 0; g < ng; g++)                                                       \
+            sum += fedp_signed64##SFX(                                                        \
+                fedp_align64##SFX(gsig[g], WIDEN(gexp[g] - k->gsh, VS64), E64), gneg[g]);     \
+        return sum;                                                                           \
+    }
+FEDP_DEFINE_GROUP_STAGES(, uint32_t, int32_t, uint64_t, int64_t, FEDP_MASK_S, FEDP_WIDEN_S)
 
 /* ---- NORM + ROUND: the exact step result s * 2^q rounded to r fraction bits (RZ, or
  * RNE when k->rne) with gradual underflow at the output's emin and Inf past its emax

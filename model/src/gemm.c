@@ -1,8 +1,8 @@
 /* gemm.c - D = A*B + C for whole matrices (tcsim_gemm.h): operands checked, then for the
- * FEDP kinds (and mxf8f6f4) A and B unpacked once and tiles of D (ROW_BLOCK rows by one
- * panel of GEMM_LANES columns) spread over worker threads through gemm_lanes.h's kernel;
- * the integer kinds and the fp8 emulation row by row over operands unpacked (arranged)
- * once; the block-scaled mxf4 row by row, each element one dot product in k order. Every element is computed alone, the same way
+ * FEDP kinds and the block-scaled ones (mxf8f6f4, mxf4) A and B unpacked once and tiles
+ * of D (ROW_BLOCK rows by one panel of GEMM_LANES columns) spread over worker threads
+ * through gemm_lanes.h's kernel; the integer kinds and the fp8 emulation row by row over
+ * operands unpacked (arranged) once. Every element is computed alone, the same way
  * whichever thread takes it: the thread count changes no bit. */
 #define _DEFAULT_SOURCE /* madvise */
 #include <pthread.h>
@@ -55,16 +55,19 @@ typedef struct gemm_job {
     const tc_profile *p;
     size_t M, N, K, ns; /* ns: scales per row of A (block-scaled kinds) */
     tc_matrix A, B, C, SA, SB;
-    int has_c, scaled;
+    int has_c, scaled, grouped; /* grouped: mxf4 (scales per group of a step) */
     tc_matrix_out D;
-    /* the panel kernel (FEDP and mxf8f6f4), NULL for the other kinds */
+    /* the panel kernel (FEDP, mxf8f6f4 and mxf4), NULL for the other kinds */
     gemm_panel_fn kernel;
     fedp_consts k;
     size_t nsteps, npanels, nblocks;
     gemm_ops a, b;      /* A unpacked: M x K row-major; B: per panel K x GEMM_LANES */
     uint8_t *abad;      /* M x nsteps */
     uint32_t *bbad;     /* per panel nsteps x GEMM_LANES */
-    void *arena;        /* the memory of a, b, abad and bbad */
+    uint32_t *assig, *bssig; /* mxf4: scales unpacked, A's M x ns, B's per panel */
+    int32_t *asexp, *bsexp;  /* ns x GEMM_LANES (gemm_panel_job says how) */
+    int32_t fixed[256];      /* mxf4: group_table's */
+    void *arena;        /* the memory of a, b, abad, bbad and the scales */
     uint32_t *bt;       /* integer kinds: B's values transposed, N x K */
     uint32_t *ea, *eb;  /* fp8 emulation: rows of A, columns of B arranged (ek each) */
     size_t ek;          /* K rounded up to the emulation's block */
@@ -90,47 +93,6 @@ static void fail(gemm_job *g, tc_status st)
     if (g->status == TC_OK)
         g->status = st;
     pthread_mutex_unlock(&g->lock);
-}
-
-/* ------------------------------------------------------------ element by element */
-
-/* Row i of D for the kinds without a panel kernel: gathers row i of A and, per column,
- * column j of B (and their scales), then one tc_dot / tc_dot_scaled each. */
-static tc_status gemm_row(gemm_job *g, size_t i, uint32_t *a, uint32_t *b, uint32_t *sa,
-                          uint32_t *sb)
-{
-    for (size_t k = 0; k < g->K; k++)
-        a[k] = g->A.data[at(g->A.layout, g->A.ld, i, k)];
-    for (size_t s = 0; s < g->ns; s++)
-        sa[s] = g->SA.data[at(g->SA.layout, g->SA.ld, i, s)];
-    for (size_t j = 0; j < g->N; j++) {
-        for (size_t k = 0; k < g->K; k++)
-            b[k] = g->B.data[at(g->B.layout, g->B.ld, k, j)];
-        for (size_t s = 0; s < g->ns; s++)
-            sb[s] = g->SB.data[at(g->SB.layout, g->SB.ld, s, j)];
-        uint32_t c = g->has_c ? g->C.data[at(g->C.layout, g->C.ld, i, j)] : 0, d;
-        tc_status st = g->scaled ? tc_dot_scaled(g->p, g->K, a, b, sa, sb, c, &d)
-                                 : tc_dot(g->p, g->K, a, b, c, &d);
-        if (st != TC_OK)
-            return st;
-        g->D.data[at(g->D.layout, g->D.ld, i, j)] = d;
-    }
-    return TC_OK;
-}
-
-static void *rows_worker(void *arg)
-{
-    gemm_job *g = arg;
-    uint32_t *buf = malloc((2 * g->K + 2 * g->ns) * sizeof *buf);
-    if (!buf)
-        fail(g, TC_ENOMEM);
-    for (size_t i; buf && (i = next_task(g, g->M)) < g->M;) {
-        tc_status st = gemm_row(g, i, buf, buf + g->K, buf + 2 * g->K, buf + 2 * g->K + g->ns);
-        if (st != TC_OK)
-            fail(g, st);
-    }
-    free(buf);
-    return NULL;
 }
 
 /* ------------------------------------------------------------ integer kinds */
@@ -225,14 +187,20 @@ static void *emu_worker(void *arg)
 
 /* UNPACK of one operand element (fmt_unpack: the model's one decoder) plus the scale
  * exponents of its step (and, for A, less the kernel's prod_sh), its significand moved
- * up by `up` (A: the kernel's H; gemm_lanes.h panel_row says why); returns 1 for a special value (Inf, NaN, a NaN scale), which
- * the general path takes. */
-static int unpack_elem(const tc_fmt_info *fi, uint32_t w, int scale_exp, int scale_nan,
+ * up by `up` (A: the kernel's H, as panel_step takes it); returns 1 for a special value
+ * (Inf, NaN, a NaN scale), which the general path takes. mxf4's group stages take
+ * fedp_group_fixed's integer alone, in *sig, from group_table (e2m1 has no special
+ * value; its scales are apart). */
+static int unpack_elem(const gemm_job *g, uint32_t w, int scale_exp, int scale_nan,
                        unsigned up, uint32_t *sig, int32_t *exp, uint32_t *neg)
 {
+    if (g->grouped) {
+        *sig = (uint32_t)g->fixed[w];
+        return scale_nan;
+    }
     int s, e;
     uint64_t m;
-    tc_value_kind kd = fmt_unpack(fi, w, &s, &m, &e);
+    tc_value_kind kd = fmt_unpack(&fmt_table[g->p->in], w, &s, &m, &e);
     int ok = kd == TC_VAL_FINITE && !scale_nan;
     *sig = ok ? (uint32_t)m << up : 0u;
     *exp = ok && m ? e + scale_exp : FEDP_ZERO_EXP;
@@ -240,26 +208,61 @@ static int unpack_elem(const tc_fmt_info *fi, uint32_t w, int scale_exp, int sca
     return !ok;
 }
 
-/* The exponent of a scale word and whether it is NaN (mxf8f6f4: one pair per step). */
-static int scale_exp_of(const gemm_job *g, const tc_matrix *m, size_t r, size_t c, int *nan)
+/* mxf4: fedp_group_fixed's integer of every word of the input format (e2m1: 16 words,
+ * all finite), exponents less emin; 0, or TC_EUNSUPPORTED for a format too wide. */
+static tc_status group_table(gemm_job *g)
+{
+    const tc_fmt_info *fi = &fmt_table[g->p->in];
+    if (fi->width > 8 || fi->nan_style != TC_NAN_NONE)
+        return TC_EUNSUPPORTED;
+    for (uint32_t w = 0; w < 1u << fi->width; w++) {
+        int s, e;
+        uint64_t m;
+        fmt_unpack(fi, w, &s, &m, &e);
+        g->fixed[w] = fedp_group_fixed((uint32_t)m, m ? e - g->k.gdown : FEDP_ZERO_EXP,
+                                       0u - (uint32_t)s);
+    }
+    return TC_OK;
+}
+
+/* The exponent of a scale word and whether it is NaN (mxf8f6f4: one pair per step);
+ * its significand in *sig if not NULL (0 for NaN). */
+static int scale_exp_of(const gemm_job *g, const tc_matrix *m, size_t r, size_t c, int *nan,
+                        uint32_t *sig)
 {
     int s, e;
-    uint64_t sig;
-    *nan = fmt_unpack(&fmt_table[g->p->scale], m->data[at(m->layout, m->ld, r, c)], &s, &sig,
+    uint64_t ms;
+    *nan = fmt_unpack(&fmt_table[g->p->scale], m->data[at(m->layout, m->ld, r, c)], &s, &ms,
                       &e) == TC_VAL_NAN;
+    if (sig)
+        *sig = *nan ? 0u : (uint32_t)ms;
     return e;
+}
+
+/* mxf4: scales [t0, t1) of row i of A unpacked; 1 if one is NaN. */
+static int unpack_a_scales(gemm_job *g, size_t i, size_t t0, size_t t1)
+{
+    int bad = 0, nan;
+    for (size_t t = t0; t < t1; t++) {
+        g->asexp[i * g->ns + t] = scale_exp_of(g, &g->SA, i, t, &nan, &g->assig[i * g->ns + t]);
+        bad |= nan;
+    }
+    return bad;
 }
 
 static void unpack_a_row(gemm_job *g, size_t i)
 {
-    const tc_fmt_info *fi = &fmt_table[g->p->in];
     for (size_t s = 0; s < g->nsteps; s++) {
-        int nan = 0, se = g->scaled ? scale_exp_of(g, &g->SA, i, s, &nan) : 0, bad = 0;
-        size_t k1 = (s + 1) * g->p->L < g->K ? (s + 1) * g->p->L : g->K;
-        for (size_t k = s * g->p->L; k < k1; k++)
-            bad |= unpack_elem(fi, g->A.data[at(g->A.layout, g->A.ld, i, k)],
-                               se - g->k.prod_sh, nan, (unsigned)g->k.H, &g->a.sig[i * g->K + k], &g->a.exp[i * g->K + k],
-                               &g->a.neg[i * g->K + k]);
+        size_t k0 = s * g->p->L, k1 = k0 + g->p->L < g->K ? k0 + g->p->L : g->K;
+        int nan = 0, se = 0, bad = 0;
+        if (g->grouped)
+            bad = unpack_a_scales(g, i, k0 / g->p->scale_block, k1 / g->p->scale_block);
+        else if (g->scaled)
+            se = scale_exp_of(g, &g->SA, i, s, &nan, NULL);
+        for (size_t k = k0; k < k1; k++)
+            bad |= unpack_elem(g, g->A.data[at(g->A.layout, g->A.ld, i, k)],
+                               se - g->k.prod_sh, nan, (unsigned)g->k.H, &g->a.sig[i * g->K + k],
+                               &g->a.exp[i * g->K + k], &g->a.neg[i * g->K + k]);
         g->abad[i * g->nsteps + s] = (uint8_t)bad;
     }
 }
@@ -268,7 +271,6 @@ static void unpack_a_row(gemm_job *g, size_t i)
  * so that row-major B is read and the panel written in order. */
 static void unpack_b_panel(gemm_job *g, size_t q)
 {
-    const tc_fmt_info *fi = &fmt_table[g->p->in];
     const size_t off = q * g->K * GEMM_LANES, j0 = q * GEMM_LANES, L = g->p->L;
     uint32_t *bad = g->bbad + q * g->nsteps * GEMM_LANES;
     int se[GEMM_LANES] = {0}, nan[GEMM_LANES] = {0};
@@ -276,12 +278,26 @@ static void unpack_b_panel(gemm_job *g, size_t q)
         bad[i] = 0;
     for (size_t k = 0; k < g->K; k++) {
         size_t s = k / L;
+        /* the scales: mxf8f6f4's pair of each step; mxf4's of each scale block, kept
+         * apart (lanes past N: zero), a NaN one marking the step */
+        int step_scale = g->scaled && !g->grouped && k % L == 0;
+        int group_scale = g->grouped && k % g->p->scale_block == 0;
+        size_t y = group_scale ? (q * g->ns + k / g->p->scale_block) * GEMM_LANES : 0;
         for (size_t l = 0; l < GEMM_LANES; l++) {
             size_t j = j0 + l, x = off + k * GEMM_LANES + l;
-            if (g->scaled && k % L == 0 && j < g->N)
-                se[l] = scale_exp_of(g, &g->SB, s, j, &nan[l]);
+            if (group_scale) {
+                g->bssig[y + l] = 0;
+                g->bsexp[y + l] = 0;
+                if (j < g->N)
+                    g->bsexp[y + l] = scale_exp_of(g, &g->SB, k / g->p->scale_block, j,
+                                                   &nan[l], &g->bssig[y + l]);
+                bad[s * GEMM_LANES + l] |= (uint32_t)nan[l];
+                nan[l] = 0;
+            } else if (step_scale && j < g->N) {
+                se[l] = scale_exp_of(g, &g->SB, s, j, &nan[l], NULL);
+            }
             uint32_t w = j < g->N ? g->B.data[at(g->B.layout, g->B.ld, k, j)] : 0u;
-            bad[s * GEMM_LANES + l] |= (uint32_t)unpack_elem(fi, w, se[l], nan[l], 0, &g->b.sig[x],
+            bad[s * GEMM_LANES + l] |= (uint32_t)unpack_elem(g, w, se[l], nan[l], 0, &g->b.sig[x],
                                                            &g->b.exp[x], &g->b.neg[x]);
         }
     }
@@ -305,7 +321,8 @@ static uint32_t step_general(void *ctx, size_t i, size_t j, size_t s, uint32_t c
 {
     gemm_job *g = ctx;
     const tc_profile *p = g->p;
-    uint32_t a[TC_MAX_L], b[TC_MAX_L], sa = 0, sb = 0, d = 0;
+    uint32_t a[TC_MAX_L], b[TC_MAX_L], sa[TC_MAX_L / TC_MXF4_GROUP],
+        sb[TC_MAX_L / TC_MXF4_GROUP], d = 0;
     size_t base = s * p->L, n = g->K - base < p->L ? g->K - base : p->L;
     for (size_t t = 0; t < n; t++) {
         a[t] = g->A.data[at(g->A.layout, g->A.ld, i, base + t)];
@@ -313,9 +330,14 @@ static uint32_t step_general(void *ctx, size_t i, size_t j, size_t s, uint32_t c
     }
     tc_status st;
     if (g->scaled) {
-        sa = g->SA.data[at(g->SA.layout, g->SA.ld, i, s)];
-        sb = g->SB.data[at(g->SB.layout, g->SB.ld, s, j)];
-        st = tc_dot_scaled(p, n, a, b, &sa, &sb, c, &d);
+        /* the step's scales: one (mxf8f6f4, L = scale_block) or one per scale block
+         * of the step (mxf4); n is a multiple of scale_block (K is) */
+        size_t t0 = base / p->scale_block;
+        for (size_t t = 0; t < n / p->scale_block; t++) {
+            sa[t] = g->SA.data[at(g->SA.layout, g->SA.ld, i, t0 + t)];
+            sb[t] = g->SB.data[at(g->SB.layout, g->SB.ld, t0 + t, j)];
+        }
+        st = tc_dot_scaled(p, n, a, b, sa, sb, c, &d);
     } else {
         st = tc_dot(p, n, a, b, c, &d);
     }
@@ -344,6 +366,10 @@ static void *panel_worker(void *arg)
             .aexp = g->a.exp + i0 * g->K, .abad = g->abad + i0 * g->nsteps,
             .bsig = g->b.sig + boff, .bneg = g->b.neg + boff, .bexp = g->b.exp + boff,
             .bbad = g->bbad + q * g->nsteps * GEMM_LANES,
+            .grouped = g->grouped, .ns = g->ns, .scale_block = g->p->scale_block,
+            .assig = g->assig + i0 * g->ns, .asexp = g->asexp + i0 * g->ns,
+            .bssig = g->bssig + q * g->ns * GEMM_LANES,
+            .bsexp = g->bsexp + q * g->ns * GEMM_LANES,
             .rows = rows, .lanes = lanes, .acc = acc,
             .fallback = step_general, .ctx = g, .i0 = i0, .j0 = j0};
         g->kernel(&job);
@@ -391,13 +417,17 @@ static tc_status panel_alloc(gemm_job *g)
     g->npanels = (g->N + GEMM_LANES - 1) / GEMM_LANES;
     g->nblocks = (g->M + ROW_BLOCK - 1) / ROW_BLOCK;
     size_t na = g->M * g->K, nb = g->npanels * GEMM_LANES * g->K;
+    size_t gs = g->grouped ? g->ns : 0; /* ns <= K: the checks below bound it */
+    size_t nsa = g->M * gs, nsb = g->npanels * GEMM_LANES * gs;
     if (g->M > SIZE_MAX / 64 / g->K || g->npanels * GEMM_LANES > SIZE_MAX / 64 / g->K)
         return TC_ENOMEM;
     /* one arena, 64-byte aligned parts; large ones asked for in huge pages: the arrays
      * are written once, and first-touch page faults were a tenth of a 512^3 GEMM's time */
-    size_t part[8] = {na * 4, na * 4, na * 4, nb * 4, nb * 4, nb * 4, g->M * g->nsteps,
-                      g->npanels * g->nsteps * GEMM_LANES * 4}, total = 0;
-    for (int i = 0; i < 8; i++)
+    enum { PARTS = 12 };
+    size_t part[PARTS] = {na * 4, na * 4, na * 4, nb * 4, nb * 4, nb * 4, g->M * g->nsteps,
+                          g->npanels * g->nsteps * GEMM_LANES * 4, nsa * 4, nsa * 4,
+                          nsb * 4, nsb * 4}, total = 0;
+    for (int i = 0; i < PARTS; i++)
         total += (part[i] + 63) / 64 * 64;
     enum { HUGE = 2u << 20 };
     size_t align = total >= HUGE ? HUGE : 64;
@@ -408,15 +438,16 @@ static tc_status panel_alloc(gemm_job *g)
     if (align == HUGE)
         madvise(g->arena, (total + align - 1) / align * align, MADV_HUGEPAGE); /* a hint */
 #endif
-    void *at_[8];
+    void *at_[PARTS];
     char *q = g->arena;
-    for (int i = 0; i < 8; i++) {
+    for (int i = 0; i < PARTS; i++) {
         at_[i] = q;
         q += (part[i] + 63) / 64 * 64;
     }
     g->a.sig = at_[0], g->a.exp = at_[1], g->a.neg = at_[2];
     g->b.sig = at_[3], g->b.exp = at_[4], g->b.neg = at_[5];
     g->abad = at_[6], g->bbad = at_[7];
+    g->assig = at_[8], g->asexp = at_[9], g->bssig = at_[10], g->bsexp = at_[11];
     return TC_OK;
 }
 
@@ -450,8 +481,13 @@ tc_status tc_gemm(const tc_profile *p, size_t M, size_t N, size_t K, const tc_ma
 {
     if (!p || !D || !D->data || !M || !N || !K)
         return TC_EINVAL;
+    /* The kernels read A and B in one format: a mixed pair (issue 33) is refused rather
+     * than read B in A's format (tc_mma_tile computes a pair's tile through tc_dot). */
+    if (p->in_b != p->in)
+        return TC_EUNSUPPORTED;
     gemm_job g = {.p = p, .M = M, .N = N, .K = K, .has_c = C != NULL,
-                  .scaled = p->kind == TC_KIND_MX || p->kind == TC_KIND_MXF4};
+                  .scaled = p->kind == TC_KIND_MX || p->kind == TC_KIND_MXF4,
+                  .grouped = p->kind == TC_KIND_MXF4};
     tc_status st;
     if ((st = operand(A, p->in, M, K, &g.A)) != TC_OK || (st = operand(B, p->in, K, N, &g.B)) != TC_OK)
         return st;
@@ -478,10 +514,15 @@ tc_status tc_gemm(const tc_profile *p, size_t M, size_t N, size_t K, const tc_ma
     if (pthread_mutex_init(&g.lock, NULL))
         return TC_ENOMEM;
     unsigned asked = opts ? opts->threads : 0;
-    if (p->kind == TC_KIND_FEDP || p->kind == TC_KIND_MX) {
+    if (p->kind == TC_KIND_FEDP || p->kind == TC_KIND_MX || p->kind == TC_KIND_MXF4) {
         g.kernel = kernel;
         fedp_consts_for(p, p->in, p->out, p->round, p->out_man_bits, p->F, &g.k);
-        g.status = panel_alloc(&g);
+        if (g.grouped) {
+            fedp_group_consts_for(p, &g.k);
+            g.status = group_table(&g);
+        }
+        if (g.status == TC_OK)
+            g.status = panel_alloc(&g);
         if (g.status == TC_OK)
             run_phase(&g, worker_count(asked, M + g.npanels), unpack_worker);
         if (g.status == TC_OK)
@@ -499,7 +540,7 @@ tc_status tc_gemm(const tc_profile *p, size_t M, size_t N, size_t K, const tc_ma
             run_phase(&g, worker_count(asked, M), int_worker);
         free(g.bt);
     } else {
-        run_phase(&g, worker_count(asked, M), rows_worker);
+        g.status = TC_EUNSUPPORTED; /* a kind this file does not know */
     }
     pthread_mutex_destroy(&g.lock);
     return g.status;

@@ -126,7 +126,8 @@ size_t probe_forms(unsigned sm, probe_form *out, size_t cap)
     size_t nrows = tc_profile_table(&rows);
     for (size_t i = 0; i < nrows; i++) {
         p = &rows[i];
-        if (p->arch != arch || p->instr != async || p->scale != TC_FMT_COUNT)
+        if (p->arch != arch || p->instr != async || p->scale != TC_FMT_COUNT ||
+            p->in_b != p->in) /* the kernels take one format for A and B */
             continue;
         unsigned m = async == TC_INSTR_WGMMA ? 64 : 128;
         for (unsigned nn = async == TC_INSTR_WGMMA ? 8 : 16; nn <= 256; nn *= 2) {

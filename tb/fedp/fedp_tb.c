@@ -98,8 +98,11 @@ static int check_profiles(int verbose)
             bad++;
         }
     }
+    /* a mixed pair's row has none until fedp.sv takes a format select per operand
+     * (issue 33); its A format's row has one */
     for (size_t r = 0; r < nr; r++)
-        if (rows[r].kind == TC_KIND_FEDP && !fedp_instance_for(&rows[r])) {
+        if (rows[r].kind == TC_KIND_FEDP && rows[r].in_b == rows[r].in &&
+            !fedp_instance_for(&rows[r])) {
             printf("profile %s (L %u, F %u, Emin_align %d) has no Verilated instance\n",
                    rows[r].name, rows[r].L, rows[r].F, rows[r].emin_align);
             bad++;

@@ -558,6 +558,13 @@ static void test_profile_pairs(void)
     CHECK_COND(tc_dot(p, 1, &a, &b, 0, &d) == TC_EFORMAT);
     b = 0x1;
     CHECK_COND(tc_dot(p, 1, &a, &b, 0, &d) == TC_OK && d == 0x3f000000u);
+    /* tc_gemm refuses a pair (its kernels read A and B in one format) and leaves D as
+     * it was; tc_mma_tile computes it through tc_dot */
+    uint32_t D = 7, c0 = 0;
+    tc_matrix ma = {&a, TC_LAYOUT_ROW, 0}, mb = {&b, TC_LAYOUT_ROW, 0};
+    tc_matrix_out md = {&D, TC_LAYOUT_ROW, 0};
+    CHECK_COND(tc_gemm(p, 1, 1, 1, &ma, &mb, NULL, &md, NULL) == TC_EUNSUPPORTED && D == 7);
+    CHECK_COND(tc_mma_tile(p, 1, 1, 1, &a, &b, &c0, &D) == TC_OK && D == 0x3f000000u);
 }
 
 static void test_tmem(void)

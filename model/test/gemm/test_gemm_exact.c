@@ -81,10 +81,12 @@ int main(int argc, char **argv)
         int scaled = p->kind == TC_KIND_MX || p->kind == TC_KIND_MXF4;
         size_t blk = scaled ? p->scale_block : p->kind == TC_KIND_FP8_EMU ? 32 : p->L;
         size_t ks[] = {1, blk + 1 + tk_mod(&r, blk), 3 * blk - 1, 2 * blk + 3};
+        /* block-scaled: whole scale blocks, one block to three steps (mxf4: a short
+         * last step, scale blocks of 16 or 32 in steps of 64) */
+        size_t L = p->L, kscaled[] = {blk, L + blk, 3 * L - blk, 2 * L + blk};
         for (unsigned rep = 0; rep < 4; rep++) {
-            size_t M = 1 + tk_mod(&r, 37), N = 1 + tk_mod(&r, 37), K = ks[rep];
-            if (scaled)
-                K = p->scale_block * (1 + rep % 3);
+            size_t M = 1 + tk_mod(&r, 37), N = 1 + tk_mod(&r, 37);
+            size_t K = scaled ? kscaled[rep] : ks[rep];
             size_t ns = scaled ? K / p->scale_block : 0;
             uint32_t *a = malloc(M * K * 4), *b = malloc(K * N * 4), *c = malloc(M * N * 4);
             uint32_t *sa = malloc((M * ns + 1) * 4), *sb = malloc((ns * N + 1) * 4);

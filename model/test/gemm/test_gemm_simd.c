@@ -1,8 +1,10 @@
 /* test_gemm_simd.c - every SIMD path this CPU runs (tc_gemm_opts.simd: AVX2, AVX-512)
- * gives the portable C path's bits, on millions of random FEDP steps: every FEDP and
- * mxf8f6f4 profile (the kinds the panel kernel computes), D of 96 x 97 (a partial panel
- * of 16 columns, a partial block of 32 rows), K of three steps and a remainder, operands
- * whose words are any bits (specials included) or close in exponent (cancellations).
+ * gives the portable C path's bits, on millions of random FEDP steps: every FEDP,
+ * mxf8f6f4 and mxf4 profile (the kinds the panel kernel computes), D of 96 x 97 (a
+ * partial panel of 16 columns, a partial block of 32 rows), K of three steps and a
+ * remainder (mxf8f6f4: its steps are its scale blocks), operands whose words are any
+ * bits (specials included) or close in exponent (cancellations), scales near 1 or any
+ * bits (NaN, zero).
  * Which paths ran is printed; one this CPU lacks is said to be skipped.
  *
  *   test_gemm_simd [SEED]
@@ -27,6 +29,18 @@ static uint32_t word(tk_rng *r, const tc_fmt_info *fi)
     return v << fi->ignore_low;
 }
 
+/* A scale word of format fs: any bits or all ones (NaN in both scale formats: the step
+ * goes to the general path), one in 64 each, or within about 2^+-3 of 1. */
+static uint32_t scale(tk_rng *r, const tc_fmt_info *fs)
+{
+    unsigned pick = tk_mod(r, 64);
+    if (pick < 2)
+        return pick ? tk_bits(r, fs->width) : (1u << fs->width) - 1u;
+    if (fs->man_bits == 0) /* ue8m0 */
+        return (uint32_t)fs->bias - 10 + tk_mod(r, 20);
+    return (((uint32_t)fs->bias - 3 + tk_mod(r, 6)) << fs->man_bits) | tk_bits(r, fs->man_bits);
+}
+
 int main(int argc, char **argv)
 {
     uint64_t seed = 30;
@@ -42,12 +56,16 @@ int main(int argc, char **argv)
     enum { M = 96, N = 97 };
     for (size_t pi = 0; pi < nrows; pi++) {
         const tc_profile *p = &rows[pi];
-        if (p->kind != TC_KIND_FEDP && p->kind != TC_KIND_MX)
+        if (p->kind != TC_KIND_FEDP && p->kind != TC_KIND_MX && p->kind != TC_KIND_MXF4)
             continue;
         if (p->in_b != p->in)
             continue; /* tc_gemm takes one input format (issue 33: mixed pairs to come) */
-        size_t K = p->kind == TC_KIND_MX ? 3 * p->L : 3 * p->L + 1 + tk_mod(&r, p->L - 1);
-        size_t ns = p->kind == TC_KIND_MX ? K / p->scale_block : 0;
+        size_t K = 3 * p->L, blocks = p->kind == TC_KIND_FEDP ? 0 : p->L / p->scale_block;
+        if (p->kind == TC_KIND_FEDP)
+            K += 1 + tk_mod(&r, p->L - 1);
+        else if (blocks > 1) /* mxf4: a remainder of whole scale blocks (K must be such) */
+            K += p->scale_block * (1 + tk_mod(&r, blocks - 1));
+        size_t ns = p->kind == TC_KIND_FEDP ? 0 : K / p->scale_block;
         const tc_fmt_info *fi = tc_fmt_get(p->in), *fo = tc_fmt_get(p->out);
         uint32_t *a = malloc(M * K * 4), *b = malloc(K * N * 4), *c = malloc(M * N * 4);
         uint32_t *sa = malloc((M * ns + 1) * 4), *sb = malloc((ns * N + 1) * 4);
@@ -59,9 +77,9 @@ int main(int argc, char **argv)
         for (size_t i = 0; i < M * N; i++)
             c[i] = word(&r, fo);
         for (size_t i = 0; i < M * ns; i++)
-            sa[i] = tk_mod(&r, 64) ? 117 + tk_mod(&r, 20) : tk_bits(&r, 8);
+            sa[i] = scale(&r, tc_fmt_get(p->scale));
         for (size_t i = 0; i < ns * N; i++)
-            sb[i] = tk_mod(&r, 64) ? 117 + tk_mod(&r, 20) : tk_bits(&r, 8);
+            sb[i] = scale(&r, tc_fmt_get(p->scale));
         tc_matrix A = {a, TC_LAYOUT_ROW, 0}, B = {b, TC_LAYOUT_ROW, 0};
         tc_matrix C = {c, TC_LAYOUT_ROW, 0};
         tc_gemm_opts o = {.threads = 2, .scale_a = {sa, TC_LAYOUT_ROW, 0},
