@@ -10,6 +10,7 @@
 #include "data_dir.h"
 #include "dot_stream.h"
 #include "gpu_vectors.h"
+#include "gpu_vectors_sparse.h"
 
 static void vectors_help(FILE *f)
 {
@@ -93,12 +94,17 @@ static long check_set(const gv_set *s, const dot_options *base, size_t show)
     }
     const tc_profile *p = ds.p;
     unsigned wo = (tc_fmt_get(p->out)->width + 3) / 4;
-    uint32_t *d = malloc(cs.n * sizeof *d);
+    /* an mma.sp set (sparse_<GPU>.txt beside it) runs through tc_dot_sp at the dense k;
+     * --engine rtl steps the kept terms as the dense dot product they are */
+    gv_sparse sp;
+    int sparse = gv_sparse_load(s, cs.n, &sp);
+    uint32_t *d = sparse >= 0 ? malloc(cs.n * sizeof *d) : NULL;
     long bad = d ? 0 : -1;
     for (size_t i = 0; i < cs.n && bad >= 0; i++) {
         const uint32_t *a = cs.a + i * cs.k, *b = cs.b + i * cs.k;
         tc_status st = ds.step ? tc_dot_engine(p, cs.k, a, b, cs.c[i], &d[i], ds.step, ds.engine)
-                               : tc_dot(p, cs.k, a, b, cs.c[i], &d[i]);
+                       : sparse == 0 ? gv_sparse_dot(p, &sp, &cs, i, &d[i])
+                                     : tc_dot(p, cs.k, a, b, cs.c[i], &d[i]);
         if (st != TC_OK) {
             fprintf(stderr, "tcsim vectors: %s, set %s, case %zu: %s\n", CLI_PATH(s->dir),
                     s->name, i + 1, tc_strerror(st));
@@ -107,8 +113,12 @@ static long check_set(const gv_set *s, const dot_options *base, size_t show)
         bad += bad >= 0 && d[i] != cs.d[i];
     }
     if (bad >= 0)
-        printf("%-12s %-28s %3zu %7zu %10zu %7ld\n", s->name, p->name, cs.k, cs.n,
-               cs.n - (size_t)bad, bad);
+        printf("%-12s %-28s %3zu %7zu %10zu %7ld\n", s->name, p->name,
+               sparse == 0 && !ds.step ? 2 * cs.k : cs.k, cs.n, cs.n - (size_t)bad, bad);
+    if (bad >= 0 && sparse == 0)
+        printf("    mma.sp: sparse_%s.txt's patterns, %s\n", CLI_WORD(s->gpu),
+               ds.step ? "the kept terms stepped as a dense dot product"
+                       : "through tc_dot_sp (k the dense k)");
     for (size_t i = 0, shown = 0; bad > 0 && i < cs.n && shown < show; i++) {
         if (d[i] == cs.d[i])
             continue;
@@ -120,6 +130,8 @@ static long check_set(const gv_set *s, const dot_options *base, size_t show)
         shown++;
     }
     free(d);
+    if (sparse == 0)
+        gv_sparse_free(&sp);
     gv_free(&cs);
     dot_close(&ds);
     return bad;

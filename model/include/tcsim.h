@@ -289,6 +289,7 @@ tc_status tc_mma_tile(const tc_profile *p, size_t M, size_t N, size_t K,
 #include "tcsim_gemm.h"
 #include "tcsim_timing.h"
 #include "tcsim_sim.h"
+#include "tcsim_sparse.h" /* issue 33: mma.sp */
 
 #ifdef __cplusplus
 }
