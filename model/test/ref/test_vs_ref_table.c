@@ -169,3 +169,32 @@ int run_table(void)
     return bad != 0;
 }
 
+int make_row_ctx(const tc_profile *mp, row_ctx *rc)
+{
+    memset(rc, 0, sizeof *rc);
+    rc->mp = mp;
+    if (mp->kind == TC_KIND_INT) {
+        rc->rp.kind = TC_KIND_INT;
+        rc->rp.in = mp->in;
+        rc->rp.in_b = mp->in_b;
+        rc->rp.out = mp->out;
+        rc->rp.L = mp->L ? mp->L : 16;
+    } else {
+        const ref_profile *m = my_row_for(mp);
+        if (!m)
+            return 0;
+        rc->rp = *m;
+        if (m->emin_align == REF_EMIN_UNSPECIFIED) /* docs/contract.md is silent: the model's */
+            rc->rp.emin_align = mp->emin_align == TC_EMIN_ALIGN_NONE ? REF_EMIN_NONE
+                                                                     : mp->emin_align;
+    }
+    rc->fin = ref_fmt_get(rc->rp.in);
+    rc->fin_b = ref_fmt_get(rc->rp.in_b);
+    rc->fout = ref_fmt_get(rc->rp.out);
+    rc->scaled = is_scaled_kind(rc->rp.kind);
+    rc->block = rc->rp.kind == TC_KIND_FP8_EMU ? 32 : rc->rp.L;
+    rc->out_p = rc->rp.out == TC_FMT_FP16 ? 10 : rc->rp.out_man_bits == 13 ? 13 : 23;
+    if (!rc->fin || !rc->fin_b || !rc->fout || rc->block == 0 || 3 * rc->block > MAXK)
+        return 0;
+    return 1;
+}

@@ -118,6 +118,9 @@ int is_scaled_kind(tc_kind k);
 const ref_profile *my_row_for(const tc_profile *r);
 /* The model's profile table against ours, both ways: the exit status. */
 int run_table(void);
+/* A model row paired with ours (integer rows: kind/in/out only): 0 when there is no
+ * such row or it does not fit the cases (3 blocks above MAXK). */
+int make_row_ctx(const tc_profile *mp, row_ctx *rc);
 
 /* ---- test_vs_ref_stimulus.c */
 
