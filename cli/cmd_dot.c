@@ -18,7 +18,7 @@ static void dot_help(FILE *f)
         "usage: tcsim dot --arch ARCH (--in FMT | --in-a FMT --in-b FMT) --out FMT\n"
         "                 [--instr mma|wgmma|tcgen05]\n"
         "                 [--kind mxf8f6f4|mxf4|mxf4nvf4 --scale ue8m0|ue4m3 [--block 16|32]]\n"
-        "                 [--engine model|rtl]\n\n"
+        "                 [--engine model|rtl] [--sparse]\n\n"
         "Reads cases from standard input, one per line: 2k+1 hex words (0x optional),\n"
         "a_0..a_{k-1} and b_0..b_{k-1} as bit patterns of --in, then c as a bit pattern of\n"
         "--out. k may be any positive count (k > L chains FEDP steps). --in-a and --in-b\n"
@@ -29,7 +29,13 @@ static void dot_help(FILE *f)
         "A bad line prints 'line N: <reason>' on stderr and exits 2 after the results of\n"
         "the lines before it; so does a line longer than " CLI_LINE_MAX_TEXT " (read no further).\n"
         "`tcsim list` shows the supported combinations.\n"
-        "--engine rtl runs each FEDP step through the Verilated RTL profile.\n");
+        "--engine rtl runs each FEDP step through the Verilated RTL profile.\n"
+        "--sparse: mma.sp, A 2:4 sparse (docs/tcsim.md \"Sparse dot products\"): a line is\n"
+        "a_0..a_{k/2-1} (the stored elements), m_0..m_{W-1} (metadata words, W = k/32\n"
+        "rounded up; tf32 k/16, int4/uint4 k/64), b_0..b_{k-1}, c, k the dense k. Each\n"
+        "metadata nibble (chunk q in bits 4(q%%8)+3..4(q%%8) of m_{q/8}) holds two ascending\n"
+        "2-bit indices of the kept elements of 4 (4, 8, 9, c, d, e; int4: of pairs of 8;\n"
+        "tf32: 4 keeps the first of 2, e the second).\n");
 }
 
 int dot_open(const char *cmd, const dot_options *o, dot_stream *ds)
@@ -127,7 +133,7 @@ static void word_name(const dot_stream *ds, size_t i, size_t k, size_t ns, char 
         snprintf(buf, n, "c");
 }
 
-int dot_line(dot_stream *ds, const char *line, unsigned long lineno, uint32_t *d)
+int dot_read_words(dot_stream *ds, const char *line, unsigned long lineno, size_t *count)
 {
     const char *s = line;
     size_t n = 0;
@@ -154,8 +160,16 @@ int dot_line(dot_stream *ds, const char *line, unsigned long lineno, uint32_t *d
         }
         ds->words[n++] = v;
     }
-    if (n == 0)
-        return 1; /* nothing on the line */
+    *count = n;
+    return n == 0; /* 1: nothing on the line */
+}
+
+int dot_line(dot_stream *ds, const char *line, unsigned long lineno, uint32_t *d)
+{
+    size_t n;
+    int r = dot_read_words(ds, line, lineno, &n);
+    if (r)
+        return r;
 
     /* k from the word count: 2k+1, or 2k + 2k/B + 1 when scaled */
     size_t k, ns = 0, B = ds->scaled ? ds->p->scale_block : 0;
@@ -223,7 +237,7 @@ int dot_stream_run(dot_stream *ds, FILE *in, FILE *out)
         if (line[0] == '#')
             continue;
         uint32_t d;
-        int r = dot_line(ds, line, lineno, &d);
+        int r = ds->sparse ? dot_sp_line(ds, line, lineno, &d) : dot_line(ds, line, lineno, &d);
         if (r < 0) {
             rc = -1;
             break;
@@ -256,13 +270,17 @@ static int dot_run(int argc, char **argv)
     dot_options o = {.arch = TC_ARCH_COUNT, .instr = TC_INSTR_MMA, .in = TC_FMT_COUNT,
                      .out = TC_FMT_COUNT, .scale = TC_FMT_COUNT};
     tc_fmt in_a = TC_FMT_COUNT;
-    int have_in = 0;
+    int have_in = 0, sparse = 0;
     for (int i = 1; i < argc; i++) {
         const char *opt = argv[i], *v;
         unsigned long long u;
         if (cli_is_help(opt)) {
             dot_help(stdout);
             return CLI_OK;
+        }
+        if (!strcmp(opt, "--sparse")) { /* mma.sp: dot_sparse.c */
+            sparse = 1;
+            continue;
         }
         static const char *const takes_value[] = {"--arch", "--instr", "--in", "--in-a",
                                                    "--in-b", "--out", "--scale", "--kind",
@@ -351,6 +369,10 @@ static int dot_run(int argc, char **argv)
     dot_stream ds;
     if (dot_open("dot", &o, &ds))
         return CLI_USAGE;
+    if (sparse && dot_sp_open("dot", &o, &ds)) {
+        dot_close(&ds);
+        return CLI_USAGE;
+    }
     int rc = dot_stream_run(&ds, stdin, stdout);
     dot_close(&ds);
     return rc > 0 ? CLI_FAIL : rc ? CLI_USAGE : CLI_OK;

@@ -28,6 +28,7 @@ typedef struct dot_stream {
     uint64_t *words;        /* the parsed words of the current line */
     uint32_t *w32;          /* the same, checked and narrowed */
     size_t cap;
+    int sparse;             /* lines in the --sparse layout (dot_sp_line) */
 } dot_stream;
 
 /* Finds the profile (and opens the RTL engine); prints why and returns -1 if it cannot. */
@@ -35,6 +36,14 @@ int dot_open(const char *cmd, const dot_options *o, dot_stream *ds);
 void dot_close(dot_stream *ds);
 /* One input line: 0 with *d set, 1 for an empty line, -1 after printing "line N: ...". */
 int dot_line(dot_stream *ds, const char *line, unsigned long lineno, uint32_t *d);
+/* The hex words of a line into ds->words, *count of them: 0, 1 for an empty line, -1
+ * after printing "line N: ...". */
+int dot_read_words(dot_stream *ds, const char *line, unsigned long lineno, size_t *count);
+/* --sparse (dot_sparse.c): dot_sp_open, after dot_open, checks that the profile has an
+ * mma.sp form and the options go with it (-1 after saying why) and switches ds to
+ * dot_sp_line: dot_line for a line of a_stored, metadata words, b, c. */
+int dot_sp_open(const char *cmd, const dot_options *o, dot_stream *ds);
+int dot_sp_line(dot_stream *ds, const char *line, unsigned long lineno, uint32_t *d);
 /* Every line of `in`, results to `out`; -1 at the first bad line or a read error (after
  * its message), 1 when writing `out` fails (not reported: the caller knows its stream). */
 int dot_stream_run(dot_stream *ds, FILE *in, FILE *out);
