@@ -110,16 +110,25 @@ static tc_status rows_valid(tc_fmt in, unsigned K, const uint32_t *E, size_t W)
     return TC_OK;
 }
 
+/* The checks shared by pack and unpack: the shape, both pointers, the selector. */
+static tc_status meta_setup(tc_fmt in, unsigned K, unsigned selector, const void *x,
+                            const void *y, tc_sp_frag_info *f, size_t *W)
+{
+    tc_status st = tc_sp_frag_shape(in, K, f);
+    if (st != TC_OK)
+        return st;
+    *W = tc_sp_meta_words(in, K);
+    return !x || !y || selector >= f->selectors ? TC_EINVAL : TC_OK;
+}
+
 tc_status tc_sp_meta_pack(tc_fmt in, unsigned K, unsigned selector, const uint32_t *E,
                           uint32_t meta[32])
 {
     tc_sp_frag_info f;
-    tc_status st = tc_sp_frag_shape(in, K, &f);
+    size_t W;
+    tc_status st = meta_setup(in, K, selector, E, meta, &f, &W);
     if (st != TC_OK)
         return st;
-    size_t W = tc_sp_meta_words(in, K);
-    if (!E || !meta || selector >= f.selectors)
-        return TC_EINVAL;
     if ((st = rows_valid(in, K, E, W)) != TC_OK)
         return st;
     memset(meta, 0, TC_WARP_LANES * sizeof *meta);
@@ -132,12 +141,10 @@ tc_status tc_sp_meta_unpack(tc_fmt in, unsigned K, unsigned selector, const uint
                             uint32_t *E)
 {
     tc_sp_frag_info f;
-    tc_status st = tc_sp_frag_shape(in, K, &f);
+    size_t W;
+    tc_status st = meta_setup(in, K, selector, meta, E, &f, &W);
     if (st != TC_OK)
         return st;
-    size_t W = tc_sp_meta_words(in, K);
-    if (!E || !meta || selector >= f.selectors)
-        return TC_EINVAL;
     uint32_t rows[16 * 2] = {0}; /* W <= 2: K / chunk <= 16 nibbles a row */
     meta_io io = {meta, rows, W};
     walk_meta(in, &f, selector, get_nibble, &io);
