@@ -183,3 +183,53 @@ def test_errors_name_the_argument():
     err(lambda: d(a[0], b[:, 0], -1, arch="ampere"), "c", "is not a bit pattern")
     err(lambda: d(a[0], b[:, 0], 1.5, arch="ampere"), "c", "dtype float64")
     assert isinstance(err(lambda: d(a, b, arch="ampere"), "a", "a 2-D array"), ValueError)
+
+
+# mixed pairs (in_a, in_b): (arch, instr, in_a, in_b, out, widths of a and b, keywords)
+PAIRS = [
+    ("ada", "mma", "e4m3", "e5m2", "fp32", 8, 8, {}),
+    ("hopper", "mma", "e5m2", "e4m3", "fp16", 8, 8, {}),
+    ("blackwell", "tcgen05", "e2m1", "e4m3", "fp32", 4, 8, {}),
+    ("blackwell", "tcgen05", "e3m2", "e2m3", "fp32", 6, 6,
+     {"kind": "mxf8f6f4", "scale": "ue8m0"}),
+]
+
+
+@pytest.mark.parametrize("prof", PAIRS, ids=lambda p: "_".join(p[:5]))
+def test_pair_gemm_equals_dot(prof):
+    arch, instr, fa, fb, out, wa, wb, kw = prof
+    blk = 32 if kw else 0
+    M, N, K = 3, 4, 64 if blk else 37
+    a, b = bits((M, K), wa), bits((K, N), wb)
+    c = bits((M, N), 16 if out == "fp16" else 32)
+    sc = {}
+    if blk:
+        sc = {"scale_a": (127 + RNG.integers(-2, 3, (M, K // blk))).astype(np.uint8),
+              "scale_b": (127 + RNG.integers(-2, 3, (K // blk, N))).astype(np.uint8)}
+    d = tcsim.gemm(a, b, c, arch=arch, instr=instr, in_a=fa, in_b=fb, out=out, **kw, **sc)
+    for i in range(M):
+        for j in range(N):
+            s = {"scale_a": sc["scale_a"][i], "scale_b": sc["scale_b"][:, j]} if blk else {}
+            x = tcsim.dot(a[i], b[:, j], int(c[i, j]), arch=arch, instr=instr, in_a=fa,
+                          in_b=fb, out=out, **kw, **s)
+            assert x == d[i, j], (i, j, hex(x), hex(d[i, j]))
+
+
+def test_pair_hand_worked_and_errors():
+    # e4m3 0x38 = 1.0 times e5m2 0x38 = 0.5, five times: 2.5 (0x40200000)
+    a, b = np.full((2, 5), 0x38, np.uint8), np.full((5, 3), 0x38, np.uint8)
+    d = tcsim.gemm(a, b, arch="ada", in_a="e4m3", in_b="e5m2")
+    assert (d == 0x40200000).all()
+    # the same words in one format: 1.0 * 1.0 (e4m3) five times is 5.0
+    assert (tcsim.gemm(a, b, arch="ada", inp="e4m3") == 0x40a00000).all()
+    g = tcsim.gemm
+    e = err(lambda: g(a, b, arch="hopper", in_a="e4m3", in_b="e2m1"),
+            "arch/instr/in_a/in_b/out", "no profile for arch='hopper' instr='mma' "
+            "in_a='e4m3' in_b='e2m1'")
+    assert e.status == 6  # TC_EUNSUPPORTED
+    err(lambda: g(a, b, arch="ada", inp="e4m3", in_b="e5m2"), "inp", "inp sets both formats")
+    err(lambda: g(a, b, arch="ada", in_a="e4m3"), "in_b", "in_a and in_b go together")
+    err(lambda: g(a, b, arch="ada", in_a="e9", in_b="e5m2"), "in_a", "'e9'")
+    # b is checked against its own format: 0x38 does not fit e2m1's 4 bits
+    err(lambda: g(a, b, arch="blackwell", instr="tcgen05", in_a="e4m3", in_b="e2m1"), "b",
+        "is wider than e2m1 (4 bits)")
