@@ -8,7 +8,8 @@ import tcsim
 
 RNG = np.random.default_rng(30)
 
-# (arch, instr, inp, out, width of inp, extra keywords, scale width)
+# (arch, instr, inp, out, width of inp, extra keywords, scale width); a mixed pair gives
+# (in_a, in_b) for inp and their two widths
 PROFILES = [
     ("ampere", "mma", "fp16", "fp32", 16, {}, 0),
     ("ampere", "mma", "fp16", "fp16", 16, {}, 0),
@@ -20,6 +21,11 @@ PROFILES = [
     ("turing", "mma", "int8", "s32", 8, {}, 0),
     ("blackwell", "tcgen05", "e4m3", "fp32", 8, {"kind": "mxf8f6f4", "scale": "ue8m0"}, 8),
     ("blackwell", "tcgen05", "e2m1", "fp32", 4, {"kind": "mxf4", "scale": "ue8m0"}, 8),
+    ("ada", "mma", ("e4m3", "e5m2"), "fp32", (8, 8), {}, 0),
+    ("hopper", "mma", ("e5m2", "e4m3"), "fp16", (8, 8), {}, 0),
+    ("blackwell", "tcgen05", ("e2m1", "e4m3"), "fp32", (4, 8), {}, 0),
+    ("blackwell", "tcgen05", ("e3m2", "e2m3"), "fp32", (6, 6),
+     {"kind": "mxf8f6f4", "scale": "ue8m0"}, 8),
 ]
 
 
@@ -28,14 +34,24 @@ def bits(shape, width):
     return RNG.integers(0, 1 << width, shape, dtype=np.uint64).astype(dt)
 
 
-@pytest.mark.parametrize("prof", PROFILES, ids=lambda p: "_".join(p[:4]))
+def prof_id(p):
+    """arch_instr_in_out, a pair's in as in_axin_b (as tcsim list names it)."""
+    fmts = "x".join(p[2]) if isinstance(p[2], tuple) else p[2]
+    return "_".join((p[0], p[1], fmts, p[3]))
+
+
+@pytest.mark.parametrize("prof", PROFILES, ids=prof_id)
 def test_gemm_equals_dot(prof):
     arch, instr, inp, out, w, kw, wsc = prof
     blk = {"mxf8f6f4": 32, "mxf4": 32}.get(kw.get("kind"), 0)
+    wa, wb = w if isinstance(w, tuple) else (w, w)
+    if isinstance(inp, tuple):  # a mixed pair: a in in_a, b in in_b
+        kw = dict(kw, in_a=inp[0], in_b=inp[1])
+        inp = None
     for _ in range(3):
         M, N = (int(x) for x in RNG.integers(1, 6, 2))
         K = int(RNG.choice([1, 5, 19, 33])) if not blk else blk * int(RNG.integers(1, 3))
-        a, b = bits((M, K), w), bits((K, N), w)
+        a, b = bits((M, K), wa), bits((K, N), wb)
         c = bits((M, N), 16 if out == "fp16" else 32)
         sc = {}
         if blk:
@@ -183,36 +199,6 @@ def test_errors_name_the_argument():
     err(lambda: d(a[0], b[:, 0], -1, arch="ampere"), "c", "is not a bit pattern")
     err(lambda: d(a[0], b[:, 0], 1.5, arch="ampere"), "c", "dtype float64")
     assert isinstance(err(lambda: d(a, b, arch="ampere"), "a", "a 2-D array"), ValueError)
-
-
-# mixed pairs (in_a, in_b): (arch, instr, in_a, in_b, out, widths of a and b, keywords)
-PAIRS = [
-    ("ada", "mma", "e4m3", "e5m2", "fp32", 8, 8, {}),
-    ("hopper", "mma", "e5m2", "e4m3", "fp16", 8, 8, {}),
-    ("blackwell", "tcgen05", "e2m1", "e4m3", "fp32", 4, 8, {}),
-    ("blackwell", "tcgen05", "e3m2", "e2m3", "fp32", 6, 6,
-     {"kind": "mxf8f6f4", "scale": "ue8m0"}),
-]
-
-
-@pytest.mark.parametrize("prof", PAIRS, ids=lambda p: "_".join(p[:5]))
-def test_pair_gemm_equals_dot(prof):
-    arch, instr, fa, fb, out, wa, wb, kw = prof
-    blk = 32 if kw else 0
-    M, N, K = 3, 4, 64 if blk else 37
-    a, b = bits((M, K), wa), bits((K, N), wb)
-    c = bits((M, N), 16 if out == "fp16" else 32)
-    sc = {}
-    if blk:
-        sc = {"scale_a": (127 + RNG.integers(-2, 3, (M, K // blk))).astype(np.uint8),
-              "scale_b": (127 + RNG.integers(-2, 3, (K // blk, N))).astype(np.uint8)}
-    d = tcsim.gemm(a, b, c, arch=arch, instr=instr, in_a=fa, in_b=fb, out=out, **kw, **sc)
-    for i in range(M):
-        for j in range(N):
-            s = {"scale_a": sc["scale_a"][i], "scale_b": sc["scale_b"][:, j]} if blk else {}
-            x = tcsim.dot(a[i], b[:, j], int(c[i, j]), arch=arch, instr=instr, in_a=fa,
-                          in_b=fb, out=out, **kw, **s)
-            assert x == d[i, j], (i, j, hex(x), hex(d[i, j]))
 
 
 def test_pair_hand_worked_and_errors():
