@@ -43,42 +43,49 @@ int dot_open(const char *cmd, const dot_options *o, dot_stream *ds)
     memset(ds, 0, sizeof *ds);
     tc_status st;
     tc_fmt in_b = o->has_in_b ? o->in_b : o->in;
-    if (o->kind && in_b != o->in) {
-        fprintf(stderr, "tcsim %s: --kind %s takes one element format (--in); its mixed pairs "
-                        "are not modelled\n", cmd, o->kind);
-        return -1;
-    }
     if (o->kind)
-        st = tc_profile_find_scaled(o->arch, o->instr, o->kind, o->in, o->scale, o->block,
-                                    &ds->p);
+        st = tc_profile_find_scaled_ab(o->arch, o->instr, o->kind, o->in, in_b, o->scale,
+                                       o->block, &ds->p);
     else
         st = tc_profile_find_ab(o->arch, o->instr, o->in, in_b, o->out, &ds->p);
     const tc_profile *one;
-    if (st != TC_OK && in_b != o->in) { /* a pair the instruction lacks: name it */
-        int other_out = tc_profile_find_ab(o->arch, o->instr, o->in, in_b,
+    /* a pair the instruction lacks (whatever the block): name it */
+    if (st != TC_OK && in_b != o->in &&
+        !(o->kind && tc_profile_find_scaled_ab(o->arch, o->instr, o->kind, o->in, in_b,
+                                               o->scale, 0, &one) == TC_OK)) {
+        int other_out = !o->kind &&
+                        tc_profile_find_ab(o->arch, o->instr, o->in, in_b,
                                            o->out == TC_FMT_FP32 ? TC_FMT_FP16 : TC_FMT_FP32,
                                            &one) == TC_OK;
-        fprintf(stderr, "tcsim %s: %s %s has no %s x %s form%s%s (tcsim list shows the "
-                        "supported combinations)\n", cmd, tc_arch_name(o->arch),
-                tc_instr_name(o->instr), tc_fmt_get(o->in)->name, tc_fmt_get(in_b)->name,
-                other_out ? " with --out " : "", other_out ? tc_fmt_get(o->out)->name : "");
+        /* a block-scaled kind names its form by the kind and the scale format */
+        fprintf(stderr, "tcsim %s: %s %s%s%s has no %s x %s form%s%s%s%s (tcsim list shows "
+                        "the supported combinations)\n", cmd, tc_arch_name(o->arch),
+                tc_instr_name(o->instr), o->kind ? " kind::" : "", o->kind ? o->kind : "",
+                tc_fmt_get(o->in)->name, tc_fmt_get(in_b)->name,
+                other_out ? " with --out " : "", other_out ? tc_fmt_get(o->out)->name : "",
+                o->kind ? " with --scale " : "", o->kind ? tc_fmt_get(o->scale)->name : "");
         return -1;
     }
     if (st == TC_OK && o->kind && ds->p->out != o->out)
         st = TC_EUNSUPPORTED;
-    const tc_profile *any_block;
+    const tc_profile *any_block; /* all but the block fits: say so */
     if (st != TC_OK && o->kind && o->block &&
-        tc_profile_find_scaled(o->arch, o->instr, o->kind, o->in, o->scale, 0, &any_block) ==
-            TC_OK && any_block->out == o->out) { /* all but the block fits: say so */
+        tc_profile_find_scaled_ab(o->arch, o->instr, o->kind, o->in, in_b, o->scale, 0,
+                                  &any_block) == TC_OK && any_block->out == o->out) {
         fprintf(stderr, "tcsim %s: --block %u: --kind %s with --scale %s has scale blocks of "
                         "%u\n", cmd, o->block, o->kind, tc_fmt_get(o->scale)->name,
                 any_block->scale_block);
         return -1;
     }
     if (st != TC_OK) {
-        fprintf(stderr, "tcsim %s: no profile for --arch %s --instr %s --in %s --out %s", cmd,
-                tc_arch_name(o->arch), tc_instr_name(o->instr), tc_fmt_get(o->in)->name,
-                tc_fmt_get(o->out)->name);
+        fprintf(stderr, "tcsim %s: no profile for --arch %s --instr %s", cmd,
+                tc_arch_name(o->arch), tc_instr_name(o->instr));
+        if (in_b != o->in)
+            fprintf(stderr, " --in-a %s --in-b %s", tc_fmt_get(o->in)->name,
+                    tc_fmt_get(in_b)->name);
+        else
+            fprintf(stderr, " --in %s", tc_fmt_get(o->in)->name);
+        fprintf(stderr, " --out %s", tc_fmt_get(o->out)->name);
         if (o->kind)
             fprintf(stderr, " --kind %s --scale %s", o->kind, tc_fmt_get(o->scale)->name);
         if (o->block)

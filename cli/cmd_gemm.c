@@ -14,13 +14,16 @@ static void gemm_help(const void *ctx)
 {
     (void)ctx;
     printf(
-        "usage: tcsim gemm --arch ARCH [--instr mma|wgmma|tcgen05] --in FMT --out FMT\n"
+        "usage: tcsim gemm --arch ARCH [--instr mma|wgmma|tcgen05]\n"
+        "                  (--in FMT | --in-a FMT --in-b FMT) --out FMT\n"
         "                  --a A.npy --b B.npy [--c C.npy] -o D.npy [--threads N]\n"
         "                  [--kind mxf8f6f4|mxf4|mxf4nvf4 --scale ue8m0|ue4m3 [--block 16|32]\n"
         "                   --scale-a SA.npy --scale-b SB.npy]\n\n"
         "D (M x N) = A (M x K) * B (K x N) + C (M x N) in the profile's arithmetic, every\n"
         "element as `tcsim dot` computes it (K in L-term steps, chained in k order). No C:\n"
-        "every c is +0. Block-scaled kinds take SA (M x K/B) and SB (K/B x N) scale patterns.\n\n"
+        "every c is +0. Block-scaled kinds take SA (M x K/B) and SB (K/B x N) scale patterns.\n"
+        "--in-a and --in-b give A and B different formats, where the instruction has the\n"
+        "pair (e4m3 with e5m2; any two f8f6f4 formats on tcgen05, mxf8f6f4 too).\n\n"
         "The files are NumPy .npy matrices (versions 1.0, 2.0, 3.0; C or Fortran order;\n"
         "little-endian) of bit patterns: uint8, uint16 or uint32 for any format they are\n"
         "wide enough for, and float16 for fp16, float32 for fp32 and tf32 (its low 13 bits\n"
@@ -36,7 +39,7 @@ typedef struct operand {
     const char *opt;  /* "--a" */
     const char *path; /* NULL when not given */
     tc_fmt fmt;
-    const char *role; /* what its format is: "--in", "--out", "--scale" */
+    const char *role; /* what its format is: "--in", "--in-a", "--out", "--scale" */
     npy_matrix m;
 } operand;
 
@@ -229,12 +232,22 @@ static int gemm_compute(operand *ops, const tc_profile *p, unsigned threads, con
     return rc;
 }
 
-/* What is wrong with the options taken together, or NULL. */
-static const char *options_fault(const dot_options *o, const operand *ops, const char *out)
+/* What is wrong with the options taken together, or NULL; in_a: --in-a's format
+ * (TC_FMT_COUNT when not given), which then stands for --in in *o. */
+static const char *options_fault(dot_options *o, tc_fmt in_a, const operand *ops,
+                                 const char *out)
 {
+    o->has_in_b = o->in_b != TC_FMT_COUNT;
+    if (o->in != TC_FMT_COUNT && (in_a != TC_FMT_COUNT || o->has_in_b))
+        return "--in sets both formats: give --in, or --in-a and --in-b, not both";
+    if ((in_a != TC_FMT_COUNT) != o->has_in_b)
+        return "--in-a and --in-b go together (or --in for both)";
+    if (in_a != TC_FMT_COUNT)
+        o->in = in_a;
     if (o->arch == TC_ARCH_COUNT || o->in == TC_FMT_COUNT || o->out == TC_FMT_COUNT ||
         !ops[OP_A].path || !ops[OP_B].path || !out)
-        return "--arch, --in, --out, --a, --b and -o are required (tcsim gemm --help)";
+        return "--arch, --in (or --in-a and --in-b), --out, --a, --b and -o are required "
+               "(tcsim gemm --help)";
     if ((o->kind != NULL) != (o->scale != TC_FMT_COUNT))
         return "--kind and --scale go together (block-scaled kinds)";
     if (o->block && !o->kind)
@@ -249,7 +262,8 @@ static const char *options_fault(const dot_options *o, const operand *ops, const
 static int gemm_run(int argc, char **argv)
 {
     dot_options o = {.arch = TC_ARCH_COUNT, .instr = TC_INSTR_MMA, .in = TC_FMT_COUNT,
-                     .out = TC_FMT_COUNT, .scale = TC_FMT_COUNT};
+                     .out = TC_FMT_COUNT, .scale = TC_FMT_COUNT, .in_b = TC_FMT_COUNT};
+    tc_fmt in_a = TC_FMT_COUNT;
     operand ops[OP_COUNT] = {[OP_A] = {.opt = "--a", .role = "--in"},
                              [OP_B] = {.opt = "--b", .role = "--in"},
                              [OP_C] = {.opt = "--c", .role = "--out"},
@@ -261,6 +275,8 @@ static int gemm_run(int argc, char **argv)
         {.name = "--arch", .parse = parse_arch, .dst = &o.arch},
         {.name = "--instr", .parse = parse_instr, .dst = &o.instr},
         {.name = "--in", .parse = parse_fmt, .dst = &o.in},
+        {.name = "--in-a", .parse = parse_fmt, .dst = &in_a},
+        {.name = "--in-b", .parse = parse_fmt, .dst = &o.in_b},
         {.name = "--out", .parse = parse_fmt, .dst = &o.out},
         {.name = "--kind", .parse = parse_kind, .dst = &o.kind},
         {.name = "--scale", .parse = parse_fmt, .dst = &o.scale},
@@ -277,7 +293,7 @@ static int gemm_run(int argc, char **argv)
                                         CLI_COUNT(opt)}, argc, argv);
     if (st >= 0)
         return st;
-    const char *fault = options_fault(&o, ops, out);
+    const char *fault = options_fault(&o, in_a, ops, out);
     if (fault) {
         fprintf(stderr, "tcsim gemm: %s\n", fault);
         return CLI_USAGE;
@@ -285,7 +301,12 @@ static int gemm_run(int argc, char **argv)
     dot_stream ds;
     if (dot_open("gemm", &o, &ds))
         return CLI_USAGE;
-    ops[OP_A].fmt = ops[OP_B].fmt = ds.p->in;
+    ops[OP_A].fmt = ds.p->in;
+    ops[OP_B].fmt = ds.p->in_b;
+    if (o.has_in_b) { /* the option that gave each operand's format */
+        ops[OP_A].role = "--in-a";
+        ops[OP_B].role = "--in-b";
+    }
     ops[OP_C].fmt = ds.p->out;
     ops[OP_SA].fmt = ops[OP_SB].fmt = ds.p->scale;
     int rc = gemm_compute(ops, ds.p, threads, out);

@@ -5,7 +5,8 @@ tcsim's own reader):
 
 1. every element of D equals `tcsim dot` on row i of A, column j of B and c_ij, for small
    random cases of many profiles (fused, fp8 emulation, integer, block-scaled), stored in
-   every dtype wide enough, C or Fortran order, .npy versions 1.0, 2.0 and 3.0;
+   every dtype wide enough, C or Fortran order, .npy versions 1.0, 2.0 and 3.0; the
+   mixed pairs (--in-a, --in-b) likewise, each file in its own format;
 2. D does not depend on the files' order, dtype, version or the thread count; D's header
    follows the dtype rule; tcsim reads back what it wrote;
 3. every bad file (magic, version, header, dtype, big-endian, dimensions, empty,
@@ -95,7 +96,8 @@ def tcsim(*args, stdin=None, limit_as=None):
 
 
 # ---------------------------------------------------------------- profiles
-# (arch, instr, in, out, width of in, width of out, extra options, scale width, block)
+# (arch, instr, in, out, width of in, width of out, extra options, scale width, block
+#  [, B's format, its width: a mixed pair, A in `in`])
 PROFILES = [
     ("ampere", "mma", "fp16", "fp32", 16, 32, [], 0, 0),
     ("ampere", "mma", "fp16", "fp16", 16, 16, [], 0, 0),
@@ -112,6 +114,12 @@ PROFILES = [
      8, 32),
     ("blackwell", "tcgen05", "e2m1", "fp32", 4, 32, ["--kind", "mxf4nvf4", "--scale", "ue4m3"],
      8, 16),
+    ("ada", "mma", "e4m3", "fp32", 8, 32, [], 0, 0, "e5m2", 8),
+    ("hopper", "mma", "e5m2", "fp16", 8, 16, [], 0, 0, "e4m3", 8),
+    ("hopper", "wgmma", "e5m2", "fp32", 8, 32, [], 0, 0, "e4m3", 8),
+    ("blackwell", "tcgen05", "e2m1", "fp16", 4, 16, [], 0, 0, "e3m2", 6),
+    ("blackwell", "tcgen05", "e4m3", "fp32", 8, 32, ["--kind", "mxf8f6f4", "--scale", "ue8m0"],
+     8, 32, "e2m1", 4),
 ]
 
 
@@ -141,14 +149,16 @@ def save(rng, name, rows, cols, width, data):
 
 
 def check_against_dot(rng, prof, case):
-    arch, instr, fin, fout, win, wout, extra, wsc, blk = prof
+    arch, instr, fin, fout, win, wout, extra, wsc, blk = prof[:9]
+    fin_b, win_b = prof[9:] or (fin, win)
+    fmts = ["--in", fin] if fin_b == fin else ["--in-a", fin, "--in-b", fin_b]
     M, N = rng.randint(1, 5), rng.randint(1, 5)
     K = rng.choice([1, 3, 7, 17, 40]) if not blk else blk * rng.randint(1, 2)
     A = rand_matrix(rng, M, K, win)
-    B = rand_matrix(rng, K, N, win)
+    B = rand_matrix(rng, K, N, win_b)
     C = rand_matrix(rng, M, N, wout) if rng.random() < 0.7 else None
-    args = ["gemm", "--arch", arch, "--instr", instr, "--in", fin, "--out", fout, *extra,
-            "--a", save(rng, "a.npy", M, K, win, A), "--b", save(rng, "b.npy", K, N, win, B),
+    args = ["gemm", "--arch", arch, "--instr", instr, *fmts, "--out", fout, *extra,
+            "--a", save(rng, "a.npy", M, K, win, A), "--b", save(rng, "b.npy", K, N, win_b, B),
             "-o", "d.npy", "--threads", str(rng.randint(0, 4))]
     if C is not None:
         args += ["--c", save(rng, "c.npy", M, N, wout, C)]
@@ -161,7 +171,7 @@ def check_against_dot(rng, prof, case):
     if os.path.exists("d.npy"):
         os.remove("d.npy")
     rc, _, err = tcsim(*args)
-    what = f"{arch} {instr} {fin}->{fout} case {case} ({M}x{N}x{K})"
+    what = f"{arch} {instr} {fin}x{fin_b}->{fout} case {case} ({M}x{N}x{K})"
     if rc != 0:
         return fail(f"{what}: tcsim gemm exited {rc}: {err[:300]}")
     descr, fortran, shape, D = read_npy("d.npy")
@@ -177,7 +187,7 @@ def check_against_dot(rng, prof, case):
                 words += [SB[s * N + j] for s in range(K // blk)]
             words.append(C[i * N + j] if C is not None else 0)
             lines.append(" ".join("%x" % w for w in words))
-    rc, out, err = tcsim("dot", "--arch", arch, "--instr", instr, "--in", fin, "--out", fout,
+    rc, out, err = tcsim("dot", "--arch", arch, "--instr", instr, *fmts, "--out", fout,
                          *extra, stdin="\n".join(lines) + "\n")
     if rc != 0:
         return fail(f"{what}: tcsim dot exited {rc}: {err[:300]}")
@@ -392,6 +402,31 @@ expect_refused([*base, "--a", "ga.npy", "--b", "gb.npy", "-o", "D.npy", "--threa
                "bad value for --threads '-1'")
 expect_refused(["gemm", "--arch", "volta", "--instr", "wgmma", "--in", "fp16", "--out", "fp32",
                 "--a", "ga.npy", "--b", "gb.npy", "-o", "D.npy"], 2, "no profile for --arch volta")
+# mixed pairs: a pair the instruction lacks names the instruction and the pair; --in with
+# --in-a/--in-b, or one of them alone, is a usage error; each file is checked against its
+# own format (B in e2m1: 4 bits)
+put("a8.npy", npy("|u1", (2, 3), [0x38] * 6))
+put("b8.npy", npy("|u1", (3, 2), [0x38] * 6))
+pair = ["gemm", "--a", "a8.npy", "--b", "b8.npy", "-o", "D.npy", "--out", "fp32"]
+expect_refused([*pair, "--arch", "hopper", "--in-a", "e4m3", "--in-b", "e2m1"], 2,
+               "tcsim gemm: hopper mma has no e4m3 x e2m1 form")
+expect_refused([*pair, "--arch", "ampere", "--in-a", "e4m3", "--in-b", "e5m2"], 2,
+               "tcsim gemm: ampere mma has no e4m3 x e5m2 form")
+expect_refused([*pair, "--arch", "blackwell", "--instr", "tcgen05", "--in-a", "e2m1",
+                "--in-b", "e4m3", "--kind", "mxf4", "--scale", "ue8m0", "--scale-a", "sa.npy",
+                "--scale-b", "sb.npy"], 2,
+               "tcsim gemm: blackwell tcgen05 kind::mxf4 has no e2m1 x e4m3 form")
+expect_refused([*pair, "--arch", "ada", "--in", "e4m3", "--in-b", "e5m2"], 2,
+               "--in sets both formats")
+expect_refused([*pair, "--arch", "ada", "--in-a", "e4m3"], 2, "--in-a and --in-b go together")
+expect_refused([*pair, "--arch", "blackwell", "--instr", "tcgen05", "--in-a", "e4m3",
+                "--in-b", "e2m1"], 2,
+               "--b 'b8.npy': element (0, 0) = 0x38 is wider than --in-b e2m1 (4 bits)")
+# a hand-worked pair: e4m3 0x38 = 1.0 times e5m2 0x38 = 0.5, three times: 1.5
+rc, _, err = tcsim(*pair[:-4], "-o", "d.npy", "--out", "fp32", "--arch", "ada",
+                   "--in-a", "e4m3", "--in-b", "e5m2")
+if rc != 0 or read_npy("d.npy")[3] != [0x3fc00000] * 4:
+    fail(f"ada e4m3 x e5m2 ones: exited {rc}: {err[:300]}")
 # outputs that cannot be written: status 1, no temporary file left
 expect_refused([*base, "--a", "ga.npy", "--b", "gb.npy", "-o", "no_dir/d.npy"], 1,
                "cannot write 'no_dir/d.npy' (-o): cannot create a file in its folder")

@@ -162,8 +162,13 @@ run 2 "" dot --arch ada --in-b e5m2 --in e4m3 --out fp32
 expect_err "--in sets both formats"
 run 2 "" dot --arch ada --in-a e4m3 --out fp32
 expect_err "tcsim dot: --in-a and --in-b go together"
-run 2 "" dot --arch blackwell --instr tcgen05 --in-a e2m1 --in-b e4m3 --out fp32 --kind mxf8f6f4 --scale ue8m0
-expect_err "tcsim dot: --kind mxf8f6f4 takes one element format (--in)"
+# mxf8f6f4's pairs: 32 products of e2m1 0x2 = 1.0 and e4m3 0x38 = 1.0, unit scales: 32.0
+run 0 "$(printf '2 %.0s' $(seq 32))$(printf '38 %.0s' $(seq 32))7f 7f 0\n" \
+    dot --arch blackwell --instr tcgen05 --in-a e2m1 --in-b e4m3 --out fp32 --kind mxf8f6f4 --scale ue8m0
+expect_out "42000000"
+# a block-scaled kind without the pair names the kind, the pair and the scale
+run 2 "" dot --arch blackwell --instr tcgen05 --in-a e2m1 --in-b e4m3 --out fp32 --kind mxf4 --scale ue8m0
+expect_err "tcsim dot: blackwell tcgen05 kind::mxf4 has no e2m1 x e4m3 form with --scale ue8m0"
 # --in-a and --in-b the same format are --in
 run 0 "38 38 0\n" dot --arch ada --in-a e4m3 --in-b e4m3 --out fp32
 expect_out "3f800000"

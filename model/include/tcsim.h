@@ -210,6 +210,13 @@ tc_status tc_profile_find_scaled(tc_arch a, tc_instr i, const char *kind_name,
                                  tc_fmt in, tc_fmt scale, unsigned scale_block,
                                  const tc_profile **out_profile);
 
+/* The same with a in in_a and b in in_b (mxf8f6f4's mixed pairs: every pair of e4m3,
+ * e5m2, e3m2, e2m3, e2m1); with in_a == in_b it is tc_profile_find_scaled.
+ * TC_EUNSUPPORTED if there is none. */
+tc_status tc_profile_find_scaled_ab(tc_arch a, tc_instr i, const char *kind_name,
+                                    tc_fmt in_a, tc_fmt in_b, tc_fmt scale,
+                                    unsigned scale_block, const tc_profile **out_profile);
+
 /* Every row of the table, for listing: returns the row count, *rows the array. */
 size_t tc_profile_table(const tc_profile **rows);
 

@@ -58,14 +58,14 @@ typedef struct tc_gemm_opts {
 /* 1 if this CPU runs tc_simd s (TC_SIMD_AUTO and TC_SIMD_PORTABLE: always). */
 int tc_gemm_simd_available(unsigned s);
 
-/* D (M x N) = A (M x K) * B (K x N) + C (M x N) in profile p's arithmetic. C may be
+/* D (M x N) = A (M x K) * B (K x N) + C (M x N) in profile p's arithmetic, A in p->in and
+ * B in p->in_b (each in its own format for the mixed pairs). C may be
  * NULL (every c is +0); opts may be NULL (all cores, no scales). Every input word is
  * checked before anything is written: on failure D is untouched. TC_EINVAL for a NULL
  * matrix, a zero dimension, an ld smaller than the packed one, or sizes whose product
  * overflows; TC_EFORMAT for a word wider than its format; TC_ESHAPE when a block-scaled
  * K is not a multiple of the scale block; TC_EUNSUPPORTED for an opts->simd this CPU
- * lacks or a profile whose A and B formats differ (not yet: tc_mma_tile and tc_dot take
- * them); TC_ENOMEM when memory or a worker cannot be had. */
+ * lacks; TC_ENOMEM when memory or a worker cannot be had. */
 tc_status tc_gemm(const tc_profile *p, size_t M, size_t N, size_t K, const tc_matrix *A,
                   const tc_matrix *B, const tc_matrix *C, const tc_matrix_out *D,
                   const tc_gemm_opts *opts);

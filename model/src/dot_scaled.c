@@ -1,5 +1,6 @@
 /* dot_scaled.c - the block-scaled kinds (tc_dot_scaled): mxf8f6f4, one FEDP step per
- * scale block with the scale exponents added to every product's; mxf4 / mxf4nvf4, whose
+ * scale block with the scale exponents added to every product's (a in p->in, b in
+ * p->in_b: its mixed pairs decode each by its own format); mxf4 / mxf4nvf4, whose
  * step sums groups of 16 products exactly before scaling them, from fedp_step.h's
  * stages. */
 #include "tcsim.h"
@@ -73,7 +74,7 @@ tc_status tc_dot_scaled(const tc_profile *p, size_t k, const uint32_t *a, const 
     if (k % p->scale_block)
         return TC_ESHAPE;
     size_t ns = k / p->scale_block;
-    if (!fmt_all_fit(p->in, k, a) || !fmt_all_fit(p->in, k, b) || !fmt_all_fit(p->out, 1, &c) ||
+    if (!fmt_all_fit(p->in, k, a) || !fmt_all_fit(p->in_b, k, b) || !fmt_all_fit(p->out, 1, &c) ||
         !fmt_all_fit(p->scale, ns, scale_a) || !fmt_all_fit(p->scale, ns, scale_b))
         return TC_EFORMAT;
     const tc_fmt_info *fs = tc_fmt_get(p->scale);

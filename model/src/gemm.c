@@ -2,8 +2,10 @@
  * FEDP kinds and the block-scaled ones (mxf8f6f4, mxf4) A and B unpacked once and tiles
  * of D (ROW_BLOCK rows by one panel of GEMM_LANES columns) spread over worker threads
  * through gemm_lanes.h's kernel; the integer kinds and the fp8 emulation row by row over
- * operands unpacked (arranged) once. Every element is computed alone, the same way
- * whichever thread takes it: the thread count changes no bit. */
+ * operands unpacked (arranged) once. A is read in p->in and B in p->in_b (the mixed
+ * pairs: each operand decoded by its own format, and the kernels after the unpacking see
+ * only values). Every element is computed alone, the same way whichever thread takes it:
+ * the thread count changes no bit. */
 #define _DEFAULT_SOURCE /* madvise */
 #include <pthread.h>
 #include <stdlib.h>
@@ -126,7 +128,7 @@ static void *int_worker(void *arg)
 /* B's values, transposed (N x K), for int_worker; TC_ENOMEM when there is no room. */
 static tc_status int_unpack_b(gemm_job *g)
 {
-    const tc_fmt_info *fi = &fmt_table[g->p->in];
+    const tc_fmt_info *fi = &fmt_table[g->p->in_b];
     if (g->N > SIZE_MAX / sizeof *g->bt / g->K || !(g->bt = malloc(g->N * g->K * sizeof *g->bt)))
         return TC_ENOMEM;
     for (size_t k = 0; k < g->K; k++)
@@ -139,8 +141,9 @@ static tc_status int_unpack_b(gemm_job *g)
 /* ------------------------------------------------------------ fp8 emulation */
 
 /* Every row of A and column of B arranged for the emulation's blocks once (converted to
- * fp16 and reordered: tc_fp8_emu_arrange), instead of once per element of D;
- * TC_ENOMEM when there is no room. */
+ * fp16 from its own format, A's p->in and B's p->in_b, and reordered:
+ * tc_fp8_emu_arrange_fmt), instead of once per element of D; TC_ENOMEM when there is
+ * no room. */
 static tc_status emu_arrange(gemm_job *g)
 {
     g->ek = (g->K + TC_FP8_EMU_BLOCK - 1) / TC_FP8_EMU_BLOCK * TC_FP8_EMU_BLOCK;
@@ -153,12 +156,12 @@ static tc_status emu_arrange(gemm_job *g)
     for (size_t i = 0; st == TC_OK && i < g->M; i++) {
         for (size_t k = 0; k < g->K; k++)
             w[k] = g->A.data[at(g->A.layout, g->A.ld, i, k)];
-        st = tc_fp8_emu_arrange(g->p, g->K, w, g->ea + i * g->ek);
+        st = tc_fp8_emu_arrange_fmt(g->p->in, g->K, w, g->ea + i * g->ek);
     }
     for (size_t j = 0; st == TC_OK && j < g->N; j++) {
         for (size_t k = 0; k < g->K; k++)
             w[k] = g->B.data[at(g->B.layout, g->B.ld, k, j)];
-        st = tc_fp8_emu_arrange(g->p, g->K, w, g->eb + j * g->ek);
+        st = tc_fp8_emu_arrange_fmt(g->p->in_b, g->K, w, g->eb + j * g->ek);
     }
     free(w);
     return st;
@@ -185,14 +188,15 @@ static void *emu_worker(void *arg)
 
 /* ------------------------------------------------------------ panel kernel */
 
-/* UNPACK of one operand element (fmt_unpack: the model's one decoder) plus the scale
+/* UNPACK of one operand element of format fi (fmt_unpack: the model's one decoder; A's
+ * format is p->in, B's p->in_b, which differ in the mixed pairs) plus the scale
  * exponents of its step (and, for A, less the kernel's prod_sh), its significand moved
  * up by `up` (A: the kernel's H, as panel_step takes it); returns 1 for a special value
  * (Inf, NaN, a NaN scale), which the general path takes. mxf4's group stages take
  * fedp_group_fixed's integer alone, in *sig, from group_table (e2m1 has no special
  * value; its scales are apart). */
-static int unpack_elem(const gemm_job *g, uint32_t w, int scale_exp, int scale_nan,
-                       unsigned up, uint32_t *sig, int32_t *exp, uint32_t *neg)
+static int unpack_elem(const gemm_job *g, const tc_fmt_info *fi, uint32_t w, int scale_exp,
+                       int scale_nan, unsigned up, uint32_t *sig, int32_t *exp, uint32_t *neg)
 {
     if (g->grouped) {
         *sig = (uint32_t)g->fixed[w];
@@ -200,7 +204,7 @@ static int unpack_elem(const gemm_job *g, uint32_t w, int scale_exp, int scale_n
     }
     int s, e;
     uint64_t m;
-    tc_value_kind kd = fmt_unpack(&fmt_table[g->p->in], w, &s, &m, &e);
+    tc_value_kind kd = fmt_unpack(fi, w, &s, &m, &e);
     int ok = kd == TC_VAL_FINITE && !scale_nan;
     *sig = ok ? (uint32_t)m << up : 0u;
     *exp = ok && m ? e + scale_exp : FEDP_ZERO_EXP;
@@ -260,8 +264,9 @@ static void unpack_a_row(gemm_job *g, size_t i)
         else if (g->scaled)
             se = scale_exp_of(g, &g->SA, i, s, &nan, NULL);
         for (size_t k = k0; k < k1; k++)
-            bad |= unpack_elem(g, g->A.data[at(g->A.layout, g->A.ld, i, k)],
-                               se - g->k.prod_sh, nan, (unsigned)g->k.H, &g->a.sig[i * g->K + k],
+            bad |= unpack_elem(g, &fmt_table[g->p->in],
+                               g->A.data[at(g->A.layout, g->A.ld, i, k)], se - g->k.prod_sh,
+                               nan, (unsigned)g->k.H, &g->a.sig[i * g->K + k],
                                &g->a.exp[i * g->K + k], &g->a.neg[i * g->K + k]);
         g->abad[i * g->nsteps + s] = (uint8_t)bad;
     }
@@ -297,8 +302,9 @@ static void unpack_b_panel(gemm_job *g, size_t q)
                 se[l] = scale_exp_of(g, &g->SB, s, j, &nan[l], NULL);
             }
             uint32_t w = j < g->N ? g->B.data[at(g->B.layout, g->B.ld, k, j)] : 0u;
-            bad[s * GEMM_LANES + l] |= (uint32_t)unpack_elem(g, w, se[l], nan[l], 0, &g->b.sig[x],
-                                                           &g->b.exp[x], &g->b.neg[x]);
+            bad[s * GEMM_LANES + l] |=
+                (uint32_t)unpack_elem(g, &fmt_table[g->p->in_b], w, se[l], nan[l], 0,
+                                      &g->b.sig[x], &g->b.exp[x], &g->b.neg[x]);
         }
     }
 }
@@ -481,15 +487,12 @@ tc_status tc_gemm(const tc_profile *p, size_t M, size_t N, size_t K, const tc_ma
 {
     if (!p || !D || !D->data || !M || !N || !K)
         return TC_EINVAL;
-    /* The kernels read A and B in one format: a mixed pair (issue 33) is refused rather
-     * than read B in A's format (tc_mma_tile computes a pair's tile through tc_dot). */
-    if (p->in_b != p->in)
-        return TC_EUNSUPPORTED;
     gemm_job g = {.p = p, .M = M, .N = N, .K = K, .has_c = C != NULL,
                   .scaled = p->kind == TC_KIND_MX || p->kind == TC_KIND_MXF4,
                   .grouped = p->kind == TC_KIND_MXF4};
     tc_status st;
-    if ((st = operand(A, p->in, M, K, &g.A)) != TC_OK || (st = operand(B, p->in, K, N, &g.B)) != TC_OK)
+    if ((st = operand(A, p->in, M, K, &g.A)) != TC_OK ||
+        (st = operand(B, p->in_b, K, N, &g.B)) != TC_OK)
         return st;
     if (C && (st = operand(C, p->out, M, N, &g.C)) != TC_OK)
         return st;
@@ -516,7 +519,7 @@ tc_status tc_gemm(const tc_profile *p, size_t M, size_t N, size_t K, const tc_ma
     unsigned asked = opts ? opts->threads : 0;
     if (p->kind == TC_KIND_FEDP || p->kind == TC_KIND_MX || p->kind == TC_KIND_MXF4) {
         g.kernel = kernel;
-        fedp_consts_for(p, p->in, p->out, p->round, p->out_man_bits, p->F, &g.k);
+        fedp_consts_for_ab(p, p->in, p->in_b, p->out, p->round, p->out_man_bits, p->F, &g.k);
         if (g.grouped) {
             fedp_group_consts_for(p, &g.k);
             g.status = group_table(&g);

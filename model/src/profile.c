@@ -76,10 +76,15 @@
 #define INTR(arch, instr, in) \
     {#arch "_" #instr "_" #in "_s32", A_##arch, I_##instr, F_##in, \
      TC_FMT_S32, TC_KIND_INT, 16, 0, TC_RZ, NONE, 0, NOSCALE, SRC_CONTRACT, 0, F_##in}
-#define MX(in) \
-    {"blackwell_tcgen05_mxf8f6f4_" #in "_fp32", TC_ARCH_BLACKWELL, TC_INSTR_TCGEN05, \
-     F_##in, TC_FMT_FP32, TC_KIND_MX, 32, 25, TC_RZ, -133, 23, TC_FMT_UE8M0, 32, \
-     SRC_CONTRACT, 0, F_##in}
+#define MX_ROW(name, ina, inb) \
+    {"blackwell_tcgen05_mxf8f6f4_" name "_fp32", TC_ARCH_BLACKWELL, TC_INSTR_TCGEN05, \
+     F_##ina, TC_FMT_FP32, TC_KIND_MX, 32, 25, TC_RZ, -133, 23, TC_FMT_UE8M0, 32, \
+     SRC_CONTRACT, 0, F_##inb}
+#define MX(in) MX_ROW(#in, in, in)
+/* mxf8f6f4 with A and B in two formats (issue 33), named as the f8f6f4 pairs are
+ * ("..._mxf8f6f4_e4m3xe5m2_fp32"): A in `a`, B in each of the four other formats. */
+#define MX_AB(a, b) MX_ROW(#a "x" #b, a, b)
+#define MX_A(a, b1, b2, b3, b4) MX_AB(a, b1), MX_AB(a, b2), MX_AB(a, b3), MX_AB(a, b4)
 #define MXF4(kind, scale, block) \
     {"blackwell_tcgen05_" kind "_e2m1_" #scale "_fp32", TC_ARCH_BLACKWELL, TC_INSTR_TCGEN05, \
      TC_FMT_E2M1, TC_FMT_FP32, TC_KIND_MXF4, 64, 35, TC_RZ, -133, 23, F_##scale, block, \
@@ -163,6 +168,12 @@ static const tc_profile profiles[] = {
     MXF4("mxf4", ue8m0, 32),
     MXF4("mxf4nvf4", ue8m0, 16),
     MXF4("mxf4nvf4", ue4m3, 16),
+    /* mxf8f6f4's mixed pairs (every pair of its five formats), after its equal rows */
+    MX_A(e4m3, e5m2, e3m2, e2m3, e2m1),
+    MX_A(e5m2, e4m3, e3m2, e2m3, e2m1),
+    MX_A(e3m2, e4m3, e5m2, e2m3, e2m1),
+    MX_A(e2m3, e4m3, e5m2, e3m2, e2m1),
+    MX_A(e2m1, e4m3, e5m2, e3m2, e2m3),
     /* Integer kinds: Turing introduced int8/int4 mma; Hopper and Blackwell keep int8. */
     INTR(turing, mma, int8), INTR(turing, mma, uint8), INTR(turing, mma, int4), INTR(turing, mma, uint4),
     INTR(ampere, mma, int8), INTR(ampere, mma, uint8), INTR(ampere, mma, int4), INTR(ampere, mma, uint4),
@@ -242,9 +253,9 @@ tc_status tc_profile_find(tc_arch a, tc_instr i, tc_fmt in, tc_fmt out,
     return tc_profile_find_ab(a, i, in, in, out, out_profile);
 }
 
-tc_status tc_profile_find_scaled(tc_arch a, tc_instr i, const char *kind_name, tc_fmt in,
-                                 tc_fmt scale, unsigned scale_block,
-                                 const tc_profile **out_profile)
+tc_status tc_profile_find_scaled_ab(tc_arch a, tc_instr i, const char *kind_name, tc_fmt in_a,
+                                    tc_fmt in_b, tc_fmt scale, unsigned scale_block,
+                                    const tc_profile **out_profile)
 {
     if (!out_profile || !kind_name)
         return TC_EINVAL;
@@ -253,8 +264,9 @@ tc_status tc_profile_find_scaled(tc_arch a, tc_instr i, const char *kind_name, t
         const tc_profile *p = &profiles[n];
         /* the kind is the name's word after the instruction: "..._tcgen05_<kind>_..." */
         const char *k = strstr(p->name, "_tcgen05_");
-        if (!is_scaled(p) || p->arch != a || p->instr != i || p->in != in || p->scale != scale ||
-            !k || strncmp(k + 9, kind_name, klen) || k[9 + klen] != '_')
+        if (!is_scaled(p) || p->arch != a || p->instr != i || p->in != in_a ||
+            p->in_b != in_b || p->scale != scale || !k || strncmp(k + 9, kind_name, klen) ||
+            k[9 + klen] != '_')
             continue;
         if (scale_block && scale_block != p->scale_block)
             continue;
@@ -262,6 +274,13 @@ tc_status tc_profile_find_scaled(tc_arch a, tc_instr i, const char *kind_name, t
         return TC_OK;
     }
     return TC_EUNSUPPORTED;
+}
+
+tc_status tc_profile_find_scaled(tc_arch a, tc_instr i, const char *kind_name, tc_fmt in,
+                                 tc_fmt scale, unsigned scale_block,
+                                 const tc_profile **out_profile)
+{
+    return tc_profile_find_scaled_ab(a, i, kind_name, in, in, scale, scale_block, out_profile);
 }
 
 tc_status tc_profile_step_of(const tc_profile *p, const tc_profile **step_profile)

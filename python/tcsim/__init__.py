@@ -6,7 +6,9 @@
 
 Arrays hold bit patterns: uint8, uint16 or uint32 for any format they are wide enough
 for, float16 for fp16 and float32 for fp32 and tf32. The input format `inp` may be left
-out for float16 (fp16) and float32 (tf32) arrays. Results come back as float16/float32
+out for float16 (fp16) and float32 (tf32) arrays; in_a= and in_b= (both, instead of inp)
+give a and b different formats where the instruction has the pair (e4m3 with e5m2; the
+f8f6f4 formats on tcgen05, mxf8f6f4 too). Results come back as float16/float32
 (fp16/fp32 output) when a, b or c was a float array, else as uint16 (fp16) or uint32
 (fp32, s32) bit patterns. Every bad argument raises TcsimError (a ValueError) whose
 message names the argument and carries the model's status text (tc_strerror).
@@ -62,18 +64,33 @@ def _fmt(argument, value):
 _KINDS = ("mxf8f6f4", "mxf4", "mxf4nvf4")
 
 
-def _profile(arch, instr, inp, out, kind, scale, block, a):
+def _pair(inp, in_a, in_b):
+    """(inp, in_b name or None): in_a and in_b stand for inp together (a mixed pair)."""
+    if in_a is None and in_b is None:
+        return inp, None
+    if inp is not None:
+        raise TcsimError("inp", _lib.TC_EINVAL, "inp sets both formats: give inp, or in_a "
+                         "and in_b, not both")
+    if in_a is None or in_b is None:
+        raise TcsimError("in_a" if in_a is None else "in_b", _lib.TC_EINVAL,
+                         "in_a and in_b go together (or inp for both)")
+    return in_a, in_b
+
+
+def _profile(arch, instr, inp, out, kind, scale, block, a, in_a=None, in_b=None):
     """The profile of the arguments (as `tcsim dot` finds it); inp from a's dtype when
-    it is None."""
+    it is None and no pair (in_a, in_b) is given."""
     ar = _parse("arch", arch, lib.tc_arch_parse, lambda: _names(lib.tc_arch_name))
     ins = _parse("instr", instr, lib.tc_instr_parse, lambda: _names(lib.tc_instr_name))
+    inp, in_b = _pair(inp, in_a, in_b)
     if inp is None:
         inferred = {np.dtype(np.float16): "fp16", np.dtype(np.float32): "tf32"}
         inp = inferred.get(np.asarray(a).dtype.newbyteorder("="))
         if inp is None:
             raise TcsimError("inp", _lib.TC_EINVAL, "the input format is needed for a "
                              "of dtype " + str(np.asarray(a).dtype) + " (inp='e4m3', ...)")
-    f_in, f_out = _fmt("inp", inp), _fmt("out", out)
+    f_in, f_out = _fmt("in_a" if in_b else "inp", inp), _fmt("out", out)
+    f_in_b = _fmt("in_b", in_b) if in_b is not None else f_in
     p = ctypes.POINTER(_lib.Profile)()
     if kind is not None:
         if kind not in _KINDS:
@@ -83,21 +100,23 @@ def _profile(arch, instr, inp, out, kind, scale, block, a):
             raise TcsimError("scale", _lib.TC_EINVAL, "kind needs the scale format "
                              "(scale='ue8m0' or 'ue4m3')")
         f_sc = _fmt("scale", scale)
-        st = lib.tc_profile_find_scaled(ar, ins, kind.encode(), f_in, f_sc, int(block),
-                                        ctypes.byref(p))
+        st = lib.tc_profile_find_scaled_ab(ar, ins, kind.encode(), f_in, f_in_b, f_sc,
+                                           int(block), ctypes.byref(p))
         if st == _lib.TC_OK and p.contents.out != f_out:
             st = _lib.TC_EUNSUPPORTED
     else:
         if scale is not None or block:
             raise TcsimError("scale" if scale is not None else "block", _lib.TC_EINVAL,
                              "a scale format and block are for block-scaled kinds (kind=)")
-        st = lib.tc_profile_find(ar, ins, f_in, f_out, ctypes.byref(p))
+        st = lib.tc_profile_find_ab(ar, ins, f_in, f_in_b, f_out, ctypes.byref(p))
     if st != _lib.TC_OK:
-        what = f"arch={arch!r} instr={instr!r} inp={inp!r} out={out!r}"
+        fmts = f"inp={inp!r}" if in_b is None else f"in_a={inp!r} in_b={in_b!r}"
+        what = f"arch={arch!r} instr={instr!r} {fmts} out={out!r}"
         if kind is not None:
             what += f" kind={kind!r} scale={scale!r}" + (f" block={block}" if block else "")
-        raise TcsimError("arch/instr/inp/out", st, f"no profile for {what} (tcsim list "
-                         "shows the supported combinations)")
+        raise TcsimError("arch/instr/inp/out" if in_b is None else "arch/instr/in_a/in_b/out",
+                         st, f"no profile for {what} (tcsim list shows the supported "
+                         "combinations)")
     return p
 
 
@@ -158,16 +177,17 @@ def _check(argument, status):
 
 
 def gemm(a, b, c=None, *, arch, instr="mma", inp=None, out="fp32", threads=0, kind=None,
-         scale=None, block=0, scale_a=None, scale_b=None):
+         scale=None, block=0, scale_a=None, scale_b=None, in_a=None, in_b=None):
     """D (M x N) = a (M x K) @ b (K x N) + c (M x N) in the profile's arithmetic, each
     element as tcsim.dot computes it (tc_gemm). c None: every c is +0. Block-scaled
     kinds (kind=, scale=, block=) take scale_a (M x K/B) and scale_b (K/B x N).
+    in_a, in_b: a in in_a and b in in_b (a mixed pair), instead of inp for both.
     threads: worker threads, 0 = one per core; the result does not depend on it."""
-    p = _profile(arch, instr, inp, out, kind, scale, block, a)
+    p = _profile(arch, instr, inp, out, kind, scale, block, a, in_a, in_b)
     pr = p.contents
     nthreads = _threads(threads)
     A = as_words("a", a, pr.in_, 2)
-    B = as_words("b", b, pr.in_, 2)
+    B = as_words("b", b, pr.in_b, 2)
     M, K = A.shape
     if B.shape[0] != K:
         raise TcsimError("b", _lib.TC_ESHAPE, f"b has {B.shape[0]} rows; a is {M} x {K}, so "
@@ -188,11 +208,12 @@ def gemm(a, b, c=None, *, arch, instr="mma", inp=None, out="fp32", threads=0, ki
 
 
 def dot(a, b, c=0, *, arch, instr="mma", inp=None, out="fp32", kind=None, scale=None,
-        block=0, scale_a=None, scale_b=None):
+        block=0, scale_a=None, scale_b=None, in_a=None, in_b=None):
     """d = c + sum a[i] * b[i] in the profile's arithmetic (tc_dot; k > L chains steps).
     a, b: 1-D arrays of k bit patterns (or float16/float32); c: a bit pattern (int) or a
-    float16/float32 scalar. Returns d as a NumPy scalar of the output dtype."""
-    p = _profile(arch, instr, inp, out, kind, scale, block, a)
+    float16/float32 scalar; in_a, in_b as for gemm. Returns d as a NumPy scalar of the
+    output dtype."""
+    p = _profile(arch, instr, inp, out, kind, scale, block, a, in_a, in_b)
     pr = p.contents
     A = as_words("a", a, pr.in_, 1)
     B = as_words("b", b, pr.in_b, 1, A.shape)

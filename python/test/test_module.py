@@ -8,7 +8,8 @@ import tcsim
 
 RNG = np.random.default_rng(30)
 
-# (arch, instr, inp, out, width of inp, extra keywords, scale width)
+# (arch, instr, inp, out, width of inp, extra keywords, scale width); a mixed pair gives
+# (in_a, in_b) for inp and their two widths
 PROFILES = [
     ("ampere", "mma", "fp16", "fp32", 16, {}, 0),
     ("ampere", "mma", "fp16", "fp16", 16, {}, 0),
@@ -20,6 +21,11 @@ PROFILES = [
     ("turing", "mma", "int8", "s32", 8, {}, 0),
     ("blackwell", "tcgen05", "e4m3", "fp32", 8, {"kind": "mxf8f6f4", "scale": "ue8m0"}, 8),
     ("blackwell", "tcgen05", "e2m1", "fp32", 4, {"kind": "mxf4", "scale": "ue8m0"}, 8),
+    ("ada", "mma", ("e4m3", "e5m2"), "fp32", (8, 8), {}, 0),
+    ("hopper", "mma", ("e5m2", "e4m3"), "fp16", (8, 8), {}, 0),
+    ("blackwell", "tcgen05", ("e2m1", "e4m3"), "fp32", (4, 8), {}, 0),
+    ("blackwell", "tcgen05", ("e3m2", "e2m3"), "fp32", (6, 6),
+     {"kind": "mxf8f6f4", "scale": "ue8m0"}, 8),
 ]
 
 
@@ -28,14 +34,24 @@ def bits(shape, width):
     return RNG.integers(0, 1 << width, shape, dtype=np.uint64).astype(dt)
 
 
-@pytest.mark.parametrize("prof", PROFILES, ids=lambda p: "_".join(p[:4]))
+def prof_id(p):
+    """arch_instr_in_out, a pair's in as in_axin_b (as tcsim list names it)."""
+    fmts = "x".join(p[2]) if isinstance(p[2], tuple) else p[2]
+    return "_".join((p[0], p[1], fmts, p[3]))
+
+
+@pytest.mark.parametrize("prof", PROFILES, ids=prof_id)
 def test_gemm_equals_dot(prof):
     arch, instr, inp, out, w, kw, wsc = prof
     blk = {"mxf8f6f4": 32, "mxf4": 32}.get(kw.get("kind"), 0)
+    wa, wb = w if isinstance(w, tuple) else (w, w)
+    if isinstance(inp, tuple):  # a mixed pair: a in in_a, b in in_b
+        kw = dict(kw, in_a=inp[0], in_b=inp[1])
+        inp = None
     for _ in range(3):
         M, N = (int(x) for x in RNG.integers(1, 6, 2))
         K = int(RNG.choice([1, 5, 19, 33])) if not blk else blk * int(RNG.integers(1, 3))
-        a, b = bits((M, K), w), bits((K, N), w)
+        a, b = bits((M, K), wa), bits((K, N), wb)
         c = bits((M, N), 16 if out == "fp16" else 32)
         sc = {}
         if blk:
@@ -183,3 +199,23 @@ def test_errors_name_the_argument():
     err(lambda: d(a[0], b[:, 0], -1, arch="ampere"), "c", "is not a bit pattern")
     err(lambda: d(a[0], b[:, 0], 1.5, arch="ampere"), "c", "dtype float64")
     assert isinstance(err(lambda: d(a, b, arch="ampere"), "a", "a 2-D array"), ValueError)
+
+
+def test_pair_hand_worked_and_errors():
+    # e4m3 0x38 = 1.0 times e5m2 0x38 = 0.5, five times: 2.5 (0x40200000)
+    a, b = np.full((2, 5), 0x38, np.uint8), np.full((5, 3), 0x38, np.uint8)
+    d = tcsim.gemm(a, b, arch="ada", in_a="e4m3", in_b="e5m2")
+    assert (d == 0x40200000).all()
+    # the same words in one format: 1.0 * 1.0 (e4m3) five times is 5.0
+    assert (tcsim.gemm(a, b, arch="ada", inp="e4m3") == 0x40a00000).all()
+    g = tcsim.gemm
+    e = err(lambda: g(a, b, arch="hopper", in_a="e4m3", in_b="e2m1"),
+            "arch/instr/in_a/in_b/out", "no profile for arch='hopper' instr='mma' "
+            "in_a='e4m3' in_b='e2m1'")
+    assert e.status == 6  # TC_EUNSUPPORTED
+    err(lambda: g(a, b, arch="ada", inp="e4m3", in_b="e5m2"), "inp", "inp sets both formats")
+    err(lambda: g(a, b, arch="ada", in_a="e4m3"), "in_b", "in_a and in_b go together")
+    err(lambda: g(a, b, arch="ada", in_a="e9", in_b="e5m2"), "in_a", "'e9'")
+    # b is checked against its own format: 0x38 does not fit e2m1's 4 bits
+    err(lambda: g(a, b, arch="blackwell", instr="tcgen05", in_a="e4m3", in_b="e2m1"), "b",
+        "is wider than e2m1 (4 bits)")

@@ -558,13 +558,38 @@ static void test_profile_pairs(void)
     CHECK_COND(tc_dot(p, 1, &a, &b, 0, &d) == TC_EFORMAT);
     b = 0x1;
     CHECK_COND(tc_dot(p, 1, &a, &b, 0, &d) == TC_OK && d == 0x3f000000u);
-    /* tc_gemm refuses a pair (its kernels read A and B in one format) and leaves D as
-     * it was; tc_mma_tile computes it through tc_dot */
+    /* tc_gemm and tc_mma_tile read each operand in its own format: 1.0 * 0.5; B's
+     * width is e2m1's (0x10 is refused, D left as it was) */
     uint32_t D = 7, c0 = 0;
     tc_matrix ma = {&a, TC_LAYOUT_ROW, 0}, mb = {&b, TC_LAYOUT_ROW, 0};
     tc_matrix_out md = {&D, TC_LAYOUT_ROW, 0};
-    CHECK_COND(tc_gemm(p, 1, 1, 1, &ma, &mb, NULL, &md, NULL) == TC_EUNSUPPORTED && D == 7);
+    CHECK_COND(tc_gemm(p, 1, 1, 1, &ma, &mb, NULL, &md, NULL) == TC_OK && D == 0x3f000000u);
+    D = 7;
     CHECK_COND(tc_mma_tile(p, 1, 1, 1, &a, &b, &c0, &D) == TC_OK && D == 0x3f000000u);
+    b = 0x10;
+    D = 7;
+    CHECK_COND(tc_gemm(p, 1, 1, 1, &ma, &mb, NULL, &md, NULL) == TC_EFORMAT && D == 7);
+    /* mxf8f6f4's pairs: the two-format lookup (the one-format one never gives a pair);
+     * 32 products of e4m3 1.0 and e2m1 0.5 under scales 2^1 and 2^-1: 16.0 */
+    CHECK_COND(tc_profile_find_scaled_ab(TC_ARCH_BLACKWELL, TC_INSTR_TCGEN05, "mxf8f6f4",
+                                         TC_FMT_E4M3, TC_FMT_E2M1, TC_FMT_UE8M0, 0, &p) ==
+                   TC_OK && p->in == TC_FMT_E4M3 && p->in_b == TC_FMT_E2M1 &&
+               !strcmp(p->name, "blackwell_tcgen05_mxf8f6f4_e4m3xe2m1_fp32"));
+    CHECK_COND(tc_profile_find_scaled(TC_ARCH_BLACKWELL, TC_INSTR_TCGEN05, "mxf8f6f4",
+                                      TC_FMT_E4M3, TC_FMT_UE8M0, 0, &q) == TC_OK &&
+               q->in_b == TC_FMT_E4M3);
+    CHECK_COND(tc_profile_find_scaled_ab(TC_ARCH_BLACKWELL, TC_INSTR_TCGEN05, "mxf4",
+                                         TC_FMT_E2M1, TC_FMT_E4M3, TC_FMT_UE8M0, 0, &q) ==
+               TC_EUNSUPPORTED);
+    uint32_t a32[32], b32[32], sa = 128, sb = 126;
+    for (int i = 0; i < 32; i++)
+        a32[i] = 0x38, b32[i] = 0x1;
+    CHECK_COND(tc_dot_scaled(p, 32, a32, b32, &sa, &sb, 0, &d) == TC_OK && d == 0x41800000u);
+    tc_matrix m32a = {a32, TC_LAYOUT_ROW, 0}, m32b = {b32, TC_LAYOUT_COL, 0};
+    tc_gemm_opts so = {.scale_a = {&sa, TC_LAYOUT_ROW, 0}, .scale_b = {&sb, TC_LAYOUT_ROW, 0}};
+    D = 7;
+    CHECK_COND(tc_gemm(p, 1, 1, 32, &m32a, &m32b, NULL, &md, &so) == TC_OK &&
+               D == 0x41800000u);
 }
 
 static void test_tmem(void)

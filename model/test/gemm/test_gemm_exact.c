@@ -1,6 +1,6 @@
 /* test_gemm_exact.c - tc_gemm's arithmetic against the exact GMP reference
  * (model/test/ref/ref_exact.c, written from docs/contract.md without the model's code):
- * for every profile of the table, GEMMs of random sizes (M and N off every tile size,
+ * for every profile of the table (the mixed pairs too, A and B each in its format), GEMMs of random sizes (M and N off every tile size,
  * K = 1, K not a multiple of L, several steps), operands with zeros, special values,
  * wide exponent spreads and cancelling pairs; every element of D must equal the
  * reference's dot product of its row and column, for 1..4 threads alike, and for every
@@ -37,6 +37,16 @@ static uint32_t word(tk_rng *r, tc_fmt f)
     return v << fi->ignore_low;
 }
 
+/* Products k - 1 and k of a row of A (a[k] at *ak) and a column of B (b[k] at *bk,
+ * the next row of B `ldb` words on) cancel: a[k] = a[k - 1], b[k] = -b[k - 1]. For the
+ * mixed pairs, whose B cannot hold A's words (all their formats are signed floats). */
+static void cancel_product(const tc_profile *p, uint32_t *ak, uint32_t *bk, size_t ldb)
+{
+    const tc_fmt_info *fb = tc_fmt_get(p->in_b);
+    ak[0] = ak[-1];
+    bk[0] = *(bk - ldb) ^ (1u << (fb->width - 1));
+}
+
 /* The reference row for a model row (test_vs_ref.c pairs them the same way). */
 static int ref_row(const tc_profile *mp, ref_profile *rp)
 {
@@ -49,9 +59,10 @@ static int ref_row(const tc_profile *mp, ref_profile *rp)
         return 1;
     }
     int sc = mp->kind == TC_KIND_MX || mp->kind == TC_KIND_MXF4;
-    const ref_profile *m = ref_profile_lookup(mp->arch, mp->instr, mp->in, mp->out, mp->kind,
-                                              sc ? mp->scale : TC_FMT_COUNT,
-                                              sc ? mp->scale_block : 0);
+    const ref_profile *m = ref_profile_lookup_ab(mp->arch, mp->instr, mp->in, mp->in_b,
+                                                 mp->out, mp->kind,
+                                                 sc ? mp->scale : TC_FMT_COUNT,
+                                                 sc ? mp->scale_block : 0);
     if (!m)
         return 0;
     *rp = *m;
@@ -72,8 +83,6 @@ int main(int argc, char **argv)
     for (size_t pi = 0; pi < nrows; pi++) {
         const tc_profile *p = &rows[pi];
         ref_profile rp;
-        if (p->in_b != p->in)
-            continue; /* tc_gemm takes one input format (issue 33: mixed pairs to come) */
         if (!ref_row(p, &rp)) {
             CHECK(0, "%s: no reference row", p->name);
             continue;
@@ -95,12 +104,16 @@ int main(int argc, char **argv)
             for (size_t i = 0; i < M * K; i++)
                 a[i] = word(&r, p->in);
             for (size_t i = 0; i < K * N; i++)
-                b[i] = word(&r, p->in);
-            /* cancelling pairs: some columns of B are rows of A negated */
+                b[i] = word(&r, p->in_b);
+            /* cancelling pairs: some columns of B are rows of A negated; a mixed pair's
+             * B cannot hold A's words, so there products k and k + 1 cancel instead */
             for (size_t j = 0; j < N && j < M; j += 3)
                 for (size_t k = 0; k < K; k++)
-                    b[k * N + j] = a[j * K + k] ^ (tc_fmt_get(p->in)->is_signed && tc_fmt_get(p->in)->cls == TC_CLASS_FLOAT
-                                                       ? 1u << (tc_fmt_get(p->in)->width - 1) : 0u);
+                    if (p->in_b == p->in)
+                        b[k * N + j] = a[j * K + k] ^ (tc_fmt_get(p->in)->is_signed && tc_fmt_get(p->in)->cls == TC_CLASS_FLOAT
+                                                           ? 1u << (tc_fmt_get(p->in)->width - 1) : 0u);
+                    else if (k % 2)
+                        cancel_product(p, a + j * K + k, b + k * N + j, N);
             for (size_t i = 0; i < M * N; i++)
                 c[i] = word(&r, p->out);
             for (size_t i = 0; i < M * ns; i++)

@@ -1,9 +1,10 @@
 /* test_gemm_layout.c - tc_gemm reads every operand layout and leading dimension, and
  * splits work over threads, without changing a result: each element of D must equal
  * tc_dot (tc_dot_scaled for block-scaled kinds) of the packed row of A and column of B,
- * for every profile of the table, random M, N, K (K = 1, below, at and beyond L),
- * row- and column-major operands with padded leading dimensions, 1..4 threads and
- * "all cores". Then the error contract: a too-wide word in the last element of A, B, C
+ * for every profile of the table (the mixed pairs too: B in its own format), random M,
+ * N, K (K = 1, below, at and beyond L), row- and column-major operands with padded
+ * leading dimensions, 1..4 threads and "all cores", and every SIMD path this CPU runs.
+ * Then the error contract: a too-wide word in the last element of A, B, C
  * or a scale gives TC_EFORMAT with D untouched; an ld below the packed one, a NULL
  * operand or a zero size TC_EINVAL; a block-scaled K that is not a multiple of the
  * scale block TC_ESHAPE. The arithmetic itself is held to the exact reference by
@@ -51,6 +52,7 @@ typedef struct problem {
     const tc_profile *p;
     size_t M, N, K, ns;
     uint32_t *a, *b, *c, *sa, *sb; /* logical, row-major packed */
+    unsigned simd;                 /* tc_gemm_opts.simd of the runs */
 } problem;
 
 static void draw(tk_rng *r, problem *q)
@@ -72,7 +74,7 @@ static void draw(tk_rng *r, problem *q)
     for (size_t i = 0; i < q->M * q->K; i++)
         q->a[i] = word(r, p->in);
     for (size_t i = 0; i < q->K * q->N; i++)
-        q->b[i] = word(r, p->in);
+        q->b[i] = word(r, p->in_b);
     for (size_t i = 0; i < q->M * q->N; i++)
         q->c[i] = word(r, p->out);
     for (size_t i = 0; i < q->M * q->ns; i++)
@@ -114,7 +116,7 @@ static tc_status run(tk_rng *r, const problem *q, unsigned threads, const uint32
     uint32_t *sa_store = NULL, *sb_store = NULL, *as, *bs, *cs;
     tc_matrix A = place(r, q->a, q->M, q->K, &as), B = place(r, q->b, q->K, q->N, &bs);
     tc_matrix C = place(r, q->c, q->M, q->N, &cs);
-    tc_gemm_opts o = {.threads = threads};
+    tc_gemm_opts o = {.threads = threads, .simd = q->simd};
     if (q->ns) {
         o.scale_a = place(r, q->sa, q->M, q->ns, &sa_store);
         o.scale_b = place(r, q->sb, q->ns, q->N, &sb_store);
@@ -150,7 +152,7 @@ static void errors(tk_rng *r, const problem *q)
     /* a too-wide word in the last element of each operand (formats under 32 bits) */
     uint32_t *lists[] = {q->a, q->b, q->c, q->sa, q->sb};
     size_t counts[] = {q->M * q->K, q->K * q->N, q->M * q->N, q->M * q->ns, q->ns * q->N};
-    tc_fmt fmts[] = {p->in, p->in, p->out, p->scale, p->scale};
+    tc_fmt fmts[] = {p->in, p->in_b, p->out, p->scale, p->scale};
     for (int o = 0; o < 5; o++) {
         if (!counts[o] || tc_fmt_get(fmts[o])->width >= 32)
             continue;
@@ -187,8 +189,7 @@ int main(int argc, char **argv)
     const tc_profile *rows;
     size_t n = tc_profile_table(&rows);
     for (size_t pi = 0; pi < n; pi++)
-        for (unsigned rep = 0; rep < REPS && rows[pi].in_b == rows[pi].in; rep++) {
-            /* tc_gemm takes one input format (issue 33: mixed pairs to come) */
+        for (unsigned rep = 0; rep < REPS; rep++) {
             problem q = {.p = &rows[pi]};
             draw(&r, &q);
             uint32_t *want = malloc(q.M * q.N * sizeof *want);
@@ -197,6 +198,12 @@ int main(int argc, char **argv)
             if (st == TC_OK)
                 for (unsigned t = 0; t <= 4; t++)
                     CHECK(run(&r, &q, t, want, 1) == TC_OK, "%s: tc_gemm failed", q.p->name);
+            /* every SIMD path this CPU runs, held to tc_dot the same way */
+            for (q.simd = TC_SIMD_PORTABLE; st == TC_OK && q.simd <= TC_SIMD_AVX512; q.simd++)
+                if (tc_gemm_simd_available(q.simd))
+                    CHECK(run(&r, &q, 2, want, 1) == TC_OK, "%s: tc_gemm simd %u failed",
+                          q.p->name, q.simd);
+            q.simd = TC_SIMD_AUTO;
             if (rep == 0)
                 errors(&r, &q);
             free(want);

@@ -1,6 +1,7 @@
 /* test_gemm_simd.c - every SIMD path this CPU runs (tc_gemm_opts.simd: AVX2, AVX-512)
  * gives the portable C path's bits, on millions of random FEDP steps: every FEDP,
- * mxf8f6f4 and mxf4 profile (the kinds the panel kernel computes), D of 96 x 97 (a
+ * mxf8f6f4 and mxf4 profile (the kinds the panel kernel computes; the mixed pairs with
+ * B in its own format), D of 96 x 97 (a
  * partial panel of 16 columns, a partial block of 32 rows), K of three steps and a
  * remainder (mxf8f6f4: its steps are its scale blocks), operands whose words are any
  * bits (specials included) or close in exponent (cancellations), scales near 1 or any
@@ -58,22 +59,21 @@ int main(int argc, char **argv)
         const tc_profile *p = &rows[pi];
         if (p->kind != TC_KIND_FEDP && p->kind != TC_KIND_MX && p->kind != TC_KIND_MXF4)
             continue;
-        if (p->in_b != p->in)
-            continue; /* tc_gemm takes one input format (issue 33: mixed pairs to come) */
         size_t K = 3 * p->L, blocks = p->kind == TC_KIND_FEDP ? 0 : p->L / p->scale_block;
         if (p->kind == TC_KIND_FEDP)
             K += 1 + tk_mod(&r, p->L - 1);
         else if (blocks > 1) /* mxf4: a remainder of whole scale blocks (K must be such) */
             K += p->scale_block * (1 + tk_mod(&r, blocks - 1));
         size_t ns = p->kind == TC_KIND_FEDP ? 0 : K / p->scale_block;
-        const tc_fmt_info *fi = tc_fmt_get(p->in), *fo = tc_fmt_get(p->out);
+        const tc_fmt_info *fi = tc_fmt_get(p->in), *fib = tc_fmt_get(p->in_b);
+        const tc_fmt_info *fo = tc_fmt_get(p->out);
         uint32_t *a = malloc(M * K * 4), *b = malloc(K * N * 4), *c = malloc(M * N * 4);
         uint32_t *sa = malloc((M * ns + 1) * 4), *sb = malloc((ns * N + 1) * 4);
         uint32_t *want = malloc(M * N * 4), *got = malloc(M * N * 4);
         for (size_t i = 0; i < M * K; i++)
             a[i] = word(&r, fi);
         for (size_t i = 0; i < K * N; i++)
-            b[i] = word(&r, fi);
+            b[i] = word(&r, fib); /* B in its own format (the mixed pairs) */
         for (size_t i = 0; i < M * N; i++)
             c[i] = word(&r, fo);
         for (size_t i = 0; i < M * ns; i++)

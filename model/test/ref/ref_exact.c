@@ -165,9 +165,10 @@ static int64_t int_value(const ref_fmt *d, uint32_t bits)
     EMU(w " mma e4m3->fp16 (fp16 emulation)", ar, E4M3, FP16),                        \
     EMU(w " mma e5m2->fp16 (fp16 emulation)", ar, E5M2, FP16)
 /* mxf8f6f4: one 32-term step of the tcgen05 f8f6f4 row, fp32 out, RZ. */
-#define MX(w, i)                                                                      \
+#define MX_AB(w, i, j)                                                                \
     {w, TC_ARCH_BLACKWELL, TC_INSTR_TCGEN05, TC_FMT_##i, TC_FMT_FP32, TC_KIND_MX, 32, 25, \
-     TC_RZ, -133, 23, TC_FMT_UE8M0, 32, "mxf8f6f4", 0, 0, TC_FMT_##i}
+     TC_RZ, -133, 23, TC_FMT_UE8M0, 32, "mxf8f6f4", 0, 0, TC_FMT_##j}
+#define MX(w, i) MX_AB(w, i, i)
 /* mxf4 / nvf4: 64 products per step, F = 35, RZ fp32. docs/contract.md names no
  * Emin_align for these kinds, so that field is left to the model (and reported). */
 #define MXF4(w, kindname, sc, blk)                                                    \
@@ -196,6 +197,9 @@ static int64_t int_value(const ref_fmt *d, uint32_t bits)
             25, -133, 10)
 #define F8F6F4_PAIRS(a, b1, b2, b3, b4)                                               \
     F8F6F4_PAIR(a, b1), F8F6F4_PAIR(a, b2), F8F6F4_PAIR(a, b3), F8F6F4_PAIR(a, b4)
+/* mxf8f6f4: A in a, B in b (a != b), its one fp32 row */
+#define MX_PAIR(a, b) MX_AB("blackwell tcgen05 mxf8f6f4 " #a " x " #b, a, b)
+#define MX_PAIRS(a, b1, b2, b3, b4) MX_PAIR(a, b1), MX_PAIR(a, b2), MX_PAIR(a, b3), MX_PAIR(a, b4)
 
 #define NONE REF_EMIN_NONE
 static const ref_profile REF_PROFILES[] = {
@@ -254,6 +258,11 @@ static const ref_profile REF_PROFILES[] = {
     MXF4("blackwell tcgen05 mxf4 (ue8m0/32)", "mxf4", UE8M0, 32),
     MXF4("blackwell tcgen05 mxf4nvf4 (ue8m0/16)", "mxf4nvf4", UE8M0, 16),
     MXF4("blackwell tcgen05 mxf4nvf4 (ue4m3/16)", "mxf4nvf4", UE4M3, 16),
+    MX_PAIRS(E4M3, E5M2, E3M2, E2M3, E2M1),
+    MX_PAIRS(E5M2, E4M3, E3M2, E2M3, E2M1),
+    MX_PAIRS(E3M2, E4M3, E5M2, E2M3, E2M1),
+    MX_PAIRS(E2M3, E4M3, E5M2, E3M2, E2M1),
+    MX_PAIRS(E2M1, E4M3, E5M2, E3M2, E2M3),
 };
 #undef NONE
 
@@ -718,13 +727,15 @@ int ref_dot(ref_ctx *w, const ref_profile *p, size_t k, const uint32_t *a,
 }
 
 /* mxf8f6f4: per block of L, one FEDP step of the f8f6f4 row whose products are
- * scaled by their block's scales (product exponent + e(sa) + e(sb)). */
+ * scaled by their block's scales (product exponent + e(sa) + e(sb)); a in p->in, b in
+ * p->in_b. */
 static int dot_mx(ref_ctx *w, const ref_profile *p, size_t k, const uint32_t *a,
                   const uint32_t *b, const uint32_t *sa, const uint32_t *sb, uint32_t c,
                   uint32_t *d)
 {
-    const ref_fmt *fin = ref_fmt_get(p->in), *fs = ref_fmt_get(p->scale);
-    if (!fin || !fs || p->L + 1 > REF_MAX_TERMS)
+    const ref_fmt *fin = ref_fmt_get(p->in), *finb = ref_fmt_get(p->in_b),
+                  *fs = ref_fmt_get(p->scale);
+    if (!fin || !finb || !fs || p->L + 1 > REF_MAX_TERMS)
         return -1;
     step_params sp = profile_step(p);
     uint32_t acc = c;
@@ -733,10 +744,10 @@ static int dot_mx(ref_ctx *w, const ref_profile *p, size_t k, const uint32_t *a,
         for (size_t i = 0; i < n; i++) {
             ref_num x, y, u, v;
             size_t g = (s + i) / p->scale_block;
-            if (ref_decode(p->in, a[s + i], &x) || ref_decode(p->in, b[s + i], &y) ||
+            if (ref_decode(p->in, a[s + i], &x) || ref_decode(p->in_b, b[s + i], &y) ||
                 ref_decode(p->scale, sa[g], &u) || ref_decode(p->scale, sb[g], &v))
                 return -1;
-            term_product(&w->term[i], &x, &y, fin->emin, fin->emin);
+            term_product(&w->term[i], &x, &y, fin->emin, finb->emin);
             term_scale(&w->term[i], &u, &v, fs->emin);
         }
         if (term_c(&w->term[n], p->out, acc))

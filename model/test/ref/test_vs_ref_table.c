@@ -147,8 +147,8 @@ int run_table(void)
         const tc_profile *f = NULL;
         tc_status st;
         if (m->scaled_kind)
-            st = tc_profile_find_scaled(m->arch, m->instr, m->scaled_kind, m->in, m->scale,
-                                        m->scale_block, &f);
+            st = tc_profile_find_scaled_ab(m->arch, m->instr, m->scaled_kind, m->in, m->in_b,
+                                           m->scale, m->scale_block, &f);
         else
             st = tc_profile_find_ab(m->arch, m->instr, m->in, m->in_b, m->out, &f);
         if (st != TC_OK || !f || my_row_for(f) != m) {
@@ -156,9 +156,12 @@ int run_table(void)
                    f ? f->name : "no row");
             bad++;
         }
-        /* the one-format lookup never lands on a mixed pair */
-        if (!m->scaled_kind && m->in != m->in_b &&
-            tc_profile_find(m->arch, m->instr, m->in, m->out, &f) == TC_OK && f->in_b != f->in) {
+        /* the one-format lookups never land on a mixed pair */
+        if (m->in != m->in_b &&
+            (m->scaled_kind ? tc_profile_find_scaled(m->arch, m->instr, m->scaled_kind, m->in,
+                                                     m->scale, m->scale_block, &f)
+                            : tc_profile_find(m->arch, m->instr, m->in, m->out, &f)) == TC_OK &&
+            f->in_b != f->in) {
             printf("table: tc_profile_find(%s) gives the mixed pair %s\n", m->what, f->name);
             bad++;
         }
