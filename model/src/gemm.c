@@ -114,8 +114,12 @@ static void *int_worker(void *arg)
         for (size_t j = 0; j < g->N; j++) {
             const uint32_t *b = g->bt + j * g->K;
             uint32_t acc = g->has_c ? g->C.data[at(g->C.layout, g->C.ld, i, j)] : 0;
-            for (size_t k = 0; k < g->K; k++)
-                acc += a[k] * b[k];
+            if (g->p->kind == TC_KIND_POPC_XOR) /* b1: popcount(a XOR b), dot_int.c */
+                for (size_t k = 0; k < g->K; k++)
+                    acc += a[k] ^ b[k];
+            else
+                for (size_t k = 0; k < g->K; k++)
+                    acc += a[k] * b[k];
             g->D.data[at(g->D.layout, g->D.ld, i, j)] = acc;
         }
     }
@@ -126,7 +130,7 @@ static void *int_worker(void *arg)
 /* B's values, transposed (N x K), for int_worker; TC_ENOMEM when there is no room. */
 static tc_status int_unpack_b(gemm_job *g)
 {
-    const tc_fmt_info *fi = &fmt_table[g->p->in];
+    const tc_fmt_info *fi = &fmt_table[g->p->in_b];
     if (g->N > SIZE_MAX / sizeof *g->bt / g->K || !(g->bt = malloc(g->N * g->K * sizeof *g->bt)))
         return TC_ENOMEM;
     for (size_t k = 0; k < g->K; k++)
@@ -483,13 +487,15 @@ tc_status tc_gemm(const tc_profile *p, size_t M, size_t N, size_t K, const tc_ma
         return TC_EINVAL;
     /* The kernels read A and B in one format: a mixed pair (issue 33) is refused rather
      * than read B in A's format (tc_mma_tile computes a pair's tile through tc_dot). */
-    if (p->in_b != p->in)
+    int ints = p->kind == TC_KIND_INT || p->kind == TC_KIND_POPC_AND ||
+               p->kind == TC_KIND_POPC_XOR;
+    if (p->in_b != p->in && !ints) /* the integer path decodes B in its own format */
         return TC_EUNSUPPORTED;
     gemm_job g = {.p = p, .M = M, .N = N, .K = K, .has_c = C != NULL,
                   .scaled = p->kind == TC_KIND_MX || p->kind == TC_KIND_MXF4,
                   .grouped = p->kind == TC_KIND_MXF4};
     tc_status st;
-    if ((st = operand(A, p->in, M, K, &g.A)) != TC_OK || (st = operand(B, p->in, K, N, &g.B)) != TC_OK)
+    if ((st = operand(A, p->in, M, K, &g.A)) != TC_OK || (st = operand(B, p->in_b, K, N, &g.B)) != TC_OK)
         return st;
     if (C && (st = operand(C, p->out, M, N, &g.C)) != TC_OK)
         return st;
@@ -534,7 +540,7 @@ tc_status tc_gemm(const tc_profile *p, size_t M, size_t N, size_t K, const tc_ma
             run_phase(&g, worker_count(asked, M), emu_worker);
         free(g.ea);
         free(g.eb);
-    } else if (p->kind == TC_KIND_INT) {
+    } else if (ints) {
         g.status = int_unpack_b(&g);
         if (g.status == TC_OK)
             run_phase(&g, worker_count(asked, M), int_worker);

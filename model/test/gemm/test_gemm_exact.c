@@ -41,9 +41,10 @@ static uint32_t word(tk_rng *r, tc_fmt f)
 static int ref_row(const tc_profile *mp, ref_profile *rp)
 {
     memset(rp, 0, sizeof *rp);
-    if (mp->kind == TC_KIND_INT) {
-        rp->kind = TC_KIND_INT;
+    if (mp->kind == TC_KIND_INT || mp->kind == TC_KIND_POPC_AND || mp->kind == TC_KIND_POPC_XOR) {
+        rp->kind = mp->kind; /* issue 33: the b1 kinds and the integer pairs too */
         rp->in = mp->in;
+        rp->in_b = mp->in_b;
         rp->out = mp->out;
         rp->L = mp->L ? mp->L : 16;
         return 1;
@@ -72,7 +73,7 @@ int main(int argc, char **argv)
     for (size_t pi = 0; pi < nrows; pi++) {
         const tc_profile *p = &rows[pi];
         ref_profile rp;
-        if (p->in_b != p->in)
+        if (p->in_b != p->in && p->kind != TC_KIND_INT)
             continue; /* tc_gemm takes one input format (issue 33: mixed pairs to come) */
         if (!ref_row(p, &rp)) {
             CHECK(0, "%s: no reference row", p->name);
@@ -95,7 +96,7 @@ int main(int argc, char **argv)
             for (size_t i = 0; i < M * K; i++)
                 a[i] = word(&r, p->in);
             for (size_t i = 0; i < K * N; i++)
-                b[i] = word(&r, p->in);
+                b[i] = word(&r, p->in_b);
             /* cancelling pairs: some columns of B are rows of A negated */
             for (size_t j = 0; j < N && j < M; j += 3)
                 for (size_t k = 0; k < K; k++)

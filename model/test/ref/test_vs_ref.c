@@ -35,7 +35,7 @@ static const char *const RES_NAMES[RES_COUNT] = {"nan", "inf", "zero", "subnorma
 
 static result_class classify(const row_ctx *rc, uint32_t bits)
 {
-    if (rc->rp.kind == TC_KIND_INT)
+    if (is_exact_kind(rc->rp.kind))
         return RES_INT;
     ref_num x;
     if (ref_decode(rc->fout->id, bits, &x) != 0)
@@ -95,12 +95,13 @@ static int make_row_ctx(const tc_profile *mp, row_ctx *rc)
 {
     memset(rc, 0, sizeof *rc);
     rc->mp = mp;
-    if (mp->kind == TC_KIND_INT) {
-        rc->rp.kind = TC_KIND_INT;
+    if (is_exact_kind(mp->kind)) {
+        rc->rp.kind = mp->kind;
         rc->rp.in = mp->in;
         rc->rp.in_b = mp->in_b;
         rc->rp.out = mp->out;
-        rc->rp.L = mp->L ? mp->L : 16;
+        /* b1: k up to 3 * 64, past the 128 of mma.m8n8k128 */
+        rc->rp.L = mp->kind != TC_KIND_INT ? 64 : mp->L ? mp->L : 16;
     } else {
         const ref_profile *m = my_row_for(mp);
         if (!m)
@@ -132,7 +133,7 @@ static double now_s(void)
 static uint64_t row_weight(const tc_profile *p)
 {
     switch (p->kind) {
-    case TC_KIND_INT: return 1;
+    case TC_KIND_INT: case TC_KIND_POPC_AND: case TC_KIND_POPC_XOR: return 1;
     case TC_KIND_FEDP: return 4;
     case TC_KIND_FP8_EMU: return 6;
     case TC_KIND_MX: return 6;
