@@ -235,7 +235,8 @@ size_t tc_profile_table(const tc_profile **rows);
 
 /* d = c + sum_{i<k} a[i]*b[i], in the profile's arithmetic (k > L chains steps;
  * for fp8 emulation, blocks of 32). a: k bit patterns of p->in, b: of p->in_b;
- * c, d: p->out.
+ * c, d: p->out. The b1 kinds take one bit a word (0 or 1; more is TC_EFORMAT) and
+ * give d = c + popcount(a AND b) or (a XOR b) over the k words.
  * Not for block-scaled profiles (use tc_dot_scaled). */
 tc_status tc_dot(const tc_profile *p, size_t k, const uint32_t *a, const uint32_t *b,
                  uint32_t c, uint32_t *d);

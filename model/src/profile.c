@@ -185,8 +185,9 @@ static const tc_profile profiles[] = {
     INTR(blackwell, mma, int8), INTR(blackwell, mma, uint8),
     INTR(blackwell, tcgen05, int8), INTR(blackwell, tcgen05, uint8),
     /* issue 33: the mixed-signedness pairs of the integer mma (.s8.u8, .u8.s8 from sm_75,
-     * .s4.u4, .u4.s4 with the int4 rows; ptxas takes them, ptx_targets.c). wgmma and
-     * tcgen05 kind::i8 take them too (PTX: .s8/.u8 for a and b each). */
+     * .s4.u4, .u4.s4 with the int4 rows; ptxas takes them, ptx_targets.c). wgmma takes
+     * them too (ptxas, .s8.u8 on sm_90a), and tcgen05 kind::i8, whose instruction
+     * descriptor gives a's and b's signedness apart. */
     INT_PAIRS(turing, mma, 8), INT_PAIRS(turing, mma, 4),
     INT_PAIRS(ampere, mma, 8), INT_PAIRS(ampere, mma, 4),
     INT_PAIRS(ada, mma, 8), INT_PAIRS(ada, mma, 4),
