@@ -25,48 +25,47 @@ expect_out "00000007\n7fffffff\nffffffff"
 run 2 "2 1 0\n" dot --arch ampere --in b1 --out s32 --popc and
 expect_err "line 1: a_0 = 0x2 is wider than b1 (1 bits)"
 
-# 2. b1 errors: the op the instruction lacks (Turing has .xor.popc alone), b1 without an
-#    op, an op without b1, a bad op, b1 on wgmma
-run 2 "1 1 0\n" dot --arch turing --in b1 --out s32 --popc and
-expect_err "--popc and: turing mma has no b1 .and.popc form"; expect_no_out
-run 2 "1 1 0\n" dot --arch ampere --in b1 --out s32
-expect_err "--in b1 needs --popc and|xor"; expect_no_out
-run 2 "3c00 3c00 0\n" dot --arch ampere --in fp16 --out fp32 --popc xor
-expect_err "--popc xor goes with --in b1 --out s32 alone"; expect_no_out
-run 2 "1 1 0\n" dot --arch ampere --in b1 --out fp32 --popc xor
-expect_err "not b1 x b1 --out fp32"
-run 2 "1 1 0\n" dot --arch ampere --in b1 --out s32 --popc or
-expect_err "unknown --popc 'or' (and or xor"
-run 2 "1 1 0\n" dot --arch hopper --instr wgmma --in b1 --out s32 --popc and
-expect_err "hopper wgmma has no b1 .and.popc form"
-run 2 "1 1 0\n" dot --arch volta --in b1 --out s32 --popc xor
-expect_err "volta mma has no b1 .xor.popc form"
+# 2. errors, each before any input is read (nothing printed), naming the argument and
+#    the instruction with its op or pair. A row: STDIN|tcsim dot's arguments|stderr.
+#    b1: the op the instruction lacks (Turing has .xor.popc alone; wgmma and Volta no
+#    b1), b1 without an op, an op without b1 or s32, a bad op; pairs: no int4 on
+#    Hopper's mma, no int8 x uint4, no integers on Volta.
+while IFS='|' read -r input args err; do
+    case $input in '#'*) continue ;; esac
+    # shellcheck disable=SC2086 # the arguments are words
+    run 2 "$input" dot $args
+    expect_err "$err"; expect_no_out
+done <<'TABLE'
+1 1 0\n|--arch turing --in b1 --out s32 --popc and|--popc and: turing mma has no b1 .and.popc form
+1 1 0\n|--arch hopper --instr wgmma --in b1 --out s32 --popc and|hopper wgmma has no b1 .and.popc form
+1 1 0\n|--arch volta --in b1 --out s32 --popc xor|volta mma has no b1 .xor.popc form
+1 1 0\n|--arch ampere --in b1 --out s32|--in b1 needs --popc and|xor
+3c00 3c00 0\n|--arch ampere --in fp16 --out fp32 --popc xor|--popc xor goes with --in b1 --out s32 alone
+1 1 0\n|--arch ampere --in b1 --out fp32 --popc xor|not b1 x b1 --out fp32
+1 1 0\n|--arch ampere --in b1 --out s32 --popc or|unknown --popc 'or' (and or xor
+8 f 0\n|--arch hopper --in-a int4 --in-b uint4 --out s32|hopper mma has no int4 x uint4 form
+8 f 0\n|--arch ampere --in-a int8 --in-b uint4 --out s32|ampere mma has no int8 x uint4 form
+8 f 0\n|--arch volta --in-a int8 --in-b uint8 --out s32|volta mma has no int8 x uint8 form
+TABLE
 
 # 3. integer pairs: int8 -1 * uint8 255 + int8 127 * uint8 1 = -128; uint8 128 * int8
 #    -128 = -16384; int4 -8 * uint4 15 = -120; uint4 15 * int4 7 past 2^31 - 1 wraps
-run 0 "ff 7f ff 01 0\n" dot --arch ampere --in-a int8 --in-b uint8 --out s32
-expect_out "ffffff80"
-run 0 "80 80 0\n" dot --arch hopper --in-a uint8 --in-b int8 --out s32
-expect_out "ffffc000"
-run 0 "80 80 0\n" dot --arch hopper --instr wgmma --in-a uint8 --in-b int8 --out s32
-expect_out "ffffc000"
-run 0 "8 f 0\n" dot --arch turing --in-a int4 --in-b uint4 --out s32
-expect_out "ffffff88"
-run 0 "f 7 7fffffff\n" dot --arch ada --in-a uint4 --in-b int4 --out s32
-expect_out "80000068"
+while IFS='|' read -r input args want; do
+    # shellcheck disable=SC2086 # the arguments are words
+    run 0 "$input" dot $args
+    expect_out "$want"
+done <<'TABLE'
+ff 7f ff 01 0\n|--arch ampere --in-a int8 --in-b uint8 --out s32|ffffff80
+80 80 0\n|--arch hopper --in-a uint8 --in-b int8 --out s32|ffffc000
+80 80 0\n|--arch hopper --instr wgmma --in-a uint8 --in-b int8 --out s32|ffffc000
+8 f 0\n|--arch turing --in-a int4 --in-b uint4 --out s32|ffffff88
+f 7 7fffffff\n|--arch ada --in-a uint4 --in-b int4 --out s32|80000068
+TABLE
 # b is read in its own format: 0xf is uint4 15, not int4 -1 (= 15, the same as above)
 run 2 "f 10 0\n" dot --arch ada --in-a int4 --in-b uint4 --out s32
 expect_err "line 1: b_0 = 0x10 is wider than uint4 (4 bits)"
 
-# 4. pair errors name the instruction and the pair: no int4 on Hopper's mma, no 8 x 4
-run 2 "8 f 0\n" dot --arch hopper --in-a int4 --in-b uint4 --out s32
-expect_err "hopper mma has no int4 x uint4 form"; expect_no_out
-run 2 "8 f 0\n" dot --arch ampere --in-a int8 --in-b uint4 --out s32
-expect_err "ampere mma has no int8 x uint4 form"
-run 2 "8 f 0\n" dot --arch volta --in-a int8 --in-b uint8 --out s32
-expect_err "volta mma has no int8 x uint8 form"
-
-# 5. tcsim list: the rows and kinds; --forms: every form per arch with its source (the
+# 4. tcsim list: the rows and kinds; --forms: every form per arch with its source (the
 #    A100 and H200 folders of data/vectors where they hold it, else the contract)
 run 0 "" list
 grep -qE "^ampere +mma +b1 +s32 +and.popc " out.txt || fail "tcsim list lacks ampere b1 and.popc"

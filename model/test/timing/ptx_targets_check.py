@@ -100,18 +100,13 @@ def main():
         n, k = rest.split("k")
         sm = int(first[len("sm_"):])
         text = instruction(form, int(m), int(n), int(k), fin, acc, op)
-        ok, msg = assemble(ptxas, text, sm)
-        if not ok:
+        # its first target, and the newest one ptxas here knows: every later target has
+        # it (sm_90, sm_100 keep .xor.popc and the int4 mma, say)
+        bad = [(t, msg) for t, (ok, msg) in ((t, assemble(ptxas, text, t)) for t in (sm, LATEST))
+               if not ok]
+        if bad:
             print("FAIL: %s %s %s %s %s: does not assemble for sm_%d:\n  %s\n  %s"
-                  % (form, shape, fin, acc, op, sm, text, msg))
-            failures += 1
-            continue
-        # every later target has it: the newest one ptxas here knows too (sm_90, sm_100
-        # keep .xor.popc and the int4 mma, say)
-        ok, msg = assemble(ptxas, text, LATEST)
-        if not ok:
-            print("FAIL: %s %s %s %s %s: does not assemble for sm_%d:\n  %s\n  %s"
-                  % (form, shape, fin, acc, op, LATEST, text, msg))
+                  % (form, shape, fin, acc, op, bad[0][0], text, bad[0][1]))
             failures += 1
             continue
         before = TARGETS[TARGETS.index(sm) - 1]
