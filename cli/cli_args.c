@@ -57,14 +57,19 @@ static int unknown_name(const char *cmd, const char *what, const char *s, int co
 {
     fprintf(stderr, "tcsim %s: unknown %s '%s' (one of:", cmd, what, CLI_WORD(s));
     for (int i = 0; i < count; i++)
-        fprintf(stderr, " %s", name(i));
+        if (name(i)) /* a format code without a row is skipped */
+            fprintf(stderr, " %s", name(i));
     fprintf(stderr, ")\n");
     return -1;
 }
 
 static const char *arch_name(int i) { return tc_arch_name((tc_arch)i); }
 static const char *instr_name(int i) { return tc_instr_name((tc_instr)i); }
-static const char *fmt_name(int i) { return tc_fmt_get((tc_fmt)i)->name; }
+static const char *fmt_name(int i)
+{
+    const tc_fmt_info *fi = tc_fmt_get((tc_fmt)i);
+    return fi ? fi->name : NULL;
+}
 
 int cli_parse_arch(const char *cmd, const char *s, tc_arch *out)
 {

@@ -128,7 +128,7 @@ static double cli_rate(double secs, uint64_t *seed)
         p += sprintf(p, "%08x\n", rand_value(seed, TC_FMT_FP32));
     }
     dot_options o = {TC_ARCH_AMPERE, TC_INSTR_MMA, TC_FMT_FP16, TC_FMT_FP32, TC_FMT_COUNT,
-                     NULL, 0, 0, 0, TC_FMT_COUNT};
+                     NULL, 0, 0, 0, TC_FMT_COUNT, 0};
     dot_stream ds;
     FILE *sink = fopen("/dev/null", "w");
     if (!sink || dot_open("bench", &o, &ds)) {

@@ -18,12 +18,14 @@ static void dot_help(FILE *f)
         "usage: tcsim dot --arch ARCH (--in FMT | --in-a FMT --in-b FMT) --out FMT\n"
         "                 [--instr mma|wgmma|tcgen05]\n"
         "                 [--kind mxf8f6f4|mxf4|mxf4nvf4 --scale ue8m0|ue4m3 [--block 16|32]]\n"
-        "                 [--engine model|rtl] [--sparse]\n\n"
+        "                 [--popc and|xor] [--engine model|rtl] [--sparse]\n\n"
         "Reads cases from standard input, one per line: 2k+1 hex words (0x optional),\n"
         "a_0..a_{k-1} and b_0..b_{k-1} as bit patterns of --in, then c as a bit pattern of\n"
         "--out. k may be any positive count (k > L chains FEDP steps). --in-a and --in-b\n"
         "give A and B different formats, where the instruction has the pair (e4m3 with\n"
-        "e5m2; the f8f6f4 formats on tcgen05): a in --in-a, b in --in-b. Block-scaled kinds\n"
+        "e5m2; the f8f6f4 formats on tcgen05; int8 with uint8, int4 with uint4): a in\n"
+        "--in-a, b in --in-b. --in b1 --out s32 takes --popc and|xor, the 1-bit op: d = c +\n"
+        "popcount(a AND b) or (a XOR b), one bit (0 or 1) per word. Block-scaled kinds\n"
         "take k/B scale words for a, then k/B for b, between b and c. Empty lines and lines\n"
         "starting with # are skipped. Prints d per case as lowercase hex.\n\n"
         "A bad line prints 'line N: <reason>' on stderr and exits 2 after the results of\n"
@@ -38,11 +40,42 @@ static void dot_help(FILE *f)
         "tf32: 4 keeps the first of 2, e the second).\n");
 }
 
+/* The 1-bit forms (issue 33): the op is part of the form, so b1 needs --popc and --popc
+ * needs b1 and s32. */
+static int popc_open(const char *cmd, const dot_options *o, tc_fmt in_b, dot_stream *ds)
+{
+    const char *op = o->popc == TC_KIND_POPC_AND ? "and" : "xor";
+    if (!o->popc) {
+        fprintf(stderr, "tcsim %s: --in b1 needs --popc and|xor (the 1-bit op)\n", cmd);
+        return -1;
+    }
+    if (o->in != TC_FMT_B1 || in_b != TC_FMT_B1 || o->out != TC_FMT_S32 || o->kind) {
+        fprintf(stderr, "tcsim %s: --popc %s goes with --in b1 --out s32 alone (the 1-bit "
+                        "forms), not %s x %s --out %s%s\n", cmd, op, tc_fmt_get(o->in)->name,
+                tc_fmt_get(in_b)->name, tc_fmt_get(o->out)->name, o->kind ? " --kind" : "");
+        return -1;
+    }
+    if (tc_profile_find_popc(o->arch, o->instr, o->popc, &ds->p) != TC_OK) {
+        fprintf(stderr, "tcsim %s: --popc %s: %s %s has no b1 .%s.popc form (tcsim list "
+                        "shows the supported combinations)\n", cmd, op,
+                tc_arch_name(o->arch), tc_instr_name(o->instr), op);
+        return -1;
+    }
+    if (o->rtl) {
+        fprintf(stderr, "tcsim %s: --engine rtl: no Verilated FEDP implements %s\n", cmd,
+                ds->p->name);
+        return -1;
+    }
+    return 0;
+}
+
 int dot_open(const char *cmd, const dot_options *o, dot_stream *ds)
 {
     memset(ds, 0, sizeof *ds);
     tc_status st;
     tc_fmt in_b = o->has_in_b ? o->in_b : o->in;
+    if (o->popc || o->in == TC_FMT_B1 || in_b == TC_FMT_B1)
+        return popc_open(cmd, o, in_b, ds);
     if (o->kind)
         st = tc_profile_find_scaled_ab(o->arch, o->instr, o->kind, o->in, in_b, o->scale,
                                        o->block, &ds->p);
@@ -291,7 +324,7 @@ static int dot_run(int argc, char **argv)
         }
         static const char *const takes_value[] = {"--arch", "--instr", "--in", "--in-a",
                                                    "--in-b", "--out", "--scale", "--kind",
-                                                   "--block", "--engine"};
+                                                   "--block", "--engine", "--popc"};
         size_t o_i = 0;
         while (o_i < sizeof takes_value / sizeof *takes_value && strcmp(opt, takes_value[o_i]))
             o_i++;
@@ -337,6 +370,13 @@ static int dot_run(int argc, char **argv)
             if (cli_parse_uint("dot", opt, v, 1, 1024, &u))
                 return CLI_USAGE;
             o.block = (unsigned)u;
+        } else if (!strcmp(opt, "--popc")) {
+            if (strcmp(v, "and") && strcmp(v, "xor")) {
+                fprintf(stderr, "tcsim dot: unknown --popc '%s' (and or xor: the b1 op)\n",
+                        CLI_WORD(v));
+                return CLI_USAGE;
+            }
+            o.popc = !strcmp(v, "and") ? TC_KIND_POPC_AND : TC_KIND_POPC_XOR;
         } else if (!strcmp(opt, "--engine")) {
             if (strcmp(v, "model") && strcmp(v, "rtl")) {
                 fprintf(stderr, "tcsim dot: unknown --engine '%s' (model or rtl)\n",

@@ -99,7 +99,7 @@ static unsigned select_bits(unsigned n)
 static void put_fmt_names(text *t, uint32_t mask)
 {
     for (int f = 0; f < TC_FMT_COUNT; f++)
-        if (mask >> f & 1u)
+        if (mask >> f & 1u && tc_fmt_get((tc_fmt)f))
             put(t, " %s", tc_fmt_get((tc_fmt)f)->name);
 }
 
@@ -227,6 +227,8 @@ static int emit_tc(text *t)
            "// |------|--------|-------|-------|-----|-----|------|------|------|------------|-----|-----|\n");
     for (int f = 0; f < TC_FMT_COUNT; f++) {
         const tc_fmt_info *fi = tc_fmt_get((tc_fmt)f);
+        if (!fi) /* a code without a row (appended on another branch) */
+            continue;
         put(t, "// | %4d | %-6s | %5d | %5u | %3u | %3u | %4d | %4d | %4d | %10u | %3d | %3d |\n",
             f, fi->name, (int)fi->cls, fi->width, fi->exp_bits, fi->man_bits, fi->bias, fi->emin,
             fi->emax, fi->ignore_low, fi->has_inf, fi->nan_style);
@@ -240,8 +242,9 @@ static int emit_tc(text *t)
            "  /* verilator lint_off UNUSEDPARAM */\n\n"
            "  // Format codes: the C enum tc_fmt, append only.\n");
     for (int f = 0; f < TC_FMT_COUNT; f++)
-        put(t, "  localparam int FMT_%s = %d;\n",
-            upper(tc_fmt_get((tc_fmt)f)->name, up, sizeof up), f);
+        if (tc_fmt_get((tc_fmt)f))
+            put(t, "  localparam int FMT_%s = %d;\n",
+                upper(tc_fmt_get((tc_fmt)f)->name, up, sizeof up), f);
     put(t, "  localparam int FMT_COUNT = %d;\n"
            "  localparam int FMT_BITS = %u;  // width of a format select\n\n"
            "  localparam int CLASS_FLOAT = %d;\n"
@@ -257,6 +260,8 @@ static int emit_tc(text *t)
         TC_NAN_IEEE, TC_NAN_ALL_ONES, TC_NAN_WORD, TC_EMIN_ALIGN_NONE);
     for (int f = 0; f < TC_FMT_COUNT; f++) {
         const tc_fmt_info *fi = tc_fmt_get((tc_fmt)f);
+        if (!fi)
+            continue;
         put(t, "\n");
         for (int k = 0; k < N_FIELDS; k++)
             put(t, "  localparam int %s_%s = %d;\n", upper(fi->name, up, sizeof up),
@@ -271,6 +276,8 @@ static int emit_tc(text *t)
     for (int k = 0; k < N_FIELDS; k++) {
         put(t, "\n  function automatic int %s(input int fmt);\n    case (fmt)\n", field_fn[k]);
         for (int f = 0; f < TC_FMT_COUNT; f++) {
+            if (!tc_fmt_get((tc_fmt)f))
+                continue;
             upper(tc_fmt_get((tc_fmt)f)->name, up, sizeof up);
             put(t, "      FMT_%s: %s = %s_%s;\n", up, field_fn[k], up, field_param[k]);
         }

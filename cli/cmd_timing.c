@@ -75,12 +75,19 @@ static int list_gpus(void)
 static int list_ptx(void)
 {
     tc_ptx_instr p;
-    printf("%-7s %-12s %-5s %-5s %s\n", "form", "shape", "in", "acc", "first target");
+    printf("%-7s %-12s %-10s %-5s %s\n", "form", "shape", "in", "acc",
+           "first target [b1 op]");
     for (size_t i = 0; tc_ptx_instr_get(i, &p) == TC_OK; i++) {
-        char shape[48];
+        char shape[48], in[24];
         snprintf(shape, sizeof shape, "m%un%uk%u", p.m, p.n, p.k);
-        printf("%-7s %-12s %-5s %-5s sm_%u\n", tc_ptx_form_name(p.form), shape,
-               tc_fmt_get(p.in)->name, tc_fmt_get(p.acc)->name, p.sm);
+        /* a pair as A x B in one word, as `tcsim list` shows it (issue 33) */
+        if (p.in_b != p.in)
+            snprintf(in, sizeof in, "%sx%s", tc_fmt_get(p.in)->name, tc_fmt_get(p.in_b)->name);
+        else
+            snprintf(in, sizeof in, "%s", tc_fmt_get(p.in)->name);
+        printf("%-7s %-12s %-10s %-5s sm_%u%s\n", tc_ptx_form_name(p.form), shape, in,
+               tc_fmt_get(p.acc)->name, p.sm,
+               p.op == TC_KIND_POPC_AND ? " and.popc" : p.op == TC_KIND_POPC_XOR ? " xor.popc" : "");
     }
     return CLI_OK;
 }

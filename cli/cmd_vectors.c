@@ -141,7 +141,7 @@ static int vectors_run(int argc, char **argv)
 {
     const char *dir = NULL, *gpu = NULL, *arch_s = NULL;
     dot_options o = {TC_ARCH_AMPERE, TC_INSTR_MMA, TC_FMT_FP16, TC_FMT_FP32, TC_FMT_COUNT,
-                     NULL, 0, 0, 0, TC_FMT_COUNT};
+                     NULL, 0, 0, 0, TC_FMT_COUNT, 0};
     unsigned long long show = 3;
     int have_dir = 0;
     for (int i = 1; i < argc; i++) {

@@ -17,6 +17,7 @@ typedef struct dot_options {
     int has_in_b;           /* b in in_b (--in-a/--in-b); 0: b in `in` as a (zero-initialised
                              * options stay one-format) */
     tc_fmt in_b;
+    tc_kind popc;           /* b1 (issue 33): TC_KIND_POPC_AND / _XOR (--popc), else 0 */
 } dot_options;
 
 typedef struct dot_stream {

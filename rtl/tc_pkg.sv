@@ -22,6 +22,7 @@
 // |   13 | int4   |     2 |     4 |   0 |   0 |    0 |    0 |    0 |          0 |   0 |   0 |
 // |   14 | uint4  |     2 |     4 |   0 |   0 |    0 |    0 |    0 |          0 |   0 |   0 |
 // |   15 | s32    |     2 |    32 |   0 |   0 |    0 |    0 |    0 |          0 |   0 |   0 |
+// |   17 | b1     |     2 |     1 |   0 |   0 |    0 |    0 |    0 |          0 |   0 |   0 |
 //
 // class: 0 float, 1 scale, 2 integer. nan: 0 none, 1 IEEE (all-ones exponent),
 // 2 all-ones exponent and fraction only (e4m3), 3 whole word all ones (ue8m0).
@@ -47,8 +48,9 @@ package tc_pkg;
   localparam int FMT_INT4 = 13;
   localparam int FMT_UINT4 = 14;
   localparam int FMT_S32 = 15;
-  localparam int FMT_COUNT = 16;
-  localparam int FMT_BITS = 4;  // width of a format select
+  localparam int FMT_B1 = 17;
+  localparam int FMT_COUNT = 18;
+  localparam int FMT_BITS = 5;  // width of a format select
 
   localparam int CLASS_FLOAT = 0;
   localparam int CLASS_SCALE = 1;
@@ -251,6 +253,18 @@ package tc_pkg;
   localparam int S32_HAS_INF = 0;
   localparam int S32_NAN_STYLE = 0;
   localparam int S32_SIGNED = 1;
+
+  localparam int B1_CLASS = 2;
+  localparam int B1_WIDTH = 1;
+  localparam int B1_EXP_BITS = 0;
+  localparam int B1_MAN_BITS = 0;
+  localparam int B1_BIAS = 0;
+  localparam int B1_EMIN = 0;
+  localparam int B1_EMAX = 0;
+  localparam int B1_IGNORE_LOW = 0;
+  localparam int B1_HAS_INF = 0;
+  localparam int B1_NAN_STYLE = 0;
+  localparam int B1_SIGNED = 0;
 
   // Registers between an FEDP's inputs and its result (fedp.sv, fedp_grouped.sv):
   // the model's TC_FEDP_LATENCY, which its timing and the testbenches use too, and
@@ -456,6 +470,7 @@ package tc_pkg;
       FMT_INT4: fmt_class = INT4_CLASS;
       FMT_UINT4: fmt_class = UINT4_CLASS;
       FMT_S32: fmt_class = S32_CLASS;
+      FMT_B1: fmt_class = B1_CLASS;
       default: fmt_class = 0;
     endcase
   endfunction
@@ -478,6 +493,7 @@ package tc_pkg;
       FMT_INT4: fmt_width = INT4_WIDTH;
       FMT_UINT4: fmt_width = UINT4_WIDTH;
       FMT_S32: fmt_width = S32_WIDTH;
+      FMT_B1: fmt_width = B1_WIDTH;
       default: fmt_width = 0;
     endcase
   endfunction
@@ -500,6 +516,7 @@ package tc_pkg;
       FMT_INT4: exp_bits = INT4_EXP_BITS;
       FMT_UINT4: exp_bits = UINT4_EXP_BITS;
       FMT_S32: exp_bits = S32_EXP_BITS;
+      FMT_B1: exp_bits = B1_EXP_BITS;
       default: exp_bits = 0;
     endcase
   endfunction
@@ -522,6 +539,7 @@ package tc_pkg;
       FMT_INT4: man_bits = INT4_MAN_BITS;
       FMT_UINT4: man_bits = UINT4_MAN_BITS;
       FMT_S32: man_bits = S32_MAN_BITS;
+      FMT_B1: man_bits = B1_MAN_BITS;
       default: man_bits = 0;
     endcase
   endfunction
@@ -544,6 +562,7 @@ package tc_pkg;
       FMT_INT4: bias = INT4_BIAS;
       FMT_UINT4: bias = UINT4_BIAS;
       FMT_S32: bias = S32_BIAS;
+      FMT_B1: bias = B1_BIAS;
       default: bias = 0;
     endcase
   endfunction
@@ -566,6 +585,7 @@ package tc_pkg;
       FMT_INT4: emin = INT4_EMIN;
       FMT_UINT4: emin = UINT4_EMIN;
       FMT_S32: emin = S32_EMIN;
+      FMT_B1: emin = B1_EMIN;
       default: emin = 0;
     endcase
   endfunction
@@ -588,6 +608,7 @@ package tc_pkg;
       FMT_INT4: emax = INT4_EMAX;
       FMT_UINT4: emax = UINT4_EMAX;
       FMT_S32: emax = S32_EMAX;
+      FMT_B1: emax = B1_EMAX;
       default: emax = 0;
     endcase
   endfunction
@@ -610,6 +631,7 @@ package tc_pkg;
       FMT_INT4: ignore_low = INT4_IGNORE_LOW;
       FMT_UINT4: ignore_low = UINT4_IGNORE_LOW;
       FMT_S32: ignore_low = S32_IGNORE_LOW;
+      FMT_B1: ignore_low = B1_IGNORE_LOW;
       default: ignore_low = 0;
     endcase
   endfunction
@@ -632,6 +654,7 @@ package tc_pkg;
       FMT_INT4: has_inf = INT4_HAS_INF;
       FMT_UINT4: has_inf = UINT4_HAS_INF;
       FMT_S32: has_inf = S32_HAS_INF;
+      FMT_B1: has_inf = B1_HAS_INF;
       default: has_inf = 0;
     endcase
   endfunction
@@ -654,6 +677,7 @@ package tc_pkg;
       FMT_INT4: nan_style = INT4_NAN_STYLE;
       FMT_UINT4: nan_style = UINT4_NAN_STYLE;
       FMT_S32: nan_style = S32_NAN_STYLE;
+      FMT_B1: nan_style = B1_NAN_STYLE;
       default: nan_style = 0;
     endcase
   endfunction
@@ -676,6 +700,7 @@ package tc_pkg;
       FMT_INT4: is_signed = INT4_SIGNED;
       FMT_UINT4: is_signed = UINT4_SIGNED;
       FMT_S32: is_signed = S32_SIGNED;
+      FMT_B1: is_signed = B1_SIGNED;
       default: is_signed = 0;
     endcase
   endfunction

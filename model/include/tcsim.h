@@ -65,6 +65,10 @@ typedef enum tc_fmt {
     TC_FMT_INT4,
     TC_FMT_UINT4,
     TC_FMT_S32,    /* integer accumulator / output */
+    /* 16 is TC_FMT_FP64 (issue 33, fp64 DMMA) */
+    /* issue 33, 1-bit forms: one bit per word (0 or 1), a and b of the .and.popc and
+     * .xor.popc kinds */
+    TC_FMT_B1 = 17,
     TC_FMT_COUNT
 } tc_fmt;
 
@@ -158,7 +162,11 @@ typedef enum tc_kind {
     TC_KIND_FP8_EMU,    /* fp8 through the arch's fp16 path (hopper/blackwell mma) */
     TC_KIND_INT,        /* exact s32 accumulate with wrap-around (no hardware data) */
     TC_KIND_MX,         /* mxf8f6f4: one L-term FEDP step, product exponents scaled */
-    TC_KIND_MXF4        /* mxf4 / mxf4nvf4: exact 16-term groups, scaled, F = 35 */
+    TC_KIND_MXF4,       /* mxf4 / mxf4nvf4: exact 16-term groups, scaled, F = 35 */
+    /* issue 33, b1: d = c + popcount(a OP b) over k, s32 with wrap-around (found with
+     * tc_profile_find_popc, the op being part of the form) */
+    TC_KIND_POPC_AND,   /* mma .and.popc (sm_80 on) */
+    TC_KIND_POPC_XOR    /* mma .xor.popc (sm_75 on) */
 } tc_kind;
 
 #define TC_EMIN_ALIGN_NONE (-100000) /* no floor on the alignment exponent */
@@ -200,9 +208,19 @@ tc_status tc_profile_find(tc_arch a, tc_instr i, tc_fmt in, tc_fmt out,
 /* Find the profile of (arch, instr, in_a, in_b, out): a in in_a, b in in_b. With
  * in_a == in_b it is tc_profile_find; the mixed pairs exist where the PTX ISA has them
  * (e4m3 with e5m2 for ada mma, hopper mma and wgmma; every pair of e4m3, e5m2, e3m2,
- * e2m3, e2m1 for blackwell tcgen05 kind::f8f6f4). TC_EUNSUPPORTED if there is none. */
+ * e2m3, e2m1 for blackwell tcgen05 kind::f8f6f4; int8 with uint8 both ways on every
+ * arch with int8 mma, int4 with uint4 where it has int4 mma). TC_EUNSUPPORTED if there
+ * is none. */
 tc_status tc_profile_find_ab(tc_arch a, tc_instr i, tc_fmt in_a, tc_fmt in_b, tc_fmt out,
                              const tc_profile **out_profile);
+
+/* The 1-bit forms (issue 33): op is TC_KIND_POPC_AND or TC_KIND_POPC_XOR, a and b are
+ * b1 and c, d s32. The op is part of the form, as a scale is of the block-scaled kinds:
+ * tc_profile_find and tc_profile_find_ab do not return these rows (TC_EUNSUPPORTED for
+ * b1), since no op is the default. TC_EINVAL for another op or a NULL out_profile,
+ * TC_EUNSUPPORTED where the arch and instruction lack the op (.xor.popc from Turing,
+ * .and.popc from Ampere, mma only). */
+tc_status tc_profile_find_popc(tc_arch a, tc_instr i, tc_kind op, const tc_profile **out_profile);
 
 /* Block-scaled kinds (tcgen05 only): kind_name is "mxf8f6f4", "mxf4" or "mxf4nvf4";
  * scale_block 0 selects the kind's default (32, or 16 for mxf4nvf4). */
@@ -224,7 +242,8 @@ size_t tc_profile_table(const tc_profile **rows);
 
 /* d = c + sum_{i<k} a[i]*b[i], in the profile's arithmetic (k > L chains steps;
  * for fp8 emulation, blocks of 32). a: k bit patterns of p->in, b: of p->in_b;
- * c, d: p->out.
+ * c, d: p->out. The b1 kinds take one bit a word (0 or 1; more is TC_EFORMAT) and
+ * give d = c + popcount(a AND b) or (a XOR b) over the k words.
  * Not for block-scaled profiles (use tc_dot_scaled). */
 tc_status tc_dot(const tc_profile *p, size_t k, const uint32_t *a, const uint32_t *b,
                  uint32_t c, uint32_t *d);

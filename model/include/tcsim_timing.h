@@ -128,7 +128,8 @@ tc_status tc_mma_shape_parse(const char *s, unsigned *m, unsigned *n, unsigned *
 /* The PTX instructions a GPU runs (added in 0.2.3). The structure times any shape its
  * formats allow; these say which of them a target has as an instruction, so that a
  * caller can tell a GPU's instructions from the structure's what-ifs (docs/timing.md).
- * Rows: the PTX ISA's mma, mma.sp and wmma forms over tc_fmt (one format for a and b),
+ * Rows: the PTX ISA's mma, mma.sp and wmma forms over tc_fmt (pairs of a and b formats,
+ * the b1 ops too),
  * each with the first target that has it; model/test/timing/ptx_targets_check.py holds
  * every row against ptxas. */
 typedef enum tc_ptx_form {
@@ -142,12 +143,23 @@ typedef struct tc_ptx_instr {
     unsigned m, n, k;
     tc_fmt in, acc;
     unsigned sm;                 /* first target: 80 for sm_80; every later one has it */
+    /* appended for issue 33 (every arithmetic form): */
+    tc_fmt in_b;                 /* format of b: in, but for the mixed pairs (int8 x
+                                    uint8, e4m3 x e5m2) */
+    tc_kind op;                  /* the b1 rows: TC_KIND_POPC_AND or TC_KIND_POPC_XOR
+                                    (.and.popc, .xor.popc); 0 for every other row */
 } tc_ptx_instr;
 /* The i-th row (0, 1, ...); TC_EUNSUPPORTED past the end, TC_EINVAL for a NULL out. */
 tc_status tc_ptx_instr_get(size_t i, tc_ptx_instr *out);
 /* The row of op as wmma (wmma nonzero) or as mma / mma.sp (op->sparse); TC_EUNSUPPORTED
- * if PTX has no such instruction, TC_EINVAL for a NULL pointer or a sparse wmma. */
+ * if PTX has no such instruction, TC_EINVAL for a NULL pointer or a sparse wmma. op has
+ * one format: the rows with b in a's format answer (for b1, the first op listed,
+ * .xor.popc, the one every target with b1 has); tc_ptx_lookup names a pair or an op. */
 tc_status tc_ptx_find(const tc_mma_op *op, int wmma, tc_ptx_instr *out);
+/* The row whose every field but sm is key's (form, shape, in, in_b, acc, op): the pairs
+ * and the b1 ops (issue 33). TC_EUNSUPPORTED if PTX has no such instruction, TC_EINVAL
+ * for a NULL pointer. */
+tc_status tc_ptx_lookup(const tc_ptx_instr *key, tc_ptx_instr *out);
 /* The PTX target of an arch, as tc_ptx_instr.sm counts it (volta 70, turing 75, ampere
  * 80, ada 89, hopper 90, blackwell 100); 0 for a value that is no tc_arch. An
  * instruction is one of the arch's when its row's sm is at most this. */

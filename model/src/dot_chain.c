@@ -96,6 +96,8 @@ tc_status tc_dot_engine(const tc_profile *p, size_t k, const uint32_t *a, const 
         step = model_step;
     switch (p->kind) {
     case TC_KIND_INT:
+    case TC_KIND_POPC_AND:
+    case TC_KIND_POPC_XOR:
         *d = tc_dot_int_run(p, k, a, b, c);
         return TC_OK;
     case TC_KIND_FP8_EMU:

@@ -458,7 +458,8 @@ tc_status tc_fp8_emu_blocks(const tc_profile *p, const tc_profile *sp, size_t nb
                             const uint32_t *ha, const uint32_t *hb, uint32_t c, uint32_t *d,
                             tc_step_fn step, void *ctx);
 
-/* Integer kinds (dot_int.c): exact products, s32 accumulation with wrap-around. */
+/* Integer kinds (dot_int.c): exact products, s32 accumulation with wrap-around; the
+ * 1-bit popc kinds too. */
 uint32_t tc_dot_int_run(const tc_profile *p, size_t k, const uint32_t *a, const uint32_t *b,
                         uint32_t c);
 

@@ -10,7 +10,8 @@
 
 const tc_fmt_info *tc_fmt_get(tc_fmt f)
 {
-    return ((unsigned)f < TC_FMT_COUNT) ? &fmt_table[f] : NULL;
+    /* a code without a row (one appended on another branch, not yet here) is no format */
+    return ((unsigned)f < TC_FMT_COUNT && fmt_table[f].name) ? &fmt_table[f] : NULL;
 }
 
 tc_status tc_fmt_parse(const char *name, tc_fmt *out)
@@ -18,7 +19,7 @@ tc_status tc_fmt_parse(const char *name, tc_fmt *out)
     if (!name || !out)
         return TC_EINVAL;
     for (unsigned f = 0; f < TC_FMT_COUNT; f++)
-        if (!strcmp(name, fmt_table[f].name)) {
+        if (fmt_table[f].name && !strcmp(name, fmt_table[f].name)) {
             *out = (tc_fmt)f;
             return TC_OK;
         }

@@ -24,6 +24,7 @@
  *   e2m1      4   2   1    1   none (max 6)
  *   ue8m0     8   8   0  127   2^(x-127); 0xff NaN; no zero
  *   ue4m3     8   4   3    7   e4m3 with the sign bit ignored
+ *   b1        1   unsigned integer, the bit of the .b1 mma forms (0 or 1)
  */
 /*                    name     cls             w   eb mb  bias emin  emax ign inf nan          sgn */
 __attribute__((unused)) static const tc_fmt_info fmt_table[TC_FMT_COUNT] = {
@@ -43,6 +44,7 @@ __attribute__((unused)) static const tc_fmt_info fmt_table[TC_FMT_COUNT] = {
     [TC_FMT_INT4]  = {"int4",  TC_CLASS_INT,   4,  0, 0,  0,   0,    0,   0,  0, TC_NAN_NONE, 1},
     [TC_FMT_UINT4] = {"uint4", TC_CLASS_INT,   4,  0, 0,  0,   0,    0,   0,  0, TC_NAN_NONE, 0},
     [TC_FMT_S32]   = {"s32",   TC_CLASS_INT,   32, 0, 0,  0,   0,    0,   0,  0, TC_NAN_NONE, 1},
+    [TC_FMT_B1]    = {"b1",    TC_CLASS_INT,   1,  0, 0,  0,   0,    0,   0,  0, TC_NAN_NONE, 0},
 };
 
 /* Bit pattern of +-Inf and +-0 of a float format. */

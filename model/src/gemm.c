@@ -116,8 +116,12 @@ static void *int_worker(void *arg)
         for (size_t j = 0; j < g->N; j++) {
             const uint32_t *b = g->bt + j * g->K;
             uint32_t acc = g->has_c ? g->C.data[at(g->C.layout, g->C.ld, i, j)] : 0;
-            for (size_t k = 0; k < g->K; k++)
-                acc += a[k] * b[k];
+            if (g->p->kind == TC_KIND_POPC_XOR) /* b1: popcount(a XOR b), dot_int.c */
+                for (size_t k = 0; k < g->K; k++)
+                    acc += a[k] ^ b[k];
+            else
+                for (size_t k = 0; k < g->K; k++)
+                    acc += a[k] * b[k];
             g->D.data[at(g->D.layout, g->D.ld, i, j)] = acc;
         }
     }
@@ -487,6 +491,9 @@ tc_status tc_gemm(const tc_profile *p, size_t M, size_t N, size_t K, const tc_ma
 {
     if (!p || !D || !D->data || !M || !N || !K)
         return TC_EINVAL;
+    /* the exact integer kinds, b1 popcounts among them, share one path */
+    int ints = p->kind == TC_KIND_INT || p->kind == TC_KIND_POPC_AND ||
+               p->kind == TC_KIND_POPC_XOR;
     gemm_job g = {.p = p, .M = M, .N = N, .K = K, .has_c = C != NULL,
                   .scaled = p->kind == TC_KIND_MX || p->kind == TC_KIND_MXF4,
                   .grouped = p->kind == TC_KIND_MXF4};
@@ -537,7 +544,7 @@ tc_status tc_gemm(const tc_profile *p, size_t M, size_t N, size_t K, const tc_ma
             run_phase(&g, worker_count(asked, M), emu_worker);
         free(g.ea);
         free(g.eb);
-    } else if (p->kind == TC_KIND_INT) {
+    } else if (ints) {
         g.status = int_unpack_b(&g);
         if (g.status == TC_OK)
             run_phase(&g, worker_count(asked, M), int_worker);

@@ -34,6 +34,7 @@
 #define F_uint8 TC_FMT_UINT8
 #define F_int4 TC_FMT_INT4
 #define F_uint4 TC_FMT_UINT4
+#define F_b1 TC_FMT_B1
 
 #define NONE TC_EMIN_ALIGN_NONE
 #define NOSCALE TC_FMT_COUNT, 0
@@ -85,6 +86,17 @@
  * ("..._mxf8f6f4_e4m3xe5m2_fp32"): A in `a`, B in each of the four other formats. */
 #define MX_AB(a, b) MX_ROW(#a "x" #b, a, b)
 #define MX_A(a, b1, b2, b3, b4) MX_AB(a, b1), MX_AB(a, b2), MX_AB(a, b3), MX_AB(a, b4)
+/* issue 33: the mixed-signedness integer pairs, a in ina and b in inb (int8 x uint8 as
+ * "ampere_mma_int8xuint8_s32", as `tcsim list` shows the pair) */
+#define INTR_AB(arch, instr, ina, inb) \
+    {#arch "_" #instr "_" #ina "x" #inb "_s32", A_##arch, I_##instr, F_##ina, \
+     TC_FMT_S32, TC_KIND_INT, 16, 0, TC_RZ, NONE, 0, NOSCALE, SRC_CONTRACT, 0, F_##inb}
+#define INT_PAIRS(arch, instr, s) INTR_AB(arch, instr, int##s, uint##s), \
+    INTR_AB(arch, instr, uint##s, int##s)
+/* issue 33, b1: one row per op ("turing_mma_b1_xor_s32"), exact popcounts in s32 */
+#define POPC(arch, op, OP) \
+    {#arch "_mma_b1_" #op "_s32", A_##arch, TC_INSTR_MMA, TC_FMT_B1, TC_FMT_S32, \
+     TC_KIND_POPC_##OP, 16, 0, TC_RZ, NONE, 0, NOSCALE, SRC_CONTRACT, 0, TC_FMT_B1}
 #define MXF4(kind, scale, block) \
     {"blackwell_tcgen05_" kind "_e2m1_" #scale "_fp32", TC_ARCH_BLACKWELL, TC_INSTR_TCGEN05, \
      TC_FMT_E2M1, TC_FMT_FP32, TC_KIND_MXF4, 64, 35, TC_RZ, -133, 23, F_##scale, block, \
@@ -117,7 +129,8 @@
 #define EMU_ROWS(arch) \
     EMU(arch, e4m3, fp32, TC_RZ, 23), EMU(arch, e4m3, fp16, TC_RNE, 10), \
     EMU(arch, e5m2, fp32, TC_RZ, 23), EMU(arch, e5m2, fp16, TC_RNE, 10)
-/* ... and their mixed pairs (Hopper's mma.m16n8k32 has e4m3 x e5m2 both ways). */
+/* ... and their mixed pairs (Hopper's and Blackwell's mma.m16n8k32 have e4m3 x e5m2 both
+ * ways). */
 #define EMU_PAIR_ROWS(arch) \
     EMU_AB(arch, e4m3, e5m2, fp32, TC_RZ, 23), EMU_AB(arch, e4m3, e5m2, fp16, TC_RNE, 10), \
     EMU_AB(arch, e5m2, e4m3, fp32, TC_RZ, 23), EMU_AB(arch, e5m2, e4m3, fp16, TC_RNE, 10)
@@ -182,6 +195,25 @@ static const tc_profile profiles[] = {
     INTR(hopper, wgmma, int8), INTR(hopper, wgmma, uint8),
     INTR(blackwell, mma, int8), INTR(blackwell, mma, uint8),
     INTR(blackwell, tcgen05, int8), INTR(blackwell, tcgen05, uint8),
+    /* issue 33: the mixed-signedness pairs of the integer mma (.s8.u8, .u8.s8 from sm_75,
+     * .s4.u4, .u4.s4 with the int4 rows; ptxas takes them, ptx_targets.c). wgmma takes
+     * them too (ptxas, .s8.u8 on sm_90a), and tcgen05 kind::i8, whose instruction
+     * descriptor gives a's and b's signedness apart. */
+    INT_PAIRS(turing, mma, 8), INT_PAIRS(turing, mma, 4),
+    INT_PAIRS(ampere, mma, 8), INT_PAIRS(ampere, mma, 4),
+    INT_PAIRS(ada, mma, 8), INT_PAIRS(ada, mma, 4),
+    INT_PAIRS(hopper, mma, 8), INT_PAIRS(hopper, wgmma, 8),
+    INT_PAIRS(blackwell, mma, 8), INT_PAIRS(blackwell, tcgen05, 8),
+    /* issue 33, b1: mma.m8n8k128 .xor.popc from sm_75, .and.popc (and m16n8k128/k256)
+     * from sm_80; ptxas takes both up to sm_100 */
+    POPC(turing, xor, XOR),
+    POPC(ampere, xor, XOR), POPC(ampere, and, AND),
+    POPC(ada, xor, XOR), POPC(ada, and, AND),
+    POPC(hopper, xor, XOR), POPC(hopper, and, AND),
+    POPC(blackwell, xor, XOR), POPC(blackwell, and, AND),
+    /* issue 33: Blackwell's mma keeps sm_89's e4m3 x e5m2 forms (ptxas, sm_100), through
+     * the fp16 emulation of its equal-format rows (test_ptx_coverage found them missing) */
+    EMU_PAIR_ROWS(blackwell),
 };
 #define N_PROFILES (sizeof profiles / sizeof profiles[0])
 
@@ -231,6 +263,11 @@ static int is_scaled(const tc_profile *p)
     return p->kind == TC_KIND_MX || p->kind == TC_KIND_MXF4;
 }
 
+static int is_popc(tc_kind k)
+{
+    return k == TC_KIND_POPC_AND || k == TC_KIND_POPC_XOR;
+}
+
 tc_status tc_profile_find_ab(tc_arch a, tc_instr i, tc_fmt in_a, tc_fmt in_b, tc_fmt out,
                              const tc_profile **out_profile)
 {
@@ -239,7 +276,7 @@ tc_status tc_profile_find_ab(tc_arch a, tc_instr i, tc_fmt in_a, tc_fmt in_b, tc
     for (size_t n = 0; n < N_PROFILES; n++) {
         const tc_profile *p = &profiles[n];
         if (p->arch == a && p->instr == i && p->in == in_a && p->in_b == in_b &&
-            p->out == out && !is_scaled(p)) {
+            p->out == out && !is_scaled(p) && !is_popc(p->kind)) {
             *out_profile = p;
             return TC_OK;
         }
@@ -251,6 +288,18 @@ tc_status tc_profile_find(tc_arch a, tc_instr i, tc_fmt in, tc_fmt out,
                           const tc_profile **out_profile)
 {
     return tc_profile_find_ab(a, i, in, in, out, out_profile);
+}
+
+tc_status tc_profile_find_popc(tc_arch a, tc_instr i, tc_kind op, const tc_profile **out_profile)
+{
+    if (!out_profile || !is_popc(op))
+        return TC_EINVAL;
+    for (size_t n = 0; n < N_PROFILES; n++)
+        if (profiles[n].arch == a && profiles[n].instr == i && profiles[n].kind == op) {
+            *out_profile = &profiles[n];
+            return TC_OK;
+        }
+    return TC_EUNSUPPORTED;
 }
 
 tc_status tc_profile_find_scaled_ab(tc_arch a, tc_instr i, const char *kind_name, tc_fmt in_a,

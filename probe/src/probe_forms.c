@@ -108,7 +108,8 @@ size_t probe_forms(unsigned sm, probe_form *out, size_t cap)
     const tc_profile *p;
     tc_ptx_instr r;
     for (size_t i = 0; tc_ptx_instr_get(i, &r) == TC_OK; i++) {
-        if (r.form == TC_PTX_WMMA || r.sm > sm ||
+        /* one format for A and B: the pairs and the b1 ops (issue 33) are not probed */
+        if (r.form == TC_PTX_WMMA || r.sm > sm || r.in_b != r.in ||
             tc_profile_find(arch, TC_INSTR_MMA, r.in, r.acc, &p) != TC_OK)
             continue;
         probe_form f = {TC_INSTR_MMA, r.form == TC_PTX_MMA_SP, r.m, r.n, r.k, r.in, r.acc,

@@ -51,9 +51,10 @@ static void cancel_product(const tc_profile *p, uint32_t *ak, uint32_t *bk, size
 static int ref_row(const tc_profile *mp, ref_profile *rp)
 {
     memset(rp, 0, sizeof *rp);
-    if (mp->kind == TC_KIND_INT) {
-        rp->kind = TC_KIND_INT;
+    if (mp->kind == TC_KIND_INT || mp->kind == TC_KIND_POPC_AND || mp->kind == TC_KIND_POPC_XOR) {
+        rp->kind = mp->kind; /* issue 33: the b1 kinds and the integer pairs too */
         rp->in = mp->in;
+        rp->in_b = mp->in_b;
         rp->out = mp->out;
         rp->L = mp->L ? mp->L : 16;
         return 1;

@@ -39,6 +39,8 @@ static const ref_fmt REF_FMTS[] = {
     {TC_FMT_INT4,  "int4",  REF_CLS_INT,   4,  0, 0,  0,   0,  REF_SPEC_NONE,  1, 0,    0},
     {TC_FMT_UINT4, "uint4", REF_CLS_INT,   4,  0, 0,  0,   0,  REF_SPEC_NONE,  0, 0,    0},
     {TC_FMT_S32,   "s32",   REF_CLS_INT,   32, 0, 0,  0,   0,  REF_SPEC_NONE,  1, 0,    0},
+    /* issue 33: the bit of the b1 forms, one per word */
+    {TC_FMT_B1,    "b1",    REF_CLS_INT,   1,  0, 0,  0,   0,  REF_SPEC_NONE,  0, 0,    0},
 };
 
 const ref_fmt *ref_fmt_get(tc_fmt f)
@@ -245,6 +247,7 @@ static const ref_profile REF_PROFILES[] = {
     FP8_PAIRS("ada mma", ADA, MMA, 16, 13, -132),
     FP8_PAIRS("hopper wgmma", HOPPER, WGMMA, 32, 13, -133),
     EMU_PAIRS("hopper", HOPPER),
+    EMU_PAIRS("blackwell", BLACKWELL), /* issue 33: sm_100 keeps sm_89's mma pairs */
     F8F6F4_PAIRS(E4M3, E5M2, E3M2, E2M3, E2M1),
     F8F6F4_PAIRS(E5M2, E4M3, E3M2, E2M3, E2M1),
     F8F6F4_PAIRS(E3M2, E4M3, E5M2, E2M3, E2M1),
@@ -695,15 +698,33 @@ static int dot_fp8_emu(ref_ctx *w, const ref_profile *p, size_t k, const uint32_
 static int dot_int(const ref_profile *p, size_t k, const uint32_t *a, const uint32_t *b,
                    uint32_t c, uint32_t *d)
 {
-    const ref_fmt *fi = ref_fmt_get(p->in);
-    if (!fi || fi->cls != REF_CLS_INT || p->out != TC_FMT_S32)
+    const ref_fmt *fi = ref_fmt_get(p->in), *fb = ref_fmt_get(p->in_b);
+    if (!fi || !fb || fi->cls != REF_CLS_INT || fb->cls != REF_CLS_INT || p->out != TC_FMT_S32)
         return -1;
     uint32_t acc = c; /* unsigned arithmetic wraps modulo 2^32 by definition */
     for (size_t i = 0; i < k; i++) {
-        if (!fits_width(fi, a[i]) || !fits_width(fi, b[i]))
+        if (!fits_width(fi, a[i]) || !fits_width(fb, b[i]))
             return -1;
-        int64_t prod = int_value(fi, a[i]) * int_value(fi, b[i]);
+        int64_t prod = int_value(fi, a[i]) * int_value(fb, b[i]);
         acc += (uint32_t)(uint64_t)prod;
+    }
+    *d = acc;
+    return 0;
+}
+
+/* The b1 forms (issue 33): d = c + popcount(a AND b), or of (a XOR b), over the k bits,
+ * one bit a word; the count taken bit by bit as the PTX ISA defines it, modulo 2^32. */
+static int dot_popc(const ref_profile *p, size_t k, const uint32_t *a, const uint32_t *b,
+                    uint32_t c, uint32_t *d)
+{
+    if (p->in != TC_FMT_B1 || p->in_b != TC_FMT_B1 || p->out != TC_FMT_S32)
+        return -1;
+    uint32_t acc = c;
+    for (size_t i = 0; i < k; i++) {
+        if (a[i] > 1 || b[i] > 1)
+            return -1;
+        int one = p->kind == TC_KIND_POPC_AND ? (a[i] == 1 && b[i] == 1) : (a[i] != b[i]);
+        acc += one ? 1u : 0u;
     }
     *d = acc;
     return 0;
@@ -721,6 +742,9 @@ int ref_dot(ref_ctx *w, const ref_profile *p, size_t k, const uint32_t *a,
         return dot_fp8_emu(w, p, k, a, b, c, d);
     case TC_KIND_INT:
         return dot_int(p, k, a, b, c, d);
+    case TC_KIND_POPC_AND:
+    case TC_KIND_POPC_XOR:
+        return dot_popc(p, k, a, b, c, d);
     default:
         return -1;
     }

@@ -115,7 +115,8 @@ void ref_ctx_free(ref_ctx *w);
 /* d = c + sum_{i<k} a[i]*b[i] in the arithmetic of row p (FEDP, FP8_EMU or INT), a in
  * p->in and b in p->in_b.
  * Integer rows may use any in = int8/uint8/int4/uint4 with out = s32; for them p
- * only needs kind, in and out. 0 on success, -1 on a bad argument or pattern. */
+ * only needs kind, in, in_b and out; so do the b1 kinds (TC_KIND_POPC_AND/_XOR, b1 in
+ * and in_b, issue 33). 0 on success, -1 on a bad argument or pattern. */
 int ref_dot(ref_ctx *w, const ref_profile *p, size_t k, const uint32_t *a,
             const uint32_t *b, uint32_t c, uint32_t *d);
 

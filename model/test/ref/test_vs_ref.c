@@ -35,7 +35,7 @@ static const char *const RES_NAMES[RES_COUNT] = {"nan", "inf", "zero", "subnorma
 
 static result_class classify(const row_ctx *rc, uint32_t bits)
 {
-    if (rc->rp.kind == TC_KIND_INT)
+    if (is_exact_kind(rc->rp.kind))
         return RES_INT;
     ref_num x;
     if (ref_decode(rc->fout->id, bits, &x) != 0)
@@ -102,7 +102,7 @@ static double now_s(void)
 static uint64_t row_weight(const tc_profile *p)
 {
     switch (p->kind) {
-    case TC_KIND_INT: return 1;
+    case TC_KIND_INT: case TC_KIND_POPC_AND: case TC_KIND_POPC_XOR: return 1;
     case TC_KIND_FEDP: return 4;
     case TC_KIND_FP8_EMU: return 6;
     case TC_KIND_MX: return 6;

@@ -207,6 +207,36 @@ static const hand_case HAND[] = {
      {0x8}, {0x8}, 0x00000000, 0x00000040},
     {"uint4 15 * 15", AMP, TC_FMT_UINT4, TC_FMT_S32, TC_KIND_INT, 1,
      {0xf}, {0xf}, 0x00000000, 0x000000e1},
+    /* issue 33, b1: a = 1,1,0,1,0,1,1,0  b = 1,0,0,1,1,1,0,1: AND has 3 ones, XOR 4 */
+    {"b1 and.popc", AMP, TC_FMT_B1, TC_FMT_S32, TC_KIND_POPC_AND, 8,
+     {1, 1, 0, 1, 0, 1, 1, 0}, {1, 0, 0, 1, 1, 1, 0, 1}, 0x00000010, 0x00000013},
+    {"b1 xor.popc", AMP, TC_FMT_B1, TC_FMT_S32, TC_KIND_POPC_XOR, 8,
+     {1, 1, 0, 1, 0, 1, 1, 0}, {1, 0, 0, 1, 1, 1, 0, 1}, 0x00000010, 0x00000014},
+    /* all ones: AND counts every bit, XOR none; s32 wraps past 2^31 - 1 */
+    {"b1 and.popc wrap-around", AMP, TC_FMT_B1, TC_FMT_S32, TC_KIND_POPC_AND, 8,
+     {1, 1, 1, 1, 1, 1, 1, 1}, {1, 1, 1, 1, 1, 1, 1, 1}, 0x7ffffffd, 0x80000005},
+    {"b1 xor.popc all ones", AMP, TC_FMT_B1, TC_FMT_S32, TC_KIND_POPC_XOR, 8,
+     {1, 1, 1, 1, 1, 1, 1, 1}, {1, 1, 1, 1, 1, 1, 1, 1}, 0xffffffff, 0xffffffff},
+};
+
+/* issue 33, the mixed-signedness pairs, a and b each in its own format (hand-worked) */
+typedef struct pair_case {
+    const char *what;
+    tc_fmt in, in_b;
+    size_t k;
+    uint32_t a[2], b[2];
+    uint32_t c, expect;
+} pair_case;
+static const pair_case PAIRS[] = {
+    /* -1 * 255 + 127 * 1 = -128 */
+    {"int8 x uint8", TC_FMT_INT8, TC_FMT_UINT8, 2, {0xff, 0x7f}, {0xff, 0x01}, 0, 0xffffff80},
+    /* 128 * -128 = -16384, + 0x7fffffff wraps nowhere: 0x7fffbfff */
+    {"uint8 x int8", TC_FMT_UINT8, TC_FMT_INT8, 1, {0x80}, {0x80}, 0x7fffffff, 0x7fffbfff},
+    /* -8 * 15 + 7 * 0 = -120 */
+    {"int4 x uint4", TC_FMT_INT4, TC_FMT_UINT4, 2, {0x8, 0x7}, {0xf, 0x0}, 0, 0xffffff88},
+    /* 15 * 7 = 105 past 2^31 - 1: wraps to -2^31 + 104 */
+    {"uint4 x int4 wrap-around", TC_FMT_UINT4, TC_FMT_INT4, 1, {0xf}, {0x7}, 0x7fffffff,
+     0x80000068},
 };
 #undef AMP
 
@@ -216,9 +246,11 @@ static void selftest_hand(ref_ctx *w)
         const hand_case *h = &HAND[i];
         ref_profile introw = {0};
         const ref_profile *p;
-        if (h->kind == TC_KIND_INT) { /* integer rows are not in our table */
-            introw.kind = TC_KIND_INT;
+        if (h->kind == TC_KIND_INT || h->kind == TC_KIND_POPC_AND ||
+            h->kind == TC_KIND_POPC_XOR) { /* integer rows are not in our table */
+            introw.kind = h->kind;
             introw.in = h->in;
+            introw.in_b = h->in;
             introw.out = h->out;
             p = &introw;
         } else {
@@ -226,6 +258,17 @@ static void selftest_hand(ref_ctx *w)
         }
         uint32_t d = 0;
         int rc = p ? ref_dot(w, p, h->k, h->a, h->b, h->c, &d) : -1;
+        expect_u32(h->what, rc, d, h->expect);
+    }
+    for (size_t i = 0; i < sizeof PAIRS / sizeof PAIRS[0]; i++) {
+        const pair_case *h = &PAIRS[i];
+        ref_profile row = {0};
+        row.kind = TC_KIND_INT;
+        row.in = h->in;
+        row.in_b = h->in_b;
+        row.out = TC_FMT_S32;
+        uint32_t d = 0;
+        int rc = ref_dot(w, &row, h->k, h->a, h->b, h->c, &d);
         expect_u32(h->what, rc, d, h->expect);
     }
 }

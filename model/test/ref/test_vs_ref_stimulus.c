@@ -430,15 +430,20 @@ static void gen_zeros(rng *r, const row_ctx *rc, test_case *t)
 
 static void gen_int(rng *r, const row_ctx *rc, test_case *t)
 {
-    uint32_t mask = (1u << rc->fin->width) - 1u;
+    /* a and b each in its own format (int8 x uint8); b1: top is 1 */
+    uint32_t mask = (1u << rc->fin->width) - 1u, mask_b = (1u << rc->fin_b->width) - 1u;
     uint32_t top = rc->fin->is_signed ? 1u << (rc->fin->width - 1) : mask; /* min / max */
+    uint32_t top_b = rc->fin_b->is_signed ? 1u << (rc->fin_b->width - 1) : mask_b;
+    /* one case in eight all-extreme (b1: all ones) and one all zeros, the rest mixed */
+    unsigned whole = rbelow(r, 8);
     for (size_t i = 0; i < t->k; i++) {
-        switch (rbelow(r, 4)) {
-        case 0: t->a[i] = top; t->b[i] = top; break;
-        case 1: t->a[i] = top; t->b[i] = (uint32_t)rnext(r) & mask; break;
+        switch (whole == 0 ? 0 : whole == 1 ? 4 : rbelow(r, 4)) {
+        case 0: t->a[i] = top; t->b[i] = top_b; break;
+        case 1: t->a[i] = top; t->b[i] = (uint32_t)rnext(r) & mask_b; break;
+        case 4: t->a[i] = 0; t->b[i] = 0; break;
         default:
             t->a[i] = (uint32_t)rnext(r) & mask;
-            t->b[i] = (uint32_t)rnext(r) & mask;
+            t->b[i] = (uint32_t)rnext(r) & mask_b;
         }
     }
     switch (rbelow(r, 4)) {
@@ -499,7 +504,7 @@ static void gen_scenario(rng *r, ref_ctx *w, const row_ctx *rc, test_case *t)
 void gen_case(rng *r, ref_ctx *w, const row_ctx *rc, test_case *t)
 {
     t->k = pick_k(r, rc);
-    if (rc->rp.kind == TC_KIND_INT) {
+    if (is_exact_kind(rc->rp.kind)) {
         t->sc = SC_RANDOM;
         gen_int(r, rc, t);
         return;

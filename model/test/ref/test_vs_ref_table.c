@@ -112,10 +112,14 @@ int run_table(void)
         return 1;
     for (size_t i = 0; i < n; i++) {
         const tc_profile *r = &rows[i];
-        if (r->kind == TC_KIND_INT) { /* not in the contract's table: shape only */
+        if (is_exact_kind(r->kind)) { /* not in the contract's table: shape only */
             n_int++;
-            if (!is_int_fmt(r->in) || r->out != TC_FMT_S32) {
-                printf("table: %s: an integer row must be int8/uint8/int4/uint4 -> s32\n", r->name);
+            int popc = r->kind != TC_KIND_INT, b1 = r->in == TC_FMT_B1 && r->in_b == TC_FMT_B1;
+            if (popc ? !b1 : (!is_int_fmt(r->in) || !is_int_fmt(r->in_b) ||
+                              r->in == TC_FMT_B1 || r->in_b == TC_FMT_B1) ||
+                r->out != TC_FMT_S32) {
+                printf("table: %s: an integer row must be int8/uint8/int4/uint4 (a popc row "
+                       "b1) -> s32\n", r->name);
                 bad++;
             }
             continue;
@@ -176,12 +180,13 @@ int make_row_ctx(const tc_profile *mp, row_ctx *rc)
 {
     memset(rc, 0, sizeof *rc);
     rc->mp = mp;
-    if (mp->kind == TC_KIND_INT) {
-        rc->rp.kind = TC_KIND_INT;
+    if (is_exact_kind(mp->kind)) {
+        rc->rp.kind = mp->kind;
         rc->rp.in = mp->in;
         rc->rp.in_b = mp->in_b;
         rc->rp.out = mp->out;
-        rc->rp.L = mp->L ? mp->L : 16;
+        /* b1: k up to 3 * 64, past the 128 of mma.m8n8k128 */
+        rc->rp.L = mp->kind != TC_KIND_INT ? 64 : mp->L ? mp->L : 16;
     } else {
         const ref_profile *m = my_row_for(mp);
         if (!m)

@@ -69,6 +69,12 @@ static inline int clampi(int v, int lo, int hi)
 
 #define MAXK 192 /* 3 steps of the longest L (mxf4: 64) */
 
+/* The exact kinds: integer products, b1 popcounts (issue 33); no rounding, one s32. */
+static inline int is_exact_kind(tc_kind k)
+{
+    return k == TC_KIND_INT || k == TC_KIND_POPC_AND || k == TC_KIND_POPC_XOR;
+}
+
 typedef enum scenario {
     SC_RANDOM,    /* raw random patterns (specials mostly re-drawn) */
     SC_TAME,      /* exponents near 0 */

@@ -29,10 +29,16 @@ int main(void)
                   tc_fmt_get(p.acc),
               "row %zu: form %d, sm %u, formats %d %d", rows, (int)p.form, p.sm, (int)p.in,
               (int)p.acc);
-        /* Found by its own op, and only once: find returns the first match. */
-        CHECK(tc_ptx_find(&op, p.form == TC_PTX_WMMA, &q) == TC_OK && !memcmp(&p, &q, sizeof p),
-              "row %zu (%s m%un%uk%u) is not what tc_ptx_find gives for it", rows,
+        /* Found by its own fields, and only once: lookup returns the first match. */
+        CHECK(tc_ptx_lookup(&p, &q) == TC_OK && !memcmp(&p, &q, sizeof p),
+              "row %zu (%s m%un%uk%u) is not what tc_ptx_lookup gives for it", rows,
               tc_ptx_form_name(p.form), p.m, p.n, p.k);
+        /* ... and by its op where b is in a's format (for b1, the .xor.popc row) */
+        if (p.in_b == p.in && p.op != TC_KIND_POPC_AND)
+            CHECK(tc_ptx_find(&op, p.form == TC_PTX_WMMA, &q) == TC_OK &&
+                      !memcmp(&p, &q, sizeof p),
+                  "row %zu (%s m%un%uk%u) is not what tc_ptx_find gives for it", rows,
+                  tc_ptx_form_name(p.form), p.m, p.n, p.k);
     }
     CHECK(rows >= 60, "%zu rows", rows);
     CHECK_COND(tc_ptx_instr_get(rows, &p) == TC_EUNSUPPORTED);
@@ -53,6 +59,19 @@ int main(void)
     memset(&q, 0x5a, sizeof q);
     memcpy(&p, &q, sizeof p);
     CHECK_COND(tc_ptx_find(&op, 0, &p) == TC_EUNSUPPORTED && !memcmp(&p, &q, sizeof p));
+    /* issue 33: a pair and a b1 op by lookup; b1 by find is .xor.popc (sm_75) */
+    tc_ptx_instr key = {TC_PTX_MMA, 8, 8, 16, TC_FMT_INT8, TC_FMT_S32, 0, TC_FMT_UINT8, 0};
+    CHECK_COND(tc_ptx_lookup(&key, &p) == TC_OK && p.sm == 75 && p.in_b == TC_FMT_UINT8);
+    key = (tc_ptx_instr){TC_PTX_MMA, 16, 8, 256, TC_FMT_B1, TC_FMT_S32, 0, TC_FMT_B1,
+                         TC_KIND_POPC_AND};
+    CHECK_COND(tc_ptx_lookup(&key, &p) == TC_OK && p.sm == 80);
+    key.in_b = TC_FMT_INT8; /* no such pair */
+    CHECK_COND(tc_ptx_lookup(&key, &p) == TC_EUNSUPPORTED);
+    CHECK_COND(tc_ptx_lookup(NULL, &p) == TC_EINVAL && tc_ptx_lookup(&key, NULL) == TC_EINVAL);
+    op = (tc_mma_op){8, 8, 128, TC_FMT_B1, TC_FMT_S32, 0};
+    CHECK_COND(tc_ptx_find(&op, 0, &p) == TC_OK && p.op == TC_KIND_POPC_XOR && p.sm == 75);
+    op = (tc_mma_op){8, 8, 16, TC_FMT_INT8, TC_FMT_S32, 0};
+    CHECK_COND(tc_ptx_find(&op, 0, &p) == TC_OK && p.in_b == TC_FMT_INT8);
     CHECK_COND(tc_ptx_find(NULL, 0, &p) == TC_EINVAL);
     CHECK_COND(tc_ptx_find(&op, 0, NULL) == TC_EINVAL);
 
@@ -70,7 +89,8 @@ int main(void)
     unsigned timed = 0;
     for (size_t gi = 0; tc_gpu_timing_get(gi, &g) == TC_OK; gi++) {
         for (size_t i = 0; tc_ptx_instr_get(i, &p) == TC_OK; i++) {
-            if (p.form == TC_PTX_WMMA || p.sm > tc_arch_ptx_sm(g.arch) ||
+            /* tc_op_timing_of has no 1-bit width: the b1 forms are not timed yet */
+            if (p.form == TC_PTX_WMMA || p.sm > tc_arch_ptx_sm(g.arch) || p.in == TC_FMT_B1 ||
                 (g.arch != TC_ARCH_VOLTA && !timed_off_volta(&p)))
                 continue;
             /* PTX keeps the int4 mma on sm_90 and sm_100, which have no int4 tensor-core
