@@ -10,6 +10,7 @@ static const char *kind_name(const tc_profile *p)
     case TC_KIND_INT:     return "int";
     case TC_KIND_MX:      return "mxf8f6f4";
     case TC_KIND_MXF4:    return strstr(p->name, "nvf4") ? "mxf4nvf4" : "mxf4";
+    case TC_KIND_FP64:    return "fp64-fma";
     }
     return "?";
 }

@@ -33,8 +33,10 @@ typedef struct dot_stream {
 /* Finds the profile (and opens the RTL engine); prints why and returns -1 if it cannot. */
 int dot_open(const char *cmd, const dot_options *o, dot_stream *ds);
 void dot_close(dot_stream *ds);
-/* One input line: 0 with *d set, 1 for an empty line, -1 after printing "line N: ...". */
-int dot_line(dot_stream *ds, const char *line, unsigned long lineno, uint32_t *d);
+/* One input line: 0 with *d set, 1 for an empty line, -1 after printing "line N: ...".
+ * d is as wide as the profile's output: 64 bits for fp64 (the DMMA form), else the low
+ * 32 bits hold it. */
+int dot_line(dot_stream *ds, const char *line, unsigned long lineno, uint64_t *d);
 /* Every line of `in`, results to `out`; -1 at the first bad line or a read error (after
  * its message), 1 when writing `out` fails (not reported: the caller knows its stream). */
 int dot_stream_run(dot_stream *ds, FILE *in, FILE *out);

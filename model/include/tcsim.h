@@ -65,6 +65,9 @@ typedef enum tc_fmt {
     TC_FMT_INT4,
     TC_FMT_UINT4,
     TC_FMT_S32,    /* integer accumulator / output */
+    /* fp64 (DMMA): IEEE binary64. Its patterns are 64 bits wide, so it travels only
+     * through the uint64_t API of tcsim_f64.h; every uint32_t function refuses it. */
+    TC_FMT_FP64 = 16,
     TC_FMT_COUNT
 } tc_fmt;
 
@@ -158,7 +161,8 @@ typedef enum tc_kind {
     TC_KIND_FP8_EMU,    /* fp8 through the arch's fp16 path (hopper/blackwell mma) */
     TC_KIND_INT,        /* exact s32 accumulate with wrap-around (no hardware data) */
     TC_KIND_MX,         /* mxf8f6f4: one L-term FEDP step, product exponents scaled */
-    TC_KIND_MXF4        /* mxf4 / mxf4nvf4: exact 16-term groups, scaled, F = 35 */
+    TC_KIND_MXF4,       /* mxf4 / mxf4nvf4: exact 16-term groups, scaled, F = 35 */
+    TC_KIND_FP64        /* DMMA: one binary64 FMA per k in k order (tcsim_f64.h) */
 } tc_kind;
 
 #define TC_EMIN_ALIGN_NONE (-100000) /* no floor on the alignment exponent */
@@ -289,6 +293,7 @@ tc_status tc_mma_tile(const tc_profile *p, size_t M, size_t N, size_t K,
 #include "tcsim_gemm.h"
 #include "tcsim_timing.h"
 #include "tcsim_sim.h"
+#include "tcsim_f64.h"
 
 #ifdef __cplusplus
 }
