@@ -7,7 +7,7 @@
  * model/test/timing/ptx_targets_check.py holds each row's target against ptxas: the
  * instruction assembles for .target sm_NN and fails for the target before it.
  * Block-scaled, fp6/fp4 (.kind::f8f6f4, sm_120a) and mixed-format forms are left out:
- * no arch here has them as mma.
+ * no arch here has them as mma. The fp64 rows are the DMMA form (tcsim_f64.h).
  */
 #include <stddef.h>
 #include "tcsim.h"
@@ -49,6 +49,10 @@ static const tc_ptx_instr ptx_instrs[] = {
     INTS(MMA_SP, 16, 8, 32, 8, 80), INTS(MMA_SP, 16, 8, 64, 8, 80),
     INTS(MMA_SP, 16, 8, 64, 4, 80), INTS(MMA_SP, 16, 8, 128, 4, 80),
     ROW(MMA_SP, 16, 8, 64, E4M3, FP32, 89), ROW(MMA_SP, 16, 8, 64, E5M2, FP32, 89),
+    /* fp64 (DMMA): m8n8k4 from sm_80, the m16n8k4/k8/k16 shapes from sm_90. */
+    ROW(MMA, 8, 8, 4, FP64, FP64, 80),
+    ROW(MMA, 16, 8, 4, FP64, FP64, 90), ROW(MMA, 16, 8, 8, FP64, FP64, 90),
+    ROW(MMA, 16, 8, 16, FP64, FP64, 90),
 };
 #define N_PTX_INSTRS (sizeof ptx_instrs / sizeof ptx_instrs[0])
 
