@@ -108,7 +108,8 @@ size_t probe_forms(unsigned sm, probe_form *out, size_t cap)
     const tc_profile *p;
     tc_ptx_instr r;
     for (size_t i = 0; tc_ptx_instr_get(i, &r) == TC_OK; i++) {
-        if (r.form == TC_PTX_WMMA || r.sm > sm ||
+        /* fp64 (DMMA) is left out: the probe's cases and kernels carry 32-bit words */
+        if (r.form == TC_PTX_WMMA || r.sm > sm || r.in == TC_FMT_FP64 ||
             tc_profile_find(arch, TC_INSTR_MMA, r.in, r.acc, &p) != TC_OK)
             continue;
         probe_form f = {TC_INSTR_MMA, r.form == TC_PTX_MMA_SP, r.m, r.n, r.k, r.in, r.acc,
