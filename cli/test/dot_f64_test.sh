@@ -36,14 +36,12 @@ for arch in ampere ada hopper blackwell; do
 done
 
 # Refusals: where PTX has no fp64 mma, another output, a pair, bad words.
-run 2 "1 1 0\n" dot --arch turing --in fp64 --out fp64
-expect_err "no profile for --arch turing --instr mma --in fp64 --out fp64"
-run 2 "1 1 0\n" dot --arch hopper --instr wgmma --in fp64 --out fp64
-expect_err "no profile for --arch hopper --instr wgmma"
-run 2 "1 1 0\n" dot --arch ampere --in fp64 --out fp32
-expect_err "no profile for --arch ampere --instr mma --in fp64 --out fp32"
-run 2 "1 1 0\n" dot --arch ampere --in-a fp64 --in-b fp16 --out fp64
-expect_err "has no fp64 x fp16 form"
+# refused MESSAGE ARGS...: tcsim dot ARGS exits 2 with MESSAGE on stderr
+refused() { local msg=$1; shift; run 2 "1 1 0\n" dot "$@"; expect_err "$msg"; }
+refused "no profile for --arch turing --instr mma --in fp64 --out fp64" --arch turing --in fp64 --out fp64
+refused "no profile for --arch hopper --instr wgmma" --arch hopper --instr wgmma --in fp64 --out fp64
+refused "no profile for --arch ampere --instr mma --in fp64 --out fp32" --arch ampere --in fp64 --out fp32
+refused "has no fp64 x fp16 form" --arch ampere --in-a fp64 --in-b fp16 --out fp64
 run 2 "3ff0000000000000 3ff0000000000000 0\n1 2 10000000000000000\n" "${f64[@]}"
 expect_err "line 2: word 3 '10000000000000000' is wider than 64 bits"
 [ "$(cat out.txt)" = 3ff0000000000000 ] || fail "the line before the bad one: $(cat out.txt)"

@@ -6,25 +6,10 @@
  * rounding's direction (its ternary value) into account so that the two roundings are
  * one. MPFR's special values and signed zeros follow IEEE 754 (Inf*0 and Inf-Inf are NaN,
  * an exact zero sum is +0 unless both terms are -0 in round to nearest). */
-#include <string.h>
 #include <mpfr.h>
 #include "ref_f64.h"
 
 #define REF_F64_NAN UINT64_C(0x7fffffffffffffff)
-
-static double as_double(uint64_t x)
-{
-    double d;
-    memcpy(&d, &x, sizeof d);
-    return d;
-}
-
-static uint64_t as_bits(double d)
-{
-    uint64_t x;
-    memcpy(&x, &d, sizeof x);
-    return x;
-}
 
 uint64_t ref_fma_f64(uint64_t a, uint64_t b, uint64_t c)
 {
@@ -34,9 +19,9 @@ uint64_t ref_fma_f64(uint64_t a, uint64_t b, uint64_t c)
     mpfr_t x, y, z, p, s;
     mpfr_inits2(53, x, y, z, s, (mpfr_ptr)0);
     mpfr_init2(p, 106);
-    mpfr_set_d(x, as_double(a), MPFR_RNDN); /* exact: 53 bits */
-    mpfr_set_d(y, as_double(b), MPFR_RNDN);
-    mpfr_set_d(z, as_double(c), MPFR_RNDN);
+    mpfr_set_d(x, ref_f64_double(a), MPFR_RNDN); /* exact: 53 bits */
+    mpfr_set_d(y, ref_f64_double(b), MPFR_RNDN);
+    mpfr_set_d(z, ref_f64_double(c), MPFR_RNDN);
     mpfr_mul(p, x, y, MPFR_RNDN);           /* exact: 106 bits, the widest exponent range */
     int t = mpfr_add(s, p, z, MPFR_RNDN);   /* the one rounding, to 53 bits */
     /* binary64's range: values in [2^(emin-1), 2^emax) with emin = -1073, emax = 1024 */
@@ -44,7 +29,7 @@ uint64_t ref_fma_f64(uint64_t a, uint64_t b, uint64_t c)
     mpfr_set_emax(1024);
     t = mpfr_check_range(s, t, MPFR_RNDN);
     mpfr_subnormalize(s, t, MPFR_RNDN);
-    uint64_t r = mpfr_nan_p(s) ? REF_F64_NAN : as_bits(mpfr_get_d(s, MPFR_RNDN));
+    uint64_t r = mpfr_nan_p(s) ? REF_F64_NAN : ref_f64_bits(mpfr_get_d(s, MPFR_RNDN));
     mpfr_clears(x, y, z, p, s, (mpfr_ptr)0);
     mpfr_set_emin(emin);
     mpfr_set_emax(emax);

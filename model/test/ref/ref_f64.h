@@ -6,6 +6,21 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
+
+/* A binary64 pattern as the host's double and back (C's double is binary64 here). */
+static inline double ref_f64_double(uint64_t x)
+{
+    double d;
+    memcpy(&d, &x, sizeof d);
+    return d;
+}
+static inline uint64_t ref_f64_bits(double d)
+{
+    uint64_t x;
+    memcpy(&x, &d, sizeof x);
+    return x;
+}
 
 /* a*b + c: the exact product, the exact sum, rounded once to binary64 (nearest even,
  * subnormals, overflow to Inf); a NaN result is 0x7fffffffffffffff. */

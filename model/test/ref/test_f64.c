@@ -51,18 +51,6 @@ static uint64_t word(void)
     }
 }
 
-static double dbl(uint64_t x)
-{
-    double d;
-    memcpy(&d, &x, sizeof d);
-    return d;
-}
-static uint64_t bits(double d)
-{
-    uint64_t x;
-    memcpy(&x, &d, sizeof x);
-    return x;
-}
 static int is_nan(uint64_t x)
 {
     return (x & EXP(0x7ff)) == EXP(0x7ff) && (x & FRAC);
@@ -71,10 +59,10 @@ static int is_nan(uint64_t x)
 /* The C library's fma() chained in k order; its NaNs made canonical (the contract's). */
 static uint64_t libm_dot(size_t k, const uint64_t *a, const uint64_t *b, uint64_t c)
 {
-    double d = dbl(c);
+    double d = ref_f64_double(c);
     for (size_t i = 0; i < k; i++)
-        d = fma(dbl(a[i]), dbl(b[i]), d);
-    return isnan(d) ? TC_F64_NAN : bits(d);
+        d = fma(ref_f64_double(a[i]), ref_f64_double(b[i]), d);
+    return isnan(d) ? TC_F64_NAN : ref_f64_bits(d);
 }
 
 static const tc_profile *p64;
@@ -147,9 +135,9 @@ static void random_chains(void)
         if (n % 4 == 0) { /* c = -(a*b) exactly where the product fits 53 bits */
             x &= ~(FRAC >> 26);
             y &= ~(FRAC >> 26);
-            double pr = dbl(x) * dbl(y);
+            double pr = ref_f64_double(x) * ref_f64_double(y);
             if (!isnan(pr))
-                z = bits(-pr);
+                z = ref_f64_bits(-pr);
         }
         check_case(1, &x, &y, z, "single step");
     }
