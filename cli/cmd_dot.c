@@ -21,7 +21,9 @@ static void dot_help(FILE *f)
         "                 [--popc and|xor] [--engine model|rtl] [--sparse]\n\n"
         "Reads cases from standard input, one per line: 2k+1 hex words (0x optional),\n"
         "a_0..a_{k-1} and b_0..b_{k-1} as bit patterns of --in, then c as a bit pattern of\n"
-        "--out. k may be any positive count (k > L chains FEDP steps). --in-a and --in-b\n"
+        "--out. k may be any positive count (k > L chains FEDP steps). --in fp64 --out fp64\n"
+        "(the DMMA form, ampere on) takes 64-bit patterns (up to 16 hex digits) and prints\n"
+        "16-digit results. --in-a and --in-b\n"
         "give A and B different formats, where the instruction has the pair (e4m3 with\n"
         "e5m2; the f8f6f4 formats on tcgen05; int8 with uint8, int4 with uint4): a in\n"
         "--in-a, b in --in-b. --in b1 --out s32 takes --popc and|xor, the 1-bit op: d = c +\n"
@@ -204,7 +206,7 @@ int dot_read_words(dot_stream *ds, const char *line, unsigned long lineno, size_
     return n == 0; /* 1: nothing on the line */
 }
 
-int dot_line(dot_stream *ds, const char *line, unsigned long lineno, uint32_t *d)
+int dot_line(dot_stream *ds, const char *line, unsigned long lineno, uint64_t *d)
 {
     size_t n;
     int r = dot_read_words(ds, line, lineno, &n);
@@ -237,7 +239,8 @@ int dot_line(dot_stream *ds, const char *line, unsigned long lineno, uint32_t *d
     const tc_fmt_info *fsc = ds->scaled ? tc_fmt_get(ds->p->scale) : NULL;
     for (size_t i = 0; i < n; i++) {
         const tc_fmt_info *fi = i < k ? fin : i < 2 * k ? finb : i < 2 * k + 2 * ns ? fsc : fout;
-        uint64_t lim = fi->width >= 32 ? UINT64_C(0xffffffff) : (UINT64_C(1) << fi->width) - 1;
+        uint64_t lim = fi->width >= 64 ? UINT64_MAX
+                     : fi->width >= 32 ? UINT64_C(0xffffffff) : (UINT64_C(1) << fi->width) - 1;
         if (ds->words[i] > lim) {
             char nm[32];
             word_name(ds, i, k, ns, nm, sizeof nm);
@@ -246,23 +249,33 @@ int dot_line(dot_stream *ds, const char *line, unsigned long lineno, uint32_t *d
             return -1;
         }
     }
+    if (ds->p->kind == TC_KIND_FP64) {
+        tc_status st = tc_dot_f64(ds->p, k, ds->words, ds->words + k, ds->words[n - 1], d);
+        if (st != TC_OK)
+            fprintf(stderr, "line %lu: %s\n", lineno, tc_strerror(st));
+        return st == TC_OK ? 0 : -1;
+    }
     /* the words are checked: narrow them */
     uint32_t *w32 = ds->w32;
+    uint32_t d32 = 0;
     for (size_t i = 0; i < n; i++)
         w32[i] = (uint32_t)ds->words[i];
     tc_status st;
     if (ds->scaled)
-        st = tc_dot_scaled(ds->p, k, w32, w32 + k, w32 + 2 * k, w32 + 2 * k + ns, w32[n - 1], d);
+        st = tc_dot_scaled(ds->p, k, w32, w32 + k, w32 + 2 * k, w32 + 2 * k + ns, w32[n - 1],
+                           &d32);
     else if (ds->step)
-        st = tc_dot_engine(ds->p, k, w32, w32 + k, w32[n - 1], d, ds->step, ds->engine);
+        st = tc_dot_engine(ds->p, k, w32, w32 + k, w32[n - 1], &d32, ds->step, ds->engine);
     else
-        st = tc_dot(ds->p, k, w32, w32 + k, w32[n - 1], d);
+        st = tc_dot(ds->p, k, w32, w32 + k, w32[n - 1], &d32);
     if (st != TC_OK) {
         fprintf(stderr, "line %lu: %s\n", lineno, tc_strerror(st));
         return -1;
     }
+    *d = d32;
     return 0;
 }
+
 
 int dot_stream_run(dot_stream *ds, FILE *in, FILE *out)
 {
@@ -276,14 +289,21 @@ int dot_stream_run(dot_stream *ds, FILE *in, FILE *out)
         lineno++;
         if (line[0] == '#')
             continue;
-        uint32_t d;
-        int r = ds->sparse ? dot_sp_line(ds, line, lineno, &d) : dot_line(ds, line, lineno, &d);
+        uint64_t d;
+        int r;
+        if (ds->sparse) {
+            uint32_t d32 = 0;
+            r = dot_sp_line(ds, line, lineno, &d32);
+            d = d32;
+        } else {
+            r = dot_line(ds, line, lineno, &d);
+        }
         if (r < 0) {
             rc = -1;
             break;
         }
         if (r == 0) {
-            char buf[12];
+            char buf[20];
             for (unsigned i = 0; i < digits; i++)
                 buf[i] = "0123456789abcdef"[(d >> (4 * (digits - 1 - i))) & 15u];
             buf[digits] = '\n';

@@ -256,6 +256,9 @@ static const char *options_fault(dot_options *o, tc_fmt in_a, const operand *ops
         return "--scale-a and --scale-b are the scales of --kind: --kind needs both";
     if (!o->kind && (ops[OP_SA].path || ops[OP_SB].path))
         return "--scale-a and --scale-b are the scales of --kind: they need --kind";
+    if (o->in == TC_FMT_FP64 || o->out == TC_FMT_FP64) /* its words are 64 bits wide */
+        return "fp64 (DMMA) is not in tcsim gemm, which reads 32-bit words: use tcsim dot "
+               "--in fp64 --out fp64, or tc_gemm_f64 (tcsim_f64.h)";
     return NULL;
 }
 

@@ -19,6 +19,7 @@ static const char *kind_name(const tc_profile *p)
     case TC_KIND_MXF4:    return strstr(p->name, "nvf4") ? "mxf4nvf4" : "mxf4";
     case TC_KIND_POPC_AND: return "and.popc";
     case TC_KIND_POPC_XOR: return "xor.popc";
+    case TC_KIND_FP64:    return "fp64-fma";
     }
     return "?";
 }

@@ -297,6 +297,12 @@ static int timing_run(int argc, char **argv)
         fprintf(stderr, "tcsim timing: --arch, --op, --in and --acc are required\n");
         return CLI_USAGE;
     }
+    if (op.in == TC_FMT_FP64 || op.acc == TC_FMT_FP64) { /* no latency is invented */
+        fprintf(stderr, "tcsim timing: fp64 (DMMA) is not timed: neither the timing "
+                        "structure nor a measurement gives its latency (its arithmetic: "
+                        "tcsim dot --in fp64 --out fp64)\n");
+        return CLI_USAGE;
+    }
     tc_gpu_timing g;
     if (params) {
         int rc = read_params(params, gpu, &g);

@@ -35,8 +35,10 @@ typedef struct dot_stream {
 /* Finds the profile (and opens the RTL engine); prints why and returns -1 if it cannot. */
 int dot_open(const char *cmd, const dot_options *o, dot_stream *ds);
 void dot_close(dot_stream *ds);
-/* One input line: 0 with *d set, 1 for an empty line, -1 after printing "line N: ...". */
-int dot_line(dot_stream *ds, const char *line, unsigned long lineno, uint32_t *d);
+/* One input line: 0 with *d set, 1 for an empty line, -1 after printing "line N: ...".
+ * d is as wide as the profile's output: 64 bits for fp64 (the DMMA form), else the low
+ * 32 bits hold it. */
+int dot_line(dot_stream *ds, const char *line, unsigned long lineno, uint64_t *d);
 /* The hex words of a line into ds->words, *count of them: 0, 1 for an empty line, -1
  * after printing "line N: ...". */
 int dot_read_words(dot_stream *ds, const char *line, unsigned long lineno, size_t *count);

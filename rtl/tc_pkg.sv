@@ -22,6 +22,7 @@
 // |   13 | int4   |     2 |     4 |   0 |   0 |    0 |    0 |    0 |          0 |   0 |   0 |
 // |   14 | uint4  |     2 |     4 |   0 |   0 |    0 |    0 |    0 |          0 |   0 |   0 |
 // |   15 | s32    |     2 |    32 |   0 |   0 |    0 |    0 |    0 |          0 |   0 |   0 |
+// |   16 | fp64   |     0 |    64 |  11 |  52 | 1023 | -1022 | 1023 |          0 |   1 |   1 |
 // |   17 | b1     |     2 |     1 |   0 |   0 |    0 |    0 |    0 |          0 |   0 |   0 |
 //
 // class: 0 float, 1 scale, 2 integer. nan: 0 none, 1 IEEE (all-ones exponent),
@@ -48,6 +49,7 @@ package tc_pkg;
   localparam int FMT_INT4 = 13;
   localparam int FMT_UINT4 = 14;
   localparam int FMT_S32 = 15;
+  localparam int FMT_FP64 = 16;
   localparam int FMT_B1 = 17;
   localparam int FMT_COUNT = 18;
   localparam int FMT_BITS = 5;  // width of a format select
@@ -253,6 +255,18 @@ package tc_pkg;
   localparam int S32_HAS_INF = 0;
   localparam int S32_NAN_STYLE = 0;
   localparam int S32_SIGNED = 1;
+
+  localparam int FP64_CLASS = 0;
+  localparam int FP64_WIDTH = 64;
+  localparam int FP64_EXP_BITS = 11;
+  localparam int FP64_MAN_BITS = 52;
+  localparam int FP64_BIAS = 1023;
+  localparam int FP64_EMIN = -1022;
+  localparam int FP64_EMAX = 1023;
+  localparam int FP64_IGNORE_LOW = 0;
+  localparam int FP64_HAS_INF = 1;
+  localparam int FP64_NAN_STYLE = 1;
+  localparam int FP64_SIGNED = 1;
 
   localparam int B1_CLASS = 2;
   localparam int B1_WIDTH = 1;
@@ -470,6 +484,7 @@ package tc_pkg;
       FMT_INT4: fmt_class = INT4_CLASS;
       FMT_UINT4: fmt_class = UINT4_CLASS;
       FMT_S32: fmt_class = S32_CLASS;
+      FMT_FP64: fmt_class = FP64_CLASS;
       FMT_B1: fmt_class = B1_CLASS;
       default: fmt_class = 0;
     endcase
@@ -493,6 +508,7 @@ package tc_pkg;
       FMT_INT4: fmt_width = INT4_WIDTH;
       FMT_UINT4: fmt_width = UINT4_WIDTH;
       FMT_S32: fmt_width = S32_WIDTH;
+      FMT_FP64: fmt_width = FP64_WIDTH;
       FMT_B1: fmt_width = B1_WIDTH;
       default: fmt_width = 0;
     endcase
@@ -516,6 +532,7 @@ package tc_pkg;
       FMT_INT4: exp_bits = INT4_EXP_BITS;
       FMT_UINT4: exp_bits = UINT4_EXP_BITS;
       FMT_S32: exp_bits = S32_EXP_BITS;
+      FMT_FP64: exp_bits = FP64_EXP_BITS;
       FMT_B1: exp_bits = B1_EXP_BITS;
       default: exp_bits = 0;
     endcase
@@ -539,6 +556,7 @@ package tc_pkg;
       FMT_INT4: man_bits = INT4_MAN_BITS;
       FMT_UINT4: man_bits = UINT4_MAN_BITS;
       FMT_S32: man_bits = S32_MAN_BITS;
+      FMT_FP64: man_bits = FP64_MAN_BITS;
       FMT_B1: man_bits = B1_MAN_BITS;
       default: man_bits = 0;
     endcase
@@ -562,6 +580,7 @@ package tc_pkg;
       FMT_INT4: bias = INT4_BIAS;
       FMT_UINT4: bias = UINT4_BIAS;
       FMT_S32: bias = S32_BIAS;
+      FMT_FP64: bias = FP64_BIAS;
       FMT_B1: bias = B1_BIAS;
       default: bias = 0;
     endcase
@@ -585,6 +604,7 @@ package tc_pkg;
       FMT_INT4: emin = INT4_EMIN;
       FMT_UINT4: emin = UINT4_EMIN;
       FMT_S32: emin = S32_EMIN;
+      FMT_FP64: emin = FP64_EMIN;
       FMT_B1: emin = B1_EMIN;
       default: emin = 0;
     endcase
@@ -608,6 +628,7 @@ package tc_pkg;
       FMT_INT4: emax = INT4_EMAX;
       FMT_UINT4: emax = UINT4_EMAX;
       FMT_S32: emax = S32_EMAX;
+      FMT_FP64: emax = FP64_EMAX;
       FMT_B1: emax = B1_EMAX;
       default: emax = 0;
     endcase
@@ -631,6 +652,7 @@ package tc_pkg;
       FMT_INT4: ignore_low = INT4_IGNORE_LOW;
       FMT_UINT4: ignore_low = UINT4_IGNORE_LOW;
       FMT_S32: ignore_low = S32_IGNORE_LOW;
+      FMT_FP64: ignore_low = FP64_IGNORE_LOW;
       FMT_B1: ignore_low = B1_IGNORE_LOW;
       default: ignore_low = 0;
     endcase
@@ -654,6 +676,7 @@ package tc_pkg;
       FMT_INT4: has_inf = INT4_HAS_INF;
       FMT_UINT4: has_inf = UINT4_HAS_INF;
       FMT_S32: has_inf = S32_HAS_INF;
+      FMT_FP64: has_inf = FP64_HAS_INF;
       FMT_B1: has_inf = B1_HAS_INF;
       default: has_inf = 0;
     endcase
@@ -677,6 +700,7 @@ package tc_pkg;
       FMT_INT4: nan_style = INT4_NAN_STYLE;
       FMT_UINT4: nan_style = UINT4_NAN_STYLE;
       FMT_S32: nan_style = S32_NAN_STYLE;
+      FMT_FP64: nan_style = FP64_NAN_STYLE;
       FMT_B1: nan_style = B1_NAN_STYLE;
       default: nan_style = 0;
     endcase
@@ -700,6 +724,7 @@ package tc_pkg;
       FMT_INT4: is_signed = INT4_SIGNED;
       FMT_UINT4: is_signed = UINT4_SIGNED;
       FMT_S32: is_signed = S32_SIGNED;
+      FMT_FP64: is_signed = FP64_SIGNED;
       FMT_B1: is_signed = B1_SIGNED;
       default: is_signed = 0;
     endcase

@@ -4,7 +4,8 @@
  * binade range or at one exponent, exact powers of two and scaled integers, and the
  * mixed draw (any pattern / normals near a binade / specials) of the baseline and
  * gate-level benches. Every draw uses the caller's splitmix stream, in a fixed order,
- * so that a seed names the same values it always did. */
+ * so that a seed names the same values it always did. The formats are those whose
+ * patterns fit a uint32_t: never fp64 (its tests draw 64-bit patterns themselves). */
 #ifndef TCSIM_TESTKIT_FMT_VALUES_H
 #define TCSIM_TESTKIT_FMT_VALUES_H
 

@@ -47,7 +47,7 @@ BAD = ["", "-1", "-0", "0", "+1", "x", "0x", "0x-1", "1.5", "1e3", "nan", " 1", 
 ARCHS = ["volta", "turing", "ampere", "ada", "hopper", "blackwell"]
 GPUS = ["v100", "a100", "rtx3070ti", "rtx2080ti", "h100"]
 FMTS = ["fp16", "bf16", "tf32", "fp32", "e4m3", "e5m2", "e3m2", "e2m3", "e2m1", "int8",
-        "uint8", "int4", "uint4", "s32", "ue8m0", "ue4m3", "b1"]
+        "uint8", "int4", "uint4", "s32", "ue8m0", "ue4m3", "b1", "fp64"]
 SMALL = ["1", "2", "3", "4", "8", "16", "0", "7"]
 
 
@@ -188,7 +188,7 @@ def rand_word(rng, bits):
 
 FMT_BITS = {"fp32": 32, "tf32": 32, "fp16": 16, "bf16": 16, "e4m3": 8, "e5m2": 8,
             "e3m2": 6, "e2m3": 6, "e2m1": 4, "ue8m0": 8, "ue4m3": 8, "int8": 8,
-            "uint8": 8, "int4": 4, "uint4": 4, "s32": 32, "b1": 1}
+            "uint8": 8, "int4": 4, "uint4": 4, "s32": 32, "b1": 1, "fp64": 64}
 
 
 def profiles(tcsim):
@@ -252,7 +252,8 @@ def valid_gemm(ctx, rng):
     # tcsim gemm takes one input format: the mixed pairs (AxB) are not its, nor the b1
     # ops (no --popc there yet)
     arch, instr, fin, fout, kind, L, scale = rng.choice(
-        [r for r in ctx["profiles"] if "x" not in r[2] and not r[4].endswith(".popc")])
+        [r for r in ctx["profiles"] if "x" not in r[2] and not r[4].endswith(".popc")
+         and r[2] != "fp64"])
     args = ["--arch", arch, "--in", fin, "--out", fout, "--instr", instr,
             "--threads", str(rng.randrange(0, 5)), "-o", "d.npy"]
     m, n = rng.randrange(1, 5), rng.randrange(1, 5)

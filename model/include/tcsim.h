@@ -65,7 +65,9 @@ typedef enum tc_fmt {
     TC_FMT_INT4,
     TC_FMT_UINT4,
     TC_FMT_S32,    /* integer accumulator / output */
-    /* 16 is TC_FMT_FP64 (issue 33, fp64 DMMA) */
+    /* fp64 (DMMA): IEEE binary64. Its patterns are 64 bits wide, so it travels only
+     * through the uint64_t API of tcsim_f64.h; every uint32_t function refuses it. */
+    TC_FMT_FP64 = 16,
     /* issue 33, 1-bit forms: one bit per word (0 or 1), a and b of the .and.popc and
      * .xor.popc kinds */
     TC_FMT_B1 = 17,
@@ -166,7 +168,8 @@ typedef enum tc_kind {
     /* issue 33, b1: d = c + popcount(a OP b) over k, s32 with wrap-around (found with
      * tc_profile_find_popc, the op being part of the form) */
     TC_KIND_POPC_AND,   /* mma .and.popc (sm_80 on) */
-    TC_KIND_POPC_XOR    /* mma .xor.popc (sm_75 on) */
+    TC_KIND_POPC_XOR,   /* mma .xor.popc (sm_75 on) */
+    TC_KIND_FP64        /* DMMA: one binary64 FMA per k in k order (tcsim_f64.h) */
 } tc_kind;
 
 #define TC_EMIN_ALIGN_NONE (-100000) /* no floor on the alignment exponent */
@@ -316,6 +319,7 @@ tc_status tc_mma_tile(const tc_profile *p, size_t M, size_t N, size_t K,
 #include "tcsim_timing.h"
 #include "tcsim_sim.h"
 #include "tcsim_sparse.h" /* issue 33: mma.sp */
+#include "tcsim_f64.h"
 
 #ifdef __cplusplus
 }

@@ -46,8 +46,8 @@ tc_status tc_decode(tc_fmt f, uint32_t bits, tc_value *out)
 uint32_t tc_canonical_nan(tc_fmt f)
 {
     const tc_fmt_info *fi = tc_fmt_get(f);
-    if (!fi || fi->cls == TC_CLASS_INT)
-        return 0;
+    if (!fi || fi->cls == TC_CLASS_INT || fmt_is_wide(f))
+        return 0; /* fp64's is TC_F64_NAN, wider than the word */
     /* every bit but the sign: fp32 0x7fffffff, fp16 0x7fff (docs/contract.md) */
     return (fi->width >= 32 ? 0xffffffffu : ((1u << fi->width) - 1u)) >> 1;
 }
@@ -83,6 +83,8 @@ static tc_status convert(tc_fmt from, uint32_t bits, tc_fmt to, tc_round mode, i
     tc_status st = tc_decode(from, bits, &v);
     if (st != TC_OK)
         return st;
+    if (fmt_is_wide(to))
+        return TC_EFORMAT; /* fp64 patterns do not fit the word (tcsim_f64.h) */
     if (!out || !ti || ti->cls != TC_CLASS_FLOAT || ti->nan_style != TC_NAN_IEEE)
         return TC_EINVAL; /* targets are the IEEE formats (fp32, fp16, bf16, tf32) */
     if (v.kind == TC_VAL_NAN) {

@@ -24,6 +24,8 @@
  *   e2m1      4   2   1    1   none (max 6)
  *   ue8m0     8   8   0  127   2^(x-127); 0xff NaN; no zero
  *   ue4m3     8   4   3    7   e4m3 with the sign bit ignored
+ *   fp64     64  11  52 1023   IEEE binary64 (DMMA); wider than a uint32_t word, so
+ *                              no helper below may see it (tcsim_f64.h's API only)
  *   b1        1   unsigned integer, the bit of the .b1 mma forms (0 or 1)
  */
 /*                    name     cls             w   eb mb  bias emin  emax ign inf nan          sgn */
@@ -44,6 +46,7 @@ __attribute__((unused)) static const tc_fmt_info fmt_table[TC_FMT_COUNT] = {
     [TC_FMT_INT4]  = {"int4",  TC_CLASS_INT,   4,  0, 0,  0,   0,    0,   0,  0, TC_NAN_NONE, 1},
     [TC_FMT_UINT4] = {"uint4", TC_CLASS_INT,   4,  0, 0,  0,   0,    0,   0,  0, TC_NAN_NONE, 0},
     [TC_FMT_S32]   = {"s32",   TC_CLASS_INT,   32, 0, 0,  0,   0,    0,   0,  0, TC_NAN_NONE, 1},
+    [TC_FMT_FP64]  = {"fp64",  TC_CLASS_FLOAT, 64, 11, 52, 1023, -1022, 1023, 0, 1, TC_NAN_IEEE, 1},
     [TC_FMT_B1]    = {"b1",    TC_CLASS_INT,   1,  0, 0,  0,   0,    0,   0,  0, TC_NAN_NONE, 0},
 };
 
@@ -63,17 +66,27 @@ static inline uint32_t fmt_zero(tc_fmt f, int sign)
     return (uint32_t)sign << fmt_sign_shift(&fmt_table[f]);
 }
 
+/* 1 for a format whose patterns do not fit a uint32_t word (fp64): the uint32_t API
+ * refuses it with TC_EFORMAT before any helper below unpacks it. */
+static inline int fmt_is_wide(tc_fmt f)
+{
+    return (unsigned)f < TC_FMT_COUNT && fmt_table[f].width > 32;
+}
+
 /* fmt.c - checks that a word fits the format (no bits above its width). */
 static inline int fmt_fits(const tc_fmt_info *fi, uint32_t bits)
 {
-    return fi->width >= 32 || (bits >> fi->width) == 0;
+    /* a word never holds a wider format (fp64): 0, which callers report as TC_EFORMAT */
+    return fi->width == 32 || (fi->width < 32 && (bits >> fi->width) == 0);
 }
 
-/* 1 if each of the n words fits format f. */
+/* 1 if each of the n words fits format f (never for a format wider than a word). */
 static inline int fmt_all_fit(tc_fmt f, size_t n, const uint32_t *w)
 {
     const tc_fmt_info *fi = tc_fmt_get(f);
-    if (fi->width >= 32)
+    if (fi->width > 32)
+        return 0;
+    if (fi->width == 32)
         return 1;
     for (size_t i = 0; i < n; i++)
         if (w[i] >> fi->width)

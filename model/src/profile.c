@@ -102,6 +102,10 @@
      TC_FMT_E2M1, TC_FMT_FP32, TC_KIND_MXF4, 64, 35, TC_RZ, -133, 23, F_##scale, block, \
      SRC_CONTRACT, 0, TC_FMT_E2M1}
 
+#define F64_ROW(arch) \
+    {#arch "_mma_fp64_fp64", A_##arch, TC_INSTR_MMA, TC_FMT_FP64, TC_FMT_FP64, TC_KIND_FP64, \
+     4, 0, TC_RNE, NONE, 52, NOSCALE, SRC_CONTRACT, 0, TC_FMT_FP64}
+
 /* The fp16-path rows every arch from Ampere on repeats for fp16 and bf16 inputs. */
 #define HALF_ROWS(arch, instr, l, f, e32, e16, src) \
     FEDP32(arch, instr, fp16, l, f, e32, 23, src), FEDP16(arch, instr, fp16, l, f, e16, src), \
@@ -214,6 +218,10 @@ static const tc_profile profiles[] = {
     /* issue 33: Blackwell's mma keeps sm_89's e4m3 x e5m2 forms (ptxas, sm_100), through
      * the fp16 emulation of its equal-format rows (test_ptx_coverage found them missing) */
     EMU_PAIR_ROWS(blackwell),
+    /* fp64 (DMMA): mma.m8n8k4.f64 from sm_80, the m16n8k* .f64 shapes from sm_90; one
+     * binary64 FMA per k (tcsim_f64.h). L is mma.m8n8k4's k, which the arithmetic does
+     * not depend on; F and Emin_align do not apply (0, none), 52 fraction bits. */
+    F64_ROW(ampere), F64_ROW(ada), F64_ROW(hopper), F64_ROW(blackwell),
 };
 #define N_PROFILES (sizeof profiles / sizeof profiles[0])
 

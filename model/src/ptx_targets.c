@@ -10,6 +10,7 @@
  * has them as mma. Issue 33 adds every other form: the b1 ops, the mixed-signedness
  * integer pairs and the e4m3 x e5m2 pairs, each row naming b's format (in_b) and the
  * b1 op.
+ * The fp64 rows are the DMMA form (tcsim_f64.h).
  */
 #include <stddef.h>
 #include "tcsim.h"
@@ -79,6 +80,10 @@ static const tc_ptx_instr ptx_instrs[] = {
      * no fp16 accumulator with fp8 for mma.sp) */
     FP8_PAIRS(MMA, 16, 8, 16, 89), FP8_PAIRS(MMA, 16, 8, 32, 89),
     PAIR(MMA_SP, 16, 8, 64, E4M3, E5M2, FP32, 89),
+    /* fp64 (DMMA): m8n8k4 from sm_80, the m16n8k4/k8/k16 shapes from sm_90. */
+    ROW(MMA, 8, 8, 4, FP64, FP64, 80),
+    ROW(MMA, 16, 8, 4, FP64, FP64, 90), ROW(MMA, 16, 8, 8, FP64, FP64, 90),
+    ROW(MMA, 16, 8, 16, FP64, FP64, 90),
 };
 #define N_PTX_INSTRS (sizeof ptx_instrs / sizeof ptx_instrs[0])
 

@@ -110,6 +110,7 @@ size_t probe_forms(unsigned sm, probe_form *out, size_t cap)
     for (size_t i = 0; tc_ptx_instr_get(i, &r) == TC_OK; i++) {
         /* one format for A and B: the pairs and the b1 ops (issue 33) are not probed */
         if (r.form == TC_PTX_WMMA || r.sm > sm || r.in_b != r.in ||
+            r.in == TC_FMT_FP64 || /* fp64 (DMMA): the cases carry 32-bit words */
             tc_profile_find(arch, TC_INSTR_MMA, r.in, r.acc, &p) != TC_OK)
             continue;
         probe_form f = {TC_INSTR_MMA, r.form == TC_PTX_MMA_SP, r.m, r.n, r.k, r.in, r.acc,

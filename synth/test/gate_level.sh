@@ -26,8 +26,13 @@ mkdir -p "$work"
 vectors=$work/vectors.txt
 "$gen" "$arch" "$instr" "$fmts" "$count" "$seed" > "$vectors"
 read -r _ _ L _ ELEM_W _ C_W < "$vectors"
+# the format selects' width, tc_pkg::FMT_BITS, from the package the netlist was made from
+pkg=$here/../../rtl/tc_pkg.sv
+FMT_W=$(sed -n 's/^ *localparam int FMT_BITS = \([0-9][0-9]*\);.*/\1/p' "$pkg")
+[ -n "$FMT_W" ] || { echo "gate_level.sh: no FMT_BITS in $pkg" >&2; exit 1; }
 iverilog -g2005 -o "$work/gl.vvp" -s gl_fedp_tb \
     -Pgl_fedp_tb.L="$L" -Pgl_fedp_tb.ELEM_W="$ELEM_W" -Pgl_fedp_tb.C_W="$C_W" \
+    -Pgl_fedp_tb.FMT_W="$FMT_W" \
     -Pgl_fedp_tb.MAX_VECTORS="$count" -Pgl_fedp_tb.LATENCY="$latency" \
     "$here/gl_fedp_tb.v" "$netlist" "$cells"
 out=$(vvp -n "$work/gl.vvp" +vectors="$vectors")

@@ -4,6 +4,8 @@
 //
 // Plain Verilog-2005 (the netlist and the cell models are), parameters from the command
 // line: iverilog -Pgl_fedp_tb.L=4 -Pgl_fedp_tb.ELEM_W=16 -Pgl_fedp_tb.C_W=32 ...
+// FMT_W is the width of the netlist's format selects, tc_pkg::FMT_BITS (gate_level.sh
+// reads it from rtl/tc_pkg.sv: it grows as formats are appended).
 // Plusargs: +vectors=FILE. Prints PASSED or FAILED (with the first mismatches) and
 // finishes with $finish; the wrapper script turns the text into the exit status.
 `timescale 1ns / 1ps
@@ -11,6 +13,7 @@ module gl_fedp_tb;
   parameter L = 4;
   parameter ELEM_W = 16;
   parameter C_W = 32;
+  parameter FMT_W = 5;
   parameter LATENCY = 4;
   parameter MAX_VECTORS = 100000;
   parameter SHOW = 10;  // mismatches printed in full
@@ -18,7 +21,7 @@ module gl_fedp_tb;
   reg                 clk = 1'b0;
   reg                 rst_n = 1'b0;
   reg                 valid = 1'b0;
-  reg  [3:0]          in_fmt = 4'd0, out_fmt = 4'd0;
+  reg  [FMT_W-1:0]    in_fmt = 0, out_fmt = 0;
   reg  [L*ELEM_W-1:0] a = 0, b = 0;
   reg  [C_W-1:0]      c = 0;
   wire                valid_o;
@@ -29,8 +32,8 @@ module gl_fedp_tb;
     .a_i(a), .b_i(b), .c_i(c), .valid_o(valid_o), .d_o(d_o)
   );
 
-  reg [3:0]          v_in [0:MAX_VECTORS-1];
-  reg [3:0]          v_out [0:MAX_VECTORS-1];
+  reg [FMT_W-1:0]    v_in [0:MAX_VECTORS-1];
+  reg [FMT_W-1:0]    v_out [0:MAX_VECTORS-1];
   reg [L*ELEM_W-1:0] v_a [0:MAX_VECTORS-1];
   reg [L*ELEM_W-1:0] v_b [0:MAX_VECTORS-1];
   reg [C_W-1:0]      v_c [0:MAX_VECTORS-1];

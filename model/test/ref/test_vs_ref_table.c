@@ -124,6 +124,14 @@ int run_table(void)
             }
             continue;
         }
+        if (r->kind == TC_KIND_FP64) { /* the contract's FMA chain: no FEDP parameters */
+            if (r->in != TC_FMT_FP64 || r->in_b != TC_FMT_FP64 || r->out != TC_FMT_FP64 ||
+                r->instr != TC_INSTR_MMA || r->arch < TC_ARCH_AMPERE) {
+                printf("table: %s: an fp64 row must be fp64 -> fp64, mma, ampere on\n", r->name);
+                bad++;
+            }
+            continue;
+        }
         const ref_profile *m = my_row_for(r);
         if (!m) {
             printf("table: model row %s has no row in the contract\n", r->name);

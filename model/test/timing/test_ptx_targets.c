@@ -10,7 +10,7 @@
 
 static int known_target(unsigned sm)
 {
-    return sm == 70 || sm == 72 || sm == 75 || sm == 80 || sm == 89;
+    return sm == 70 || sm == 72 || sm == 75 || sm == 80 || sm == 89 || sm == 90;
 }
 
 /* Volta's quad-pair mma.m8n8k4 is timed on Volta alone (tc_op_timing_of). */
@@ -93,6 +93,13 @@ int main(void)
             if (p.form == TC_PTX_WMMA || p.sm > tc_arch_ptx_sm(g.arch) || p.in == TC_FMT_B1 ||
                 (g.arch != TC_ARCH_VOLTA && !timed_off_volta(&p)))
                 continue;
+            tc_mma_op o = {p.m, p.n, p.k, p.in, p.acc, p.form == TC_PTX_MMA_SP};
+            tc_op_timing t;
+            if (p.in == TC_FMT_FP64) { /* DMMA: no structure or measurement to time it */
+                CHECK(tc_op_timing_of(&g, &o, &t) == TC_EUNSUPPORTED, "%s times fp64 m%un%uk%u",
+                      g.name, p.m, p.n, p.k);
+                continue;
+            }
             /* PTX keeps the int4 mma on sm_90 and sm_100, which have no int4 tensor-core
              * rate (the H100 and B200 datasheets list none) and no int4 profile: the
              * arithmetic has no such instruction to time there. */
@@ -100,8 +107,6 @@ int main(void)
             if (g.arch >= TC_ARCH_HOPPER &&
                 tc_profile_find(g.arch, TC_INSTR_MMA, p.in, p.acc, &prof) != TC_OK)
                 continue;
-            tc_mma_op o = {p.m, p.n, p.k, p.in, p.acc, p.form == TC_PTX_MMA_SP};
-            tc_op_timing t;
             tc_status st = tc_op_timing_of(&g, &o, &t);
             CHECK(st == TC_OK, "%s has %s.m%un%uk%u %s->%s (sm_%u) but does not time it: %s",
                   g.name, tc_ptx_form_name(p.form), p.m, p.n, p.k, tc_fmt_get(p.in)->name,
