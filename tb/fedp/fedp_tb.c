@@ -243,8 +243,8 @@ int main(int argc, char **argv)
         dut_free(t.dut);
         return rc;
     }
-    printf("seed %" PRIu64 ", %" PRIu64 " random operations per (in, in_b, out) formats\n",
-           seed, count);
+    printf("seed %" PRIu64 ", %" PRIu64 " random operations per (in, in_b, out) formats (a "
+           "quarter for a mixed pair)\n", seed, count);
 
     clock_t t0 = clock();
     for (size_t i = 0; i < np && !random_only; i++) {
