@@ -151,7 +151,7 @@ static int emit_constants(text *t)
     put(t, "\n  // FEDP parameter sets, one per instance family of the RTL (`tcsim fedp-params`\n"
            "  // prints the same): FEDP_<PRESET>_<PARAM> is the value of fedp.sv's parameter\n"
            "  // <Param> (L, F, InFmts, OutFmts, EminAlignFp32, EminAlignFp16, Fp32ManBits,\n"
-           "  // ScaleFmts, ZeroPlusFp16), folded from the FEDP rows of the profile table (model/src/profile.c)\n"
+           "  // ScaleFmts, ZeroPlusFp16, InPairs), folded from the FEDP rows of the profile table (model/src/profile.c)\n"
            "  // that the preset's spec arch:instr:formats[:block-scaled kinds] names. RTL\n"
            "  // parameter defaults and testbench tops name these; CMake reads them from this\n"
            "  // file (cmake/TcsimFedpParams.cmake).\n");

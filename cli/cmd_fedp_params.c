@@ -13,11 +13,12 @@ static void usage(void)
            "Prints the parameters of FEDP instances (rtl/fedp.sv, fedp_grouped.sv) read from\n"
            "the model's profile table, one line per argument (every preset when none):\n"
            "  NAME L F InFmts OutFmts EminAlignFp32 EminAlignFp16 Fp32ManBits ScaleFmts\n"
-           "       ZeroPlusFp16\n"
+           "       ZeroPlusFp16 InPairs\n"
            "A PRESET is a set tc_pkg names FEDP_<PRESET>_*. A spec takes the FEDP rows of\n"
            "(ARCH, INSTR, FMT, fp32/fp16), of (.., FMT, OUT) alone for FMT written IN->OUT,\n"
-           "and the rows of each block-scaled KIND (mxf8f6f4, mxf4, mxf4nvf4); FMT '-' for\n"
-           "none. Rows that disagree on a parameter are an error (exit 2).\n\npresets:\n");
+           "the mixed pairs of two FMTs (InPairs 1), and the rows of each block-scaled KIND\n"
+           "(mxf8f6f4, mxf4, mxf4nvf4); FMT '-' for none. Rows that disagree on a parameter\n"
+           "are an error (exit 2).\n\npresets:\n");
     for (size_t i = 0; i < n; i++)
         printf("  %-20s %s\n", ps[i].name, ps[i].spec);
 }

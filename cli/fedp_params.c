@@ -48,10 +48,10 @@ const fedp_preset *fedp_preset_find(const char *name)
 
 const char *const fedp_param_rtl_name[FEDP_PARAM_COUNT] = {
     "L", "F", "InFmts", "OutFmts", "EminAlignFp32", "EminAlignFp16", "Fp32ManBits",
-    "ScaleFmts", "ZeroPlusFp16"};
+    "ScaleFmts", "ZeroPlusFp16", "InPairs"};
 const char *const fedp_param_pkg_name[FEDP_PARAM_COUNT] = {
     "L", "F", "IN_FMTS", "OUT_FMTS", "EMIN_ALIGN_FP32", "EMIN_ALIGN_FP16", "FP32_MAN_BITS",
-    "SCALE_FMTS", "ZERO_PLUS_FP16"};
+    "SCALE_FMTS", "ZERO_PLUS_FP16", "IN_PAIRS"};
 
 long fedp_param_get(const fedp_params *p, int k)
 {
@@ -64,7 +64,8 @@ long fedp_param_get(const fedp_params *p, int k)
     case 5: return p->emin_align_fp16;
     case 6: return (long)p->fp32_man_bits;
     case 7: return (long)p->scale_fmts;
-    default: return (long)p->zero_plus_fp16;
+    case 8: return (long)p->zero_plus_fp16;
+    default: return (long)p->in_pairs;
     }
 }
 
@@ -165,6 +166,27 @@ static int fold_format(fold_state *s, tc_arch arch, tc_instr instr, const char *
     return 0;
 }
 
+/* The mixed-pair FEDP rows of (arch, instr) whose two formats and output the rows folded
+ * so far have: the datapath decodes b by a select of its own (fedp.sv's InPairs). 0, or
+ * -1 with err set. */
+static int fold_pairs(fold_state *s, tc_arch arch, tc_instr instr, char *err, size_t cap)
+{
+    const tc_profile *rows;
+    size_t n = tc_profile_table(&rows);
+    for (size_t r = 0; r < n; r++) {
+        const tc_profile *p = &rows[r];
+        if (p->arch != arch || p->instr != instr || p->kind != TC_KIND_FEDP ||
+            p->in_b == p->in || !((s->p.in_fmts >> p->in) & 1u) ||
+            !((s->p.in_fmts >> p->in_b) & 1u) || !((s->p.out_fmts >> p->out) & 1u))
+            continue;
+        if (!fold(s, p))
+            return fail(err, cap, "profile %s does not have the parameters of the "
+                                  "instance's other rows", p->name);
+        s->p.in_pairs = 1;
+    }
+    return 0;
+}
+
 /* Every row of block-scaled kind k for (arch, instr); 0, or -1 with err set. */
 static int fold_kind(fold_state *s, tc_arch arch, tc_instr instr, const char *arch_s,
                      const char *instr_s, const char *k, char *err, size_t cap)
@@ -201,7 +223,7 @@ int fedp_params_of(const char *spec, fedp_params *out, char *err, size_t cap)
     tc_instr instr;
     /* an instance without fp32 rows still has the parameter: fp32's own width */
     fold_state s = {{0, 0, 0, 0, TC_EMIN_ALIGN_NONE, TC_EMIN_ALIGN_NONE,
-                     tc_fmt_get(TC_FMT_FP32)->man_bits, 0, 0}, 0, TC_KIND_FEDP};
+                     tc_fmt_get(TC_FMT_FP32)->man_bits, 0, 0, 0}, 0, TC_KIND_FEDP};
     int rc = 0;
     if (!fmts || rest || tc_arch_parse(arch_s, &arch) != TC_OK ||
         tc_instr_parse(instr_s, &instr) != TC_OK)
@@ -209,6 +231,8 @@ int fedp_params_of(const char *spec, fedp_params *out, char *err, size_t cap)
     for (char *fl = strcmp(fmts ? fmts : "-", "-") ? fmts : NULL, *f;
          !rc && (f = next_field(&fl, ','));)
         rc = fold_format(&s, arch, instr, arch_s, instr_s, f, err, cap);
+    if (!rc && s.have)
+        rc = fold_pairs(&s, arch, instr, err, cap);
     for (char *kl = kinds, *k; !rc && (k = next_field(&kl, ','));)
         rc = fold_kind(&s, arch, instr, arch_s, instr_s, k, err, cap);
     if (!rc && !s.have)

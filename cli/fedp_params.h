@@ -17,9 +17,10 @@ typedef struct fedp_params {
     unsigned fp32_man_bits;
     uint32_t scale_fmts;          /* 0: a plain step */
     unsigned zero_plus_fp16;      /* 1: an fp16 result rounding to zero is +0 (zero_plus) */
+    unsigned in_pairs;            /* 1: b has a format select of its own (mixed-pair rows) */
 } fedp_params;
 
-enum { FEDP_PARAM_COUNT = 9 };
+enum { FEDP_PARAM_COUNT = 10 };
 /* The fields as the RTL names its parameters ("L", "InFmts", ...) and as the package
  * spells them after FEDP_<PRESET>_ ("L", "IN_FMTS", ...); fedp_param_get reads one. */
 extern const char *const fedp_param_rtl_name[FEDP_PARAM_COUNT];
@@ -38,7 +39,8 @@ const fedp_preset *fedp_preset_find(const char *name);
 
 /* The parameter set of spec "arch:instr:fmt[,fmt...][:kind[,kind...]]", built from the
  * FEDP rows of (arch, instr, fmt, fp32/fp16), or of (arch, instr, fmt, out) alone for a
- * format written "fmt->out" (an instance without the other output's rounder), and, for
+ * format written "fmt->out" (an instance without the other output's rounder), the mixed
+ * pairs (a in one of the formats, b in another) of those outputs (in_pairs = 1), and, for
  * each block-scaled kind named (mxf8f6f4, mxf4, mxf4nvf4), its rows of every scale
  * format. fmt "-" names no plain rows (an instance of mxf4 rows: fedp_grouped.sv). The
  * rows must agree on every parameter, or the instance is not one datapath: that, an

@@ -11,10 +11,10 @@
 # the RTL cannot disagree. Sets in the caller's scope:
 #   <prefix>_NAMES    the presets, in order
 #   <prefix>_<name>   the list L;F;InFmts;OutFmts;EminAlignFp32;EminAlignFp16;
-#                     Fp32ManBits;ScaleFmts;ZeroPlusFp16 of preset <name>
+#                     Fp32ManBits;ScaleFmts;ZeroPlusFp16;InPairs of preset <name>
 # A preset the package lacks stops the configuration.
 set(TCSIM_FEDP_PARAM_FIELDS L F IN_FMTS OUT_FMTS EMIN_ALIGN_FP32 EMIN_ALIGN_FP16
-                            FP32_MAN_BITS SCALE_FMTS ZERO_PLUS_FP16)
+                            FP32_MAN_BITS SCALE_FMTS ZERO_PLUS_FP16 IN_PAIRS)
 
 function(tcsim_fedp_params prefix)
   set(_pkg ${CMAKE_SOURCE_DIR}/rtl/tc_pkg.sv)

@@ -26,10 +26,14 @@
 // bits, so the work in flight is dropped; the registers between stages load on every
 // edge (their valid bit says whether they hold an operation), d_q only with a valid one.
 //
-// Formats are chosen per operation: in_fmt_i (a tc_fmt code from InFmts) for every a/b
-// element, out_fmt_i (FMT_FP32 or FMT_FP16, from OutFmts) for c and d. An element is the
-// format's value bits (tf32: the top 19 of its 32-bit word) in the low end of its slot
-// a_i[i*ELEM_W +: ELEM_W]; an fp16 c or d sits in the low 16 bits. A format outside the
+// Formats are chosen per operation: in_fmt_i (a tc_fmt code from InFmts) for every a
+// element, in_fmt_b_i for every b element where InPairs = 1 (the mixed pairs of the fp8
+// instances, e4m3 x e5m2: each operand is decoded in its own format, everything after is
+// the same datapath, docs/contract.md "Mixed A and B formats"), out_fmt_i (FMT_FP32 or
+// FMT_FP16, from OutFmts) for c and d. With InPairs = 0 b is decoded by in_fmt_i and
+// in_fmt_b_i is unused: the instance is the single-format one, gate for gate. An element
+// is the format's value bits (tf32: the top 19 of its 32-bit word) in the low end of its
+// slot a_i[i*ELEM_W +: ELEM_W]; an fp16 c or d sits in the low 16 bits. A format outside the
 // supported set gives the canonical NaN. The output format is a run-time select because
 // every profile with fp16 output shares its datapath with the fp32 one; OutFmts drops the
 // fp16 rounder from instances whose formats have no fp16 output (tf32, bf16).
@@ -57,6 +61,8 @@ module fedp #(
   parameter int ScaleFmts /*verilator public*/ = tc_pkg::FEDP_VOLTA_FP16_SCALE_FMTS,
   // 1: an fp16 result that rounds to zero is +0, whatever the sum's sign (Hopper on).
   parameter int ZeroPlusFp16 /*verilator public*/ = tc_pkg::FEDP_VOLTA_FP16_ZERO_PLUS_FP16,
+  // 1: b's format is in_fmt_b_i (mixed pairs); 0: in_fmt_i, as a's.
+  parameter int InPairs /*verilator public*/ = tc_pkg::FEDP_VOLTA_FP16_IN_PAIRS,
   // Registers from input to output, 2..6 (see CUTS).
   parameter int Depth /*verilator public*/ = tc_pkg::FEDP_LATENCY,
   localparam int ELEM_W /*verilator public*/ = tc_pkg::max_value_bits(InFmts),
@@ -67,6 +73,7 @@ module fedp #(
   input  logic                rst_ni,
   input  logic                valid_i,
   input  logic [FW-1:0]       in_fmt_i,
+  input  logic [FW-1:0]       in_fmt_b_i, // b's format (InPairs only)
   input  logic [FW-1:0]       out_fmt_i,
   input  logic [L*ELEM_W-1:0] a_i,
   input  logic [L*ELEM_W-1:0] b_i,
@@ -164,6 +171,9 @@ module fedp #(
     $error("fedp: ScaleFmts = 'h%0h, expected 0 or ue8m0 (a scale with significand 1)",
            ScaleFmts);
   end
+  if (InPairs != 0 && InPairs != 1) begin : gen_bad_pairs
+    $error("fedp: InPairs = %0d, expected 0 or 1", InPairs);
+  end
   if (InFmts == 0 || (InFmts >> tc_pkg::FMT_COUNT) != 0) begin : gen_bad_in
     $error("fedp: InFmts = 'h%0h names no format or an unknown one", InFmts);
   end
@@ -180,6 +190,16 @@ module fedp #(
   end
 
   // ------------------------------------------------------------------ UNPACK + MUL
+  // b's format select: its own port where the instance has mixed pairs, else a's, so
+  // that a single-format instance has no second select (its decoders see one net).
+  logic [FW-1:0] fmt_b;
+  if (InPairs != 0) begin : gen_pairs
+    assign fmt_b = in_fmt_b_i;
+  end else begin : gen_no_pairs
+    wire unused_fmt_b = ^in_fmt_b_i;
+    assign fmt_b = in_fmt_i;
+  end
+
   logic [L-1:0]        a_sign, a_zero, a_inf, a_nan, b_sign, b_zero, b_inf, b_nan;
   logic [L*EW-1:0]     a_exp, b_exp;
   logic [L*(MB+1)-1:0] a_sig, b_sig;
@@ -200,7 +220,7 @@ module fedp #(
     );
     fedp_decode #(.Fmts(InFmts), .ManW(MB), .ExpW(EW), .Lane(2 * i + 1)) i_decode_b (
       .bits_i(b_i[i*ELEM_W +: ELEM_W]),
-      .fmt_i (in_fmt_i),
+      .fmt_i (fmt_b),
       .sign_o(b_sign[i]),
       .exp_o (b_exp[i*EW +: EW]),
       .sig_o (b_sig[i*(MB+1) +: MB+1]),

@@ -344,18 +344,18 @@ module tc_blackwell #(
     .EminAlignFp32(HalfEminAlignFp32), .EminAlignFp16(HalfEminAlignFp16),
     .Fp32ManBits(HalfFp32ManBits), .ZeroPlusFp16(HalfZeroPlusFp16)
   ) i_fedp_half (
-    .clk_i, .rst_ni, .valid_i(mac_valid && kind_i == KIND_F16), .in_fmt_i, .out_fmt_i,
-    .a_i(half_a), .b_i(half_b), .c_i(HALF_C_W'(mac_c)), .sa_i(8'd0), .sb_i(8'd0),
-    .valid_o(half_v), .d_o(half_d)
+    .clk_i, .rst_ni, .valid_i(mac_valid && kind_i == KIND_F16), .in_fmt_i,
+    .in_fmt_b_i(in_fmt_i), .out_fmt_i, .a_i(half_a), .b_i(half_b), .c_i(HALF_C_W'(mac_c)),
+    .sa_i(8'd0), .sb_i(8'd0), .valid_o(half_v), .d_o(half_d)
   );
   fedp #(
     .L(Tf32L), .F(Tf32F), .InFmts(Tf32InFmts), .OutFmts(Tf32OutFmts),
     .EminAlignFp32(Tf32EminAlignFp32), .EminAlignFp16(Tf32EminAlignFp16),
     .Fp32ManBits(Tf32Fp32ManBits)
   ) i_fedp_tf32 (
-    .clk_i, .rst_ni, .valid_i(mac_valid && kind_i == KIND_TF32), .in_fmt_i, .out_fmt_i,
-    .a_i(tf32_a), .b_i(tf32_b), .c_i(TF32_C_W'(mac_c)), .sa_i(8'd0), .sb_i(8'd0),
-    .valid_o(tf32_v), .d_o(tf32_d)
+    .clk_i, .rst_ni, .valid_i(mac_valid && kind_i == KIND_TF32), .in_fmt_i,
+    .in_fmt_b_i(in_fmt_i), .out_fmt_i, .a_i(tf32_a), .b_i(tf32_b), .c_i(TF32_C_W'(mac_c)),
+    .sa_i(8'd0), .sb_i(8'd0), .valid_o(tf32_v), .d_o(tf32_d)
   );
   fedp #(
     .L(F8L), .F(F8F), .InFmts(F8InFmts), .OutFmts(F8OutFmts),
@@ -363,8 +363,10 @@ module tc_blackwell #(
     .Fp32ManBits(F8Fp32ManBits), .ScaleFmts(F8ScaleFmts), .ZeroPlusFp16(F8ZeroPlusFp16)
   ) i_fedp_f8 (
     .clk_i, .rst_ni, .valid_i(mac_valid && (kind_i == KIND_F8 || kind_i == KIND_MXF8)),
-    .in_fmt_i, .out_fmt_i, .a_i(f8_a), .b_i(f8_b), .c_i(F8_C_W'(mac_c)), .sa_i(f8_sa),
-    .sb_i(f8_sb), .valid_o(f8_v), .d_o(f8_d)
+    // one format for a and b: the model's tcgen05 MMA (tc_bw_mma) has one, so the unit
+    // takes no B format (InPairs 0, the default, folds b's select into a's)
+    .in_fmt_i, .in_fmt_b_i(in_fmt_i), .out_fmt_i, .a_i(f8_a), .b_i(f8_b), .c_i(F8_C_W'(mac_c)),
+    .sa_i(f8_sa), .sb_i(f8_sb), .valid_o(f8_v), .d_o(f8_d)
   );
   fedp_grouped #(
     .L(Mx4L), .G(MX4_G), .F(Mx4F), .InFmts(Mx4InFmts), .ScaleFmts(Mx4ScaleFmts),

@@ -303,7 +303,7 @@ package tc_pkg;
   // FEDP parameter sets, one per instance family of the RTL (`tcsim fedp-params`
   // prints the same): FEDP_<PRESET>_<PARAM> is the value of fedp.sv's parameter
   // <Param> (L, F, InFmts, OutFmts, EminAlignFp32, EminAlignFp16, Fp32ManBits,
-  // ScaleFmts, ZeroPlusFp16), folded from the FEDP rows of the profile table (model/src/profile.c)
+  // ScaleFmts, ZeroPlusFp16, InPairs), folded from the FEDP rows of the profile table (model/src/profile.c)
   // that the preset's spec arch:instr:formats[:block-scaled kinds] names. RTL
   // parameter defaults and testbench tops name these; CMake reads them from this
   // file (cmake/TcsimFedpParams.cmake).
@@ -319,6 +319,7 @@ package tc_pkg;
   localparam int FEDP_VOLTA_FP16_FP32_MAN_BITS = 23;
   localparam int FEDP_VOLTA_FP16_SCALE_FMTS = 0;
   localparam int FEDP_VOLTA_FP16_ZERO_PLUS_FP16 = 0;
+  localparam int FEDP_VOLTA_FP16_IN_PAIRS = 0;
 
   // volta_fp16_acc16, of volta:mma:fp16->fp16
   // for tb/fedp
@@ -331,6 +332,7 @@ package tc_pkg;
   localparam int FEDP_VOLTA_FP16_ACC16_FP32_MAN_BITS = 23;
   localparam int FEDP_VOLTA_FP16_ACC16_SCALE_FMTS = 0;
   localparam int FEDP_VOLTA_FP16_ACC16_ZERO_PLUS_FP16 = 0;
+  localparam int FEDP_VOLTA_FP16_ACC16_IN_PAIRS = 0;
 
   // ampere_half, of ampere:mma:fp16,bf16
   // for tb/fedp; the rows of turing, ada fp16/bf16 too
@@ -343,6 +345,7 @@ package tc_pkg;
   localparam int FEDP_AMPERE_HALF_FP32_MAN_BITS = 23;
   localparam int FEDP_AMPERE_HALF_SCALE_FMTS = 0;
   localparam int FEDP_AMPERE_HALF_ZERO_PLUS_FP16 = 0;
+  localparam int FEDP_AMPERE_HALF_IN_PAIRS = 0;
 
   // ampere_tf32, of ampere:mma:tf32
   // for tb/fedp; the rows of ada tf32 too
@@ -355,6 +358,7 @@ package tc_pkg;
   localparam int FEDP_AMPERE_TF32_FP32_MAN_BITS = 23;
   localparam int FEDP_AMPERE_TF32_SCALE_FMTS = 0;
   localparam int FEDP_AMPERE_TF32_ZERO_PLUS_FP16 = 0;
+  localparam int FEDP_AMPERE_TF32_IN_PAIRS = 0;
 
   // ada_fp8, of ada:mma:e4m3,e5m2
   // for tb/fedp
@@ -367,6 +371,7 @@ package tc_pkg;
   localparam int FEDP_ADA_FP8_FP32_MAN_BITS = 13;
   localparam int FEDP_ADA_FP8_SCALE_FMTS = 0;
   localparam int FEDP_ADA_FP8_ZERO_PLUS_FP16 = 0;
+  localparam int FEDP_ADA_FP8_IN_PAIRS = 1;
 
   // hopper_half, of hopper:mma:fp16,bf16
   // for tb/fedp; the rows of hopper wgmma, blackwell too
@@ -379,6 +384,7 @@ package tc_pkg;
   localparam int FEDP_HOPPER_HALF_FP32_MAN_BITS = 23;
   localparam int FEDP_HOPPER_HALF_SCALE_FMTS = 0;
   localparam int FEDP_HOPPER_HALF_ZERO_PLUS_FP16 = 1;
+  localparam int FEDP_HOPPER_HALF_IN_PAIRS = 0;
 
   // hopper_tf32, of hopper:mma:tf32
   // for tb/fedp; the rows of hopper wgmma, blackwell too
@@ -391,6 +397,7 @@ package tc_pkg;
   localparam int FEDP_HOPPER_TF32_FP32_MAN_BITS = 23;
   localparam int FEDP_HOPPER_TF32_SCALE_FMTS = 0;
   localparam int FEDP_HOPPER_TF32_ZERO_PLUS_FP16 = 0;
+  localparam int FEDP_HOPPER_TF32_IN_PAIRS = 0;
 
   // hopper_wgmma_fp8, of hopper:wgmma:e4m3,e5m2
   // for tb/fedp
@@ -403,6 +410,7 @@ package tc_pkg;
   localparam int FEDP_HOPPER_WGMMA_FP8_FP32_MAN_BITS = 13;
   localparam int FEDP_HOPPER_WGMMA_FP8_SCALE_FMTS = 0;
   localparam int FEDP_HOPPER_WGMMA_FP8_ZERO_PLUS_FP16 = 1;
+  localparam int FEDP_HOPPER_WGMMA_FP8_IN_PAIRS = 1;
 
   // blackwell_f8f6f4, of blackwell:tcgen05:e4m3,e5m2,e3m2,e2m3,e2m1
   // for tb/fedp
@@ -415,6 +423,7 @@ package tc_pkg;
   localparam int FEDP_BLACKWELL_F8F6F4_FP32_MAN_BITS = 23;
   localparam int FEDP_BLACKWELL_F8F6F4_SCALE_FMTS = 0;
   localparam int FEDP_BLACKWELL_F8F6F4_ZERO_PLUS_FP16 = 1;
+  localparam int FEDP_BLACKWELL_F8F6F4_IN_PAIRS = 1;
 
   // blackwell_half, of blackwell:tcgen05:fp16,bf16
   // for tc_blackwell.sv kind f16
@@ -427,6 +436,7 @@ package tc_pkg;
   localparam int FEDP_BLACKWELL_HALF_FP32_MAN_BITS = 23;
   localparam int FEDP_BLACKWELL_HALF_SCALE_FMTS = 0;
   localparam int FEDP_BLACKWELL_HALF_ZERO_PLUS_FP16 = 1;
+  localparam int FEDP_BLACKWELL_HALF_IN_PAIRS = 0;
 
   // blackwell_tf32, of blackwell:tcgen05:tf32
   // for tc_blackwell.sv kind tf32
@@ -439,6 +449,7 @@ package tc_pkg;
   localparam int FEDP_BLACKWELL_TF32_FP32_MAN_BITS = 23;
   localparam int FEDP_BLACKWELL_TF32_SCALE_FMTS = 0;
   localparam int FEDP_BLACKWELL_TF32_ZERO_PLUS_FP16 = 0;
+  localparam int FEDP_BLACKWELL_TF32_IN_PAIRS = 0;
 
   // blackwell_mxf8f6f4, of blackwell:tcgen05:e4m3,e5m2,e3m2,e2m3,e2m1:mxf8f6f4
   // for tc_blackwell.sv kinds f8f6f4, mxf8f6f4
@@ -451,6 +462,7 @@ package tc_pkg;
   localparam int FEDP_BLACKWELL_MXF8F6F4_FP32_MAN_BITS = 23;
   localparam int FEDP_BLACKWELL_MXF8F6F4_SCALE_FMTS = 512;  // ue8m0
   localparam int FEDP_BLACKWELL_MXF8F6F4_ZERO_PLUS_FP16 = 1;
+  localparam int FEDP_BLACKWELL_MXF8F6F4_IN_PAIRS = 1;
 
   // blackwell_mxf4, of blackwell:tcgen05:-:mxf4,mxf4nvf4
   // for tc_blackwell.sv kinds mxf4, mxf4nvf4, on fedp_grouped.sv
@@ -463,6 +475,7 @@ package tc_pkg;
   localparam int FEDP_BLACKWELL_MXF4_FP32_MAN_BITS = 23;
   localparam int FEDP_BLACKWELL_MXF4_SCALE_FMTS = 1536;  // ue8m0 ue4m3
   localparam int FEDP_BLACKWELL_MXF4_ZERO_PLUS_FP16 = 0;
+  localparam int FEDP_BLACKWELL_MXF4_IN_PAIRS = 0;
 
   /* verilator lint_on UNUSEDPARAM */
 

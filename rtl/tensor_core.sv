@@ -186,6 +186,7 @@ module tensor_core #(
       .rst_ni   (rst_ni),
       .valid_i  (beat_valid_q),
       .in_fmt_i (FW'(tc_pkg::FMT_FP16)),
+      .in_fmt_b_i(FW'(tc_pkg::FMT_FP16)),
       .out_fmt_i(out_fmt),
       .a_i      (fedp_a[l*4*EW +: 4*EW]),
       .b_i      (fedp_b[l*4*EW +: 4*EW]),

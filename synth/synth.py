@@ -75,7 +75,7 @@ DEFAULT_YOSYS_NPM = os.path.join(ROOT, 'build', 'yowasp', 'node_modules', '@yowa
 
 # Names, in order, of the fields of a `tcsim fedp-params` line after the name.
 FEDP_PARAM_NAMES = ['L', 'F', 'InFmts', 'OutFmts', 'EminAlignFp32', 'EminAlignFp16',
-                    'Fp32ManBits', 'ScaleFmts', 'ZeroPlusFp16']
+                    'Fp32ManBits', 'ScaleFmts', 'ZeroPlusFp16', 'InPairs']
 
 
 class FlowError(Exception):

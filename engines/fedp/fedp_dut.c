@@ -21,11 +21,12 @@ const fedp_dut_ops *fedp_instance_find(const char *name)
 
 int fedp_implements(const fedp_params *q, const tc_profile *p)
 {
-    /* fedp.sv decodes a and b by one format select: a mixed pair is not its (issue 33) */
-    if (p->kind != TC_KIND_FEDP || p->in_b != p->in || (unsigned)p->in >= 32 ||
-        (unsigned)p->out >= 32)
+    /* a mixed pair needs b's own format select (fedp.sv's InPairs) */
+    if (p->kind != TC_KIND_FEDP || (p->in_b != p->in && !q->in_pairs) ||
+        (unsigned)p->in >= 32 || (unsigned)p->in_b >= 32 || (unsigned)p->out >= 32)
         return 0;
-    if (!((q->in_fmts >> p->in) & 1u) || !((q->out_fmts >> p->out) & 1u))
+    if (!((q->in_fmts >> p->in) & 1u) || !((q->in_fmts >> p->in_b) & 1u) ||
+        !((q->out_fmts >> p->out) & 1u))
         return 0;
     /* fedp.sv rounds fp32 toward zero to fp32_man_bits and fp16 to nearest even */
     int fp16 = p->out == TC_FMT_FP16;
@@ -71,7 +72,7 @@ fedp_dut *dut_new(const fedp_dut_ops *ops, const char *fst_path)
 void dut_reset(fedp_dut *d)
 {
     uint32_t zero[TC_MAX_L] = {0};
-    fedp_port_in in = {0, TC_FMT_FP16, TC_FMT_FP32, zero, zero, 0};
+    fedp_port_in in = {0, TC_FMT_FP16, TC_FMT_FP16, TC_FMT_FP32, zero, zero, 0};
     d->ops->drive(d->impl, &in);
     d->ops->set_reset(d->impl, 0);
     d->ops->step(d->impl);
@@ -83,20 +84,18 @@ void dut_set_reset(fedp_dut *d, int rst_n)
     d->ops->set_reset(d->impl, rst_n);
 }
 
-void dut_drive(fedp_dut *d, int valid, tc_fmt in, tc_fmt out, size_t n, const uint32_t *a,
-               const uint32_t *b, uint32_t c)
+void dut_drive(fedp_dut *d, int valid, tc_fmt in, tc_fmt in_b, tc_fmt out, size_t n,
+               const uint32_t *a, const uint32_t *b, uint32_t c)
 {
     uint32_t ea[TC_MAX_L], eb[TC_MAX_L];
-    const tc_fmt_info *fi = tc_fmt_get(in);
-    unsigned low = fi ? fi->ignore_low : 0;
     size_t L = d->ops->params.L, i = 0;
     for (; i < n && i < L; i++) {
-        ea[i] = a[i] >> low;
-        eb[i] = b[i] >> low;
+        ea[i] = fedp_to_elem(in, a[i]);
+        eb[i] = fedp_to_elem(in_b, b[i]);
     }
     for (; i < L; i++)
         ea[i] = eb[i] = 0;
-    fedp_port_in pin = {valid, (unsigned)in, (unsigned)out, ea, eb, c};
+    fedp_port_in pin = {valid, (unsigned)in, (unsigned)in_b, (unsigned)out, ea, eb, c};
     d->ops->drive(d->impl, &pin);
 }
 

@@ -40,13 +40,15 @@ typedef struct fedp_params {
     unsigned rtl_latency;     /* fedp's LATENCY (its Depth): its pipeline registers */
     int stage_regs;           /* MUL, ALIGN and the sum (ADD or CPA) are its first three
                                  registers: the stage replay can read them */
+    int in_pairs;             /* fedp's InPairs: b takes its own format select, so the
+                                 instance computes the mixed-pair rows of its formats */
 } fedp_params;
 
 /* One operation on the inputs. a and b hold L words (fewer for n < L is the caller's
  * business: pad with zeros) as value bits of the element format (fedp_to_elem). */
 typedef struct fedp_port_in {
     int valid;
-    unsigned in_fmt, out_fmt;  /* tc_fmt codes */
+    unsigned in_fmt, in_fmt_b, out_fmt;  /* tc_fmt codes: a's, b's (in_fmt_b_i), c/d's */
     const uint32_t *a, *b;
     uint32_t c;
 } fedp_port_in;
@@ -81,7 +83,8 @@ size_t fedp_instances(const fedp_dut_ops *const **list);
 const fedp_dut_ops *fedp_instance_find(const char *name);
 
 /* 1 when the instance computes profile p bit for bit: p is an FEDP profile whose
- * formats, L, F, Emin_align, rounding and result width the instance has. */
+ * formats, L, F, Emin_align, rounding and result width the instance has; a mixed pair
+ * (in_b != in) only where the instance has InPairs. */
 int fedp_implements(const fedp_params *q, const tc_profile *p);
 
 /* The first instance that implements p, or NULL. */
@@ -100,10 +103,10 @@ fedp_dut *dut_new(const fedp_dut_ops *ops, const char *fst_path);
 void dut_reset(fedp_dut *d);
 /* rst_ni as given, until changed (for resets that last or meet valid operations). */
 void dut_set_reset(fedp_dut *d, int rst_n);
-/* Inputs for the next rising edge: n <= L products of model patterns of `in`, the rest
- * zero; c a pattern of `out`. valid = 0 drives a bubble. */
-void dut_drive(fedp_dut *d, int valid, tc_fmt in, tc_fmt out, size_t n, const uint32_t *a,
-               const uint32_t *b, uint32_t c);
+/* Inputs for the next rising edge: n <= L products of model patterns, a of `in` and b of
+ * `in_b`, the rest zero; c a pattern of `out`. valid = 0 drives a bubble. */
+void dut_drive(fedp_dut *d, int valid, tc_fmt in, tc_fmt in_b, tc_fmt out, size_t n,
+               const uint32_t *a, const uint32_t *b, uint32_t c);
 void dut_step(fedp_dut *d);
 int dut_sample(fedp_dut *d, uint32_t *out);
 void dut_stages(fedp_dut *d, fedp_stages *s);

@@ -48,13 +48,13 @@ tc_status fedp_engine_step(void *ctx, const tc_profile *step_profile, size_t n,
     if (n > q->L)
         return TC_ESHAPE;
     for (size_t i = 0; i < n; i++)
-        if (!fits(step_profile->in, a[i]) || !fits(step_profile->in, b[i]))
+        if (!fits(step_profile->in, a[i]) || !fits(step_profile->in_b, b[i]))
             return TC_EFORMAT;
     if (!fits(step_profile->out, c))
         return TC_EFORMAT;
-    dut_drive(e->dut, 1, step_profile->in, step_profile->out, n, a, b, c);
+    dut_drive(e->dut, 1, step_profile->in, step_profile->in_b, step_profile->out, n, a, b, c);
     dut_step(e->dut);
-    dut_drive(e->dut, 0, step_profile->in, step_profile->out, 0, a, b, 0);
+    dut_drive(e->dut, 0, step_profile->in, step_profile->in_b, step_profile->out, 0, a, b, 0);
     for (unsigned i = 1; i < q->latency; i++)
         dut_step(e->dut);
     uint32_t r;

@@ -24,8 +24,8 @@ typedef struct fedp_engine fedp_engine;
 tc_status fedp_engine_open(const tc_profile *step_profile, fedp_engine **out);
 
 /* One FEDP step (a tc_step_fn; ctx is the fedp_engine *): n <= L products of
- * step_profile->in patterns, c and *d patterns of step_profile->out. The profile must be
- * one the engine's instance implements (TC_EUNSUPPORTED otherwise); TC_ESHAPE for n > L,
+ * patterns, a of step_profile->in and b of its in_b, c and *d of step_profile->out. The
+ * profile must be one the engine's instance implements (TC_EUNSUPPORTED otherwise); TC_ESHAPE for n > L,
  * TC_EFORMAT for patterns wider than their format. */
 tc_status fedp_engine_step(void *ctx, const tc_profile *step_profile, size_t n,
                            const uint32_t *a, const uint32_t *b, uint32_t c, uint32_t *d);

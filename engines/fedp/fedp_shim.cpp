@@ -150,6 +150,7 @@ void drive(void *impl, const fedp_port_in *in)
     Top *t = static_cast<Dut *>(impl)->top.get();
     t->valid_i = in->valid ? 1 : 0;
     t->in_fmt_i = in->in_fmt;
+    t->in_fmt_b_i = in->in_fmt_b;
     t->out_fmt_i = in->out_fmt;
     t->c_i = in->c;
     Bits a, b;
@@ -226,6 +227,7 @@ extern "C" const fedp_dut_ops FEDP_CAT(fedp_ops_, FEDP_NAME) = {
         Params::LATENCY,
         // The replay reads MUL, ALIGN and the sum on the first three edges.
         (Params::CUTS & 3u) == 3u && (Params::CUTS & 12u) != 0u,
+        Params::InPairs != 0,
     },
     FEDP_TRACE,
     create,

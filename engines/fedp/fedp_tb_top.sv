@@ -15,6 +15,7 @@ module fedp_tb_top #(
   parameter int EminAlignFp16 = tc_pkg::FEDP_VOLTA_FP16_EMIN_ALIGN_FP16,
   parameter int Fp32ManBits = tc_pkg::FEDP_VOLTA_FP16_FP32_MAN_BITS,
   parameter int ZeroPlusFp16 = tc_pkg::FEDP_VOLTA_FP16_ZERO_PLUS_FP16,
+  parameter int InPairs = tc_pkg::FEDP_VOLTA_FP16_IN_PAIRS,
   parameter int Depth = tc_pkg::FEDP_LATENCY,
   localparam int ELEM_W = tc_pkg::max_value_bits(InFmts),
   localparam int C_W = tc_pkg::max_value_bits(OutFmts),
@@ -24,6 +25,7 @@ module fedp_tb_top #(
   input  logic                rst_ni,
   input  logic                valid_i,
   input  logic [FW-1:0]       in_fmt_i,
+  input  logic [FW-1:0]       in_fmt_b_i,
   input  logic [FW-1:0]       out_fmt_i,
   input  logic [L*ELEM_W-1:0] a_i,
   input  logic [L*ELEM_W-1:0] b_i,
@@ -32,7 +34,7 @@ module fedp_tb_top #(
   output logic [C_W-1:0]      d_o
 );
   logic                valid_q;
-  logic [FW-1:0]       in_fmt_q, out_fmt_q;
+  logic [FW-1:0]       in_fmt_q, in_fmt_b_q, out_fmt_q;
   logic [L*ELEM_W-1:0] a_q, b_q;
   logic [C_W-1:0]      c_q;
 
@@ -40,6 +42,7 @@ module fedp_tb_top #(
     if (!rst_ni) valid_q <= 1'b0;
     else         valid_q <= valid_i;
     in_fmt_q  <= in_fmt_i;
+    in_fmt_b_q <= in_fmt_b_i;
     out_fmt_q <= out_fmt_i;
     a_q       <= a_i;
     b_q       <= b_i;
@@ -49,12 +52,13 @@ module fedp_tb_top #(
   fedp #(
     .L(L), .F(F), .InFmts(InFmts), .OutFmts(OutFmts), .EminAlignFp32(EminAlignFp32),
     .EminAlignFp16(EminAlignFp16), .Fp32ManBits(Fp32ManBits), .ZeroPlusFp16(ZeroPlusFp16),
-    .Depth(Depth)
+    .InPairs(InPairs), .Depth(Depth)
   ) i_fedp (
     .clk_i,
     .rst_ni,
     .valid_i  (valid_q),
     .in_fmt_i (in_fmt_q),
+    .in_fmt_b_i(in_fmt_b_q),
     .out_fmt_i(out_fmt_q),
     .a_i      (a_q),
     .b_i      (b_q),

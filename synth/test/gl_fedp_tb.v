@@ -28,8 +28,8 @@ module gl_fedp_tb;
   wire [C_W-1:0]      d_o;
 
   fedp dut (
-    .clk_i(clk), .rst_ni(rst_n), .valid_i(valid), .in_fmt_i(in_fmt), .out_fmt_i(out_fmt),
-    .a_i(a), .b_i(b), .c_i(c), .valid_o(valid_o), .d_o(d_o)
+    .clk_i(clk), .rst_ni(rst_n), .valid_i(valid), .in_fmt_i(in_fmt), .in_fmt_b_i(in_fmt),
+    .out_fmt_i(out_fmt), .a_i(a), .b_i(b), .c_i(c), .valid_o(valid_o), .d_o(d_o)
   );
 
   reg [FMT_W-1:0]    v_in [0:MAX_VECTORS-1];

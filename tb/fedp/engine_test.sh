@@ -2,7 +2,8 @@
 # engine_test.sh - `tcsim dot --engine rtl` prints what `--engine model` prints: on the A100
 # vectors (and both equal the GPU's results), and on random cases of every profile whose
 # FEDP step has a Verilated instance (k up to 3L: chained steps; fp8 through mma on
-# hopper/blackwell: the fp16 emulation, its steps in the RTL).
+# hopper/blackwell: the fp16 emulation, its steps in the RTL; the mixed pairs, a in one
+# format and b in another, through --in-a/--in-b).
 #   engine_test.sh TCSIM TEST_A100 FEDP_TB WORKDIR [CASES]
 set -euo pipefail
 tcsim=$1 test_a100=$2 fedp_tb=$3 work=$4 cases=${5:-300}
@@ -50,12 +51,21 @@ fi
 "$fedp_tb" --dot-profiles > "$work/profiles.txt" || { echo "FAIL fedp_tb --dot-profiles"; fail=1; }
 [ -s "$work/profiles.txt" ] || { echo "FAIL fedp_tb --dot-profiles listed no profile"; fail=1; }
 seed=1
-while read -r arch instr in out; do
-    "$fedp_tb" --dot-cases "$arch" "$instr" "$in" "$out" "$cases" "$seed" > "$work/in.txt"
-    run "$arch $instr $in $out" --arch "$arch" --instr "$instr" --in "$in" --out "$out"
+pairs=0
+while read -r arch instr in_a in_b out; do
+    "$fedp_tb" --dot-cases "$arch" "$instr" "$in_a" "$in_b" "$out" "$cases" "$seed" > "$work/in.txt"
+    if [ "$in_a" = "$in_b" ]; then
+        run "$arch $instr $in_a $out" --arch "$arch" --instr "$instr" --in "$in_a" --out "$out"
+    else
+        run "$arch $instr ${in_a}x$in_b $out" --arch "$arch" --instr "$instr" \
+            --in-a "$in_a" --in-b "$in_b" --out "$out"
+        pairs=$((pairs + 1))
+    fi
     seed=$((seed + 1))
 done < "$work/profiles.txt"
-echo "ok   $((seed - 1)) profiles with a Verilated step"
+echo "ok   $((seed - 1)) profiles with a Verilated step, $pairs of them mixed pairs"
+# the fp8 instances take b's format on a select of its own: their pairs must be listed
+[ "$pairs" -gt 0 ] || { echo "FAIL no mixed pair runs through the RTL"; fail=1; }
 
 # A combination no Verilated instance implements is a clear error, not a model fallback.
 if echo "0 0 0" | "$tcsim" dot --arch ampere --in int8 --out s32 --engine rtl >/dev/null 2>"$work/err.txt"; then

@@ -53,7 +53,7 @@ static int run(const char *name, double min_secs, result *res)
     while (t - t0 < min_secs) {
         for (size_t i = 0; i < POOL; i++) {
             uint32_t r;
-            dut_drive(d, 1, p->in, p->out, L, a[i], b[i], c[i]);
+            dut_drive(d, 1, p->in, p->in_b, p->out, L, a[i], b[i], c[i]);
             dut_step(d);
             sink += (uint64_t)dut_sample(d, &r) + r;
         }

@@ -9,8 +9,9 @@
  *   fedp_tb --profiles     every FEDP row of the model's table has an instance, and every
  *                          instance implements at least one row
  *   fedp_tb --list         the instances, their parameters and the profiles they implement
- *   fedp_tb --dot-profiles the profiles `tcsim dot --engine rtl` runs, "arch instr in out"
- *   fedp_tb --dot-cases ARCH INSTR IN OUT N SEED   N random `tcsim dot` input lines
+ *   fedp_tb --dot-profiles the profiles `tcsim dot --engine rtl` runs,
+ *                          "arch instr in_a in_b out" (in_b = in_a but for a mixed pair)
+ *   fedp_tb --dot-cases ARCH INSTR IN_A IN_B OUT N SEED   N random `tcsim dot` input lines
  *
  * In the manner of Vortex's fma_unit test: the seed and count come from the command line;
  * directed corner cases per profile come first, then the A100 vectors of the profiles
@@ -42,8 +43,9 @@ static int dot_profiles(void)
     for (size_t i = 0; i < n; i++) {
         const tc_profile *sp;
         if (tc_profile_step_of(&rows[i], &sp) == TC_OK && fedp_instance_for(sp))
-            printf("%s %s %s %s\n", tc_arch_name(rows[i].arch), tc_instr_name(rows[i].instr),
-                   tc_fmt_get(rows[i].in)->name, tc_fmt_get(rows[i].out)->name);
+            printf("%s %s %s %s %s\n", tc_arch_name(rows[i].arch),
+                   tc_instr_name(rows[i].instr), tc_fmt_get(rows[i].in)->name,
+                   tc_fmt_get(rows[i].in_b)->name, tc_fmt_get(rows[i].out)->name);
     }
     return 0;
 }
@@ -61,6 +63,12 @@ static size_t implemented(const fedp_params *q, const tc_profile **out, size_t c
     return k;
 }
 
+/* Two rows an instance implements with the same a, b and c/d formats. */
+static int same_formats(const tc_profile *p, const tc_profile *q)
+{
+    return p->in == q->in && p->in_b == q->in_b && p->out == q->out;
+}
+
 static void print_params(const fedp_dut_ops *ops)
 {
     const fedp_params *q = &ops->params;
@@ -70,10 +78,11 @@ static void print_params(const fedp_dut_ops *ops)
     if (q->emin_align_fp16 != TC_EMIN_ALIGN_NONE)
         snprintf(e16, sizeof e16, "%d", q->emin_align_fp16);
     printf("%s: L %u, F %u, formats 0x%x, outputs 0x%x, Emin_align fp32 %s fp16 %s, "
-           "fp32 fraction %u, element %u bits, latency %u (fedp %u + operand register)%s\n",
+           "fp32 fraction %u, element %u bits, latency %u (fedp %u + operand register)%s%s\n",
            ops->name, q->L, q->F,
            (unsigned)q->in_fmts, (unsigned)q->out_fmts, e32, e16, q->fp32_man_bits,
-           q->elem_bits, q->latency, q->rtl_latency, ops->has_trace ? ", FST trace" : "");
+           q->elem_bits, q->latency, q->rtl_latency, q->in_pairs ? ", mixed pairs" : "",
+           ops->has_trace ? ", FST trace" : "");
 }
 
 /* Every FEDP row of the model's table has an instance; every instance implements one. */
@@ -98,11 +107,9 @@ static int check_profiles(int verbose)
             bad++;
         }
     }
-    /* a mixed pair's row has none until fedp.sv takes a format select per operand
-     * (issue 33); its A format's row has one */
+    /* mixed pairs included: their instances decode b by its own select (InPairs) */
     for (size_t r = 0; r < nr; r++)
-        if (rows[r].kind == TC_KIND_FEDP && rows[r].in_b == rows[r].in &&
-            !fedp_instance_for(&rows[r])) {
+        if (rows[r].kind == TC_KIND_FEDP && !fedp_instance_for(&rows[r])) {
             printf("profile %s (L %u, F %u, Emin_align %d) has no Verilated instance\n",
                    rows[r].name, rows[r].L, rows[r].F, rows[r].emin_align);
             bad++;
@@ -118,7 +125,7 @@ static int usage(FILE *f)
                       "               [--fst FILE] [--print N] [--random-only]\n"
                       "       fedp_tb --instance NAME --replay-check N [--seed S]\n"
                       "       fedp_tb --profiles | --list | --dot-profiles\n"
-                      "       fedp_tb --dot-cases ARCH INSTR IN OUT N SEED\n");
+                      "       fedp_tb --dot-cases ARCH INSTR IN_A IN_B OUT N SEED\n");
 }
 
 int main(int argc, char **argv)
@@ -138,12 +145,12 @@ int main(int argc, char **argv)
             return dot_profiles();
         if (!strcmp(a, "--dot-cases")) {
             uint64_t n, sd;
-            if (i + 6 >= argc) {
-                fprintf(stderr, "fedp_tb: --dot-cases needs ARCH INSTR IN OUT N SEED\n");
+            if (i + 7 >= argc) {
+                fprintf(stderr, "fedp_tb: --dot-cases needs ARCH INSTR IN_A IN_B OUT N SEED\n");
                 return usage(stderr);
             }
-            if (test_parse_u64("fedp_tb", "--dot-cases N", argv[i + 5], UINT64_MAX, &n) ||
-                test_parse_u64("fedp_tb", "--dot-cases SEED", argv[i + 6], UINT64_MAX, &sd))
+            if (test_parse_u64("fedp_tb", "--dot-cases N", argv[i + 6], UINT64_MAX, &n) ||
+                test_parse_u64("fedp_tb", "--dot-cases SEED", argv[i + 7], UINT64_MAX, &sd))
                 return 2;
             return dot_cases(argv + i + 1, n, sd);
         }
@@ -190,10 +197,10 @@ int main(int argc, char **argv)
     size_t na = implemented(&ops->params, all, 64), np = 0;
     print_params(ops);
     /* Rows with the same formats compute the same function in this instance (it
-     * implements each one's parameters): test one per (in, out), name the others. */
+     * implements each one's parameters): test one per (in, in_b, out), name the others. */
     for (size_t i = 0; i < na; i++) {
         size_t j = 0;
-        while (j < np && !(ps[j]->in == all[i]->in && ps[j]->out == all[i]->out))
+        while (j < np && !same_formats(ps[j], all[i]))
             j++;
         if (j == np)
             ps[np++] = all[i];
@@ -202,7 +209,7 @@ int main(int argc, char **argv)
         printf("  %s", ps[j]->name);
         const char *sep = " (the same function as";
         for (size_t i = 0; i < na; i++)
-            if (all[i] != ps[j] && all[i]->in == ps[j]->in && all[i]->out == ps[j]->out) {
+            if (all[i] != ps[j] && same_formats(all[i], ps[j])) {
                 printf("%s %s", sep, all[i]->name);
                 sep = ",";
             }
@@ -236,8 +243,8 @@ int main(int argc, char **argv)
         dut_free(t.dut);
         return rc;
     }
-    printf("seed %" PRIu64 ", %" PRIu64 " random operations per (in, out) format pair\n", seed,
-           count);
+    printf("seed %" PRIu64 ", %" PRIu64 " random operations per (in, in_b, out) formats (a "
+           "quarter for a mixed pair)\n", seed, count);
 
     clock_t t0 = clock();
     for (size_t i = 0; i < np && !random_only; i++) {

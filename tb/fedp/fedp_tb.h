@@ -17,7 +17,8 @@
 typedef struct op {
     int valid;
     const tc_profile *p;
-    unsigned in, out;  /* format selects driven: p's, except for the unsupported ones */
+    unsigned in, in_b, out;  /* format selects driven (a, b, c/d): p's, except for the
+                                unsupported ones */
     size_t n;
     uint32_t a[TC_MAX_L], b[TC_MAX_L], c, expect;
     const char *gen;  /* the generator that made it */
@@ -68,7 +69,8 @@ void directed(tb *t, const tc_profile *p);
 void random_op(tb *t, const tc_profile *p, op *o);
 /* N random operations per profile: back to back, with bubbles, with resets. */
 void random_stream(tb *t, const tc_profile *const *ps, size_t np, uint64_t count);
-/* N random `tcsim dot` input lines for profile args (arch instr in out); 2 if none. */
+/* N random `tcsim dot` input lines for profile args (arch instr in_a in_b out); 2 if
+ * none. */
 int dot_cases(char **args, uint64_t n, uint64_t seed);
 
 /* ---- fedp_tb_replay.c */

@@ -1,6 +1,7 @@
 /* fedp_tb_directed.c - the FEDP testbench's directed cases per profile: pairs of corner
  * values, truncation at the F boundary, the Emin_align floor, overflow, the top of the
- * adder, exact cancellation and unsupported format selects. */
+ * adder, exact cancellation and unsupported format selects. Every a is of the profile's
+ * format in, every b of in_b (a mixed pair's own formats). */
 #include <string.h>
 #include "fedp_tb.h"
 
@@ -9,27 +10,27 @@
 /* Every pair of corner values in the first product, against every corner c. */
 static void directed_corners(tb *t, const tc_profile *p)
 {
-    uint32_t ci[TK_MAX_CORNERS], co[TK_MAX_CORNERS];
-    size_t ni = tk_corners(p->in, ci), no = tk_corners(p->out, co);
+    uint32_t ci[TK_MAX_CORNERS], cb[TK_MAX_CORNERS], co[TK_MAX_CORNERS];
+    size_t ni = tk_corners(p->in, ci), nb = tk_corners(p->in_b, cb), no = tk_corners(p->out, co);
     op o;
     for (size_t i = 0; i < ni; i++)
-        for (size_t j = 0; j < ni; j++)
+        for (size_t j = 0; j < nb; j++)
             for (size_t k = 0; k < no; k++) {
                 clear_op(&o, p, "corner pair");
                 o.a[0] = ci[i];
-                o.b[0] = ci[j];
+                o.b[0] = cb[j];
                 o.c = co[k];
                 issue(t, &o);
             }
     /* two corner products that may meet as Inf - Inf, with a corner c */
-    for (size_t i = 0; i < ni; i++)
-        for (size_t j = 0; j < ni; j++)
+    for (size_t i = 0; i < ni && i < nb; i++)
+        for (size_t j = 0; j < ni && j < nb; j++)
             for (size_t k = 0; k < no; k += 3) {
                 clear_op(&o, p, "corner products");
                 o.a[0] = ci[i];
-                o.b[0] = ci[i];
+                o.b[0] = cb[i];
                 o.a[p->L - 1] = ci[j];
-                o.b[p->L - 1] = tk_negate(p->in, ci[j]);
+                o.b[p->L - 1] = tk_negate(p->in_b, cb[j]);
                 o.c = co[k];
                 issue(t, &o);
             }
@@ -41,11 +42,11 @@ static void directed_corners(tb *t, const tc_profile *p)
  * exact addition but whose terms are each truncated. */
 static void directed_truncation(tb *t, const tc_profile *p)
 {
-    const tc_fmt_info *fi = tc_fmt_get(p->in), *fo = tc_fmt_get(p->out);
-    int emin_in = fi->emin - (int)fi->man_bits;
+    const tc_fmt_info *fi = tc_fmt_get(p->in), *fb = tc_fmt_get(p->in_b), *fo = tc_fmt_get(p->out);
+    int emin_in = fi->emin - (int)fi->man_bits, emin_b = fb->emin - (int)fb->man_bits;
     int emin_out = fo->emin - (int)fo->man_bits;
     op o;
-    for (int big = 2 * emin_in; big <= 2 * fi->emax; big++)
+    for (int big = emin_in + emin_b; big <= fi->emax + fb->emax; big++)
         for (int d = (int)p->F - 4; d <= (int)p->F + 3; d++)
             for (int role = 0; role < 4; role++) {
                 int small = big - d;
@@ -53,12 +54,12 @@ static void directed_truncation(tb *t, const tc_profile *p)
                 uint32_t c, x, y;
                 int ex = prod_e / 2, ey = prod_e - ex;
                 if (c_e < emin_out || !tk_power_of_two(p->out, c_e, &c) ||
-                    !tk_power_of_two(p->in, ex, &x) || !tk_power_of_two(p->in, ey, &y)) {
+                    !tk_power_of_two(p->in, ex, &x) || !tk_power_of_two(p->in_b, ey, &y)) {
                     /* split the product exponent unevenly when halves do not fit */
                     ex = prod_e < 0 ? emin_in : fi->emax;
                     ey = prod_e - ex;
                     if (!tk_power_of_two(p->out, c_e, &c) || !tk_power_of_two(p->in, ex, &x) ||
-                        !tk_power_of_two(p->in, ey, &y))
+                        !tk_power_of_two(p->in_b, ey, &y))
                         continue;
                 }
                 clear_op(&o, p, "truncation");
@@ -66,7 +67,7 @@ static void directed_truncation(tb *t, const tc_profile *p)
                 if (role & 1) { /* small products, all L of them */
                     for (size_t i = 0; i < p->L; i++) {
                         o.a[i] = x;
-                        o.b[i] = (role & 2) ? y : tk_negate(p->in, y);
+                        o.b[i] = (role & 2) ? y : tk_negate(p->in_b, y);
                     }
                 } else {
                     o.a[0] = x;
@@ -76,14 +77,16 @@ static void directed_truncation(tb *t, const tc_profile *p)
             }
 }
 
-/* Splits 2^e into a product of two powers of two of format f; 0 if none exists. */
-static int split_power(tc_fmt f, int e, uint32_t *x, uint32_t *y)
+/* Splits 2^e into a product of two powers of two, x of p's format in (a), y of in_b
+ * (b); 0 if none exists. */
+static int split_power(const tc_profile *p, int e, uint32_t *x, uint32_t *y)
 {
-    const tc_fmt_info *fi = tc_fmt_get(f);
-    int sub = fi->emin - (int)fi->man_bits;
-    for (int ex = e / 2, k = 0; k < 2 * (fi->emax - sub) + 2; k++) {
+    const tc_fmt_info *fi = tc_fmt_get(p->in), *fb = tc_fmt_get(p->in_b);
+    int span = fi->emax - (fi->emin - (int)fi->man_bits) + fb->emax -
+               (fb->emin - (int)fb->man_bits);
+    for (int ex = e / 2, k = 0; k < 2 * span + 2; k++) {
         int cand = ex + (k % 2 ? (k + 1) / 2 : -(k / 2)); /* e/2, e/2-1, e/2+1, ... */
-        if (tk_power_of_two(f, cand, x) && tk_power_of_two(f, e - cand, y))
+        if (tk_power_of_two(p->in, cand, x) && tk_power_of_two(p->in_b, e - cand, y))
             return 1;
     }
     return 0;
@@ -108,14 +111,14 @@ static void directed_floor(tb *t, const tc_profile *p)
                 int ulp = (ev > fo->emin ? ev : fo->emin) - man;
                 clear_op(&o, p, "floor");
                 o.c = (v & 8) ? tk_negate(p->out, 0) : 0;
-                if (!split_power(p->in, ev, &o.a[0], &o.b[0]) ||
-                    !split_power(p->in, s, &o.a[1], &o.b[1]))
+                if (!split_power(p, ev, &o.a[0], &o.b[0]) ||
+                    !split_power(p, s, &o.a[1], &o.b[1]))
                     continue;
                 if (v & 1)
-                    o.b[1] = tk_negate(p->in, o.b[1]);
-                if ((v & 2) && !split_power(p->in, ulp - 1, &o.a[2], &o.b[2]))
+                    o.b[1] = tk_negate(p->in_b, o.b[1]);
+                if ((v & 2) && !split_power(p, ulp - 1, &o.a[2], &o.b[2]))
                     continue;
-                if ((v & 4) && !split_power(p->in, ulp, &o.a[3], &o.b[3]))
+                if ((v & 4) && !split_power(p, ulp, &o.a[3], &o.b[3]))
                     continue;
                 issue(t, &o);
             }
@@ -133,28 +136,34 @@ static void directed_underflow_sign(tb *t, const tc_profile *p)
         for (int v = 0; v < 4; v++) {
             clear_op(&o, p, "underflow sign");
             o.c = (v & 2) ? tk_negate(p->out, 0) : 0;
-            if (!split_power(p->in, e, &o.a[0], &o.b[0]))
+            if (!split_power(p, e, &o.a[0], &o.b[0]))
                 continue;
             if (v & 1)
-                o.b[0] = tk_negate(p->in, o.b[0]);
+                o.b[0] = tk_negate(p->in_b, o.b[0]);
             issue(t, &o);
         }
+}
+
+/* The largest finite value of a format (S.1111.110 where all ones is NaN). */
+static uint32_t largest(const tc_fmt_info *fi)
+{
+    uint32_t m = tk_mask32(fi->man_bits);
+    return tk_pack(fi, 0, tk_max_finite_field(fi), fi->nan_style == 2 ? m - 1u : m, 0);
 }
 
 /* Sums near the largest finite output: every product the largest input squared, or c
  * the largest output plus products around half its ulp (Inf or not, by rounding). */
 static void directed_overflow(tb *t, const tc_profile *p)
 {
-    const tc_fmt_info *fi = tc_fmt_get(p->in), *fo = tc_fmt_get(p->out);
-    uint32_t big = tk_pack(fi, 0, tk_max_finite_field(fi),
-                        fi->nan_style == 2 ? tk_mask32(fi->man_bits) - 1u : tk_mask32(fi->man_bits), 0);
+    const tc_fmt_info *fi = tc_fmt_get(p->in), *fb = tc_fmt_get(p->in_b), *fo = tc_fmt_get(p->out);
+    uint32_t big = largest(fi), big_b = largest(fb);
     uint32_t cmax = tk_pack(fo, 0, tk_max_finite_field(fo), tk_mask32(fo->man_bits), 0);
     op o;
     for (int s = 0; s < 2; s++) {
         clear_op(&o, p, "overflow");
         for (size_t i = 0; i < p->L; i++) {
             o.a[i] = big;
-            o.b[i] = s ? tk_negate(p->in, big) : big;
+            o.b[i] = s ? tk_negate(p->in_b, big_b) : big_b;
         }
         issue(t, &o);
         o.c = s ? tk_negate(p->out, cmax) : cmax;
@@ -166,10 +175,10 @@ static void directed_overflow(tb *t, const tc_profile *p)
         for (int k = 1; k <= 3 && (size_t)k <= p->L; k++) {
             uint32_t x, y;
             int ex = e / 2, ey = e - ex;
-            if (!tk_power_of_two(p->in, ex, &x) || !tk_power_of_two(p->in, ey, &y)) {
+            if (!tk_power_of_two(p->in, ex, &x) || !tk_power_of_two(p->in_b, ey, &y)) {
                 ex = e < 0 ? fi->emin : fi->emax;
                 ey = e - ex;
-                if (!tk_power_of_two(p->in, ex, &x) || !tk_power_of_two(p->in, ey, &y))
+                if (!tk_power_of_two(p->in, ex, &x) || !tk_power_of_two(p->in_b, ey, &y))
                     continue;
             }
             clear_op(&o, p, "overflow boundary");
@@ -191,15 +200,16 @@ static void directed_overflow(tb *t, const tc_profile *p)
  * so (e4m3: 32 * 1.875^2 + 2 < 128 at L = 32): for them this is only a large exact sum. */
 static void directed_adder_top(tb *t, const tc_profile *p)
 {
-    const tc_fmt_info *fi = tc_fmt_get(p->in), *fo = tc_fmt_get(p->out);
+    const tc_fmt_info *fi = tc_fmt_get(p->in), *fb = tc_fmt_get(p->in_b), *fo = tc_fmt_get(p->out);
     uint32_t x = tk_pack(fi, 0, (uint32_t)fi->bias, tk_mask32(fi->man_bits), 0);
+    uint32_t y = tk_pack(fb, 0, (uint32_t)fb->bias, tk_mask32(fb->man_bits), 0);
     uint32_t c = tk_pack(fo, 0, (uint32_t)fo->bias, tk_mask32(fo->man_bits), 0);
     op o;
     for (int v = 0; v < 4; v++) {
         clear_op(&o, p, "adder top");
         for (size_t i = 0; i < p->L; i++) {
             o.a[i] = (v & 1) ? tk_negate(p->in, x) : x;
-            o.b[i] = x;
+            o.b[i] = y;
         }
         o.c = (v & 2) ? ((v & 1) ? tk_negate(p->out, c) : c) : 0;
         issue(t, &o);
@@ -218,10 +228,10 @@ static void directed_cancellation(tb *t, const tc_profile *p)
     for (int rep = 0; rep < 200; rep++)
         for (size_t k = 0; k < 6; k++) {
             clear_op(&o, p, "cancellation");
-            const tc_fmt_info *fi = tc_fmt_get(p->in);
+            const tc_fmt_info *fi = tc_fmt_get(p->in), *fb = tc_fmt_get(p->in_b);
             for (size_t i = 0; i + 1 < p->L; i += 2) {
                 o.a[i] = tk_finite(&t->r, fi, fi->bias - 4, fi->bias + 4);
-                o.b[i] = tk_finite(&t->r, fi, fi->bias - 4, fi->bias + 4);
+                o.b[i] = tk_finite(&t->r, fb, fb->bias - 4, fb->bias + 4);
                 o.a[i + 1] = tk_negate(p->in, o.a[i]);
                 o.b[i + 1] = o.b[i];
             }
@@ -243,6 +253,17 @@ static void directed_unsupported(tb *t, const tc_profile *p)
         for (size_t i = 0; i < p->L; i++)
             o.a[i] = o.b[i] = tk_bits(&t->r, t->q->elem_bits);
         o.in = f;
+        o.valid = 1;
+        o.index = t->issued;
+        o.expect = tc_canonical_nan(p->out);
+        cycle(t, &o);
+        if (!t->q->in_pairs)
+            continue;
+        /* b's own select outside the set, a's in it */
+        clear_op(&o, p, "unsupported b format");
+        for (size_t i = 0; i < p->L; i++)
+            o.a[i] = o.b[i] = tk_bits(&t->r, t->q->elem_bits);
+        o.in_b = f;
         o.valid = 1;
         o.index = t->issued;
         o.expect = tc_canonical_nan(p->out);

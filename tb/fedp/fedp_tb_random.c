@@ -1,7 +1,8 @@
 /* fedp_tb_random.c - the FEDP testbench's random operations: generators by share (tame,
  * wide, full random, cancelling, near zero, mixed, short, special, low, subnormal ties),
  * the interleaved stream with bubbles and resets, and the `tcsim dot` input lines drawn
- * from the same generators. */
+ * from the same generators. Every a is of the profile's format in, every b of in_b (a
+ * mixed pair's own formats). */
 #include <stdio.h>
 #include <string.h>
 #include "fedp_tb.h"
@@ -26,21 +27,22 @@ static const unsigned gen_share[N_GEN] = {15, 15, 15, 10, 10, 10, 5, 5, 10, 5};
  * one (the floor then sets E and truncates), else around the output's smallest normal. */
 static void low_op(tb *t, const tc_profile *p, op *o)
 {
-    const tc_fmt_info *fi = tc_fmt_get(p->in), *fo = tc_fmt_get(p->out);
+    const tc_fmt_info *fi = tc_fmt_get(p->in), *fb = tc_fmt_get(p->in_b);
+    const tc_fmt_info *fo = tc_fmt_get(p->out);
     int base = p->emin_align != TC_EMIN_ALIGN_NONE ? p->emin_align : fo->emin;
     int lo = base - (int)p->F - 6, span = (int)p->F + 8;
-    int sub = fi->emin - (int)fi->man_bits;
+    int sub = fi->emin - (int)fi->man_bits, sub_b = fb->emin - (int)fb->man_bits;
     for (size_t i = 0; i < p->L; i++) {
         int e = lo + (int)tk_below(&t->r, (uint32_t)span);
-        /* split e between a and b within the input's exponent range */
-        int ea_lo = e - fi->emax > sub ? e - fi->emax : sub;
-        int ea_hi = e - sub < fi->emax ? e - sub : fi->emax;
+        /* split e between a and b within their formats' exponent ranges */
+        int ea_lo = e - fb->emax > sub ? e - fb->emax : sub;
+        int ea_hi = e - sub_b < fi->emax ? e - sub_b : fi->emax;
         o->a[i] = o->b[i] = 0;
         if (ea_lo > ea_hi || tk_below(&t->r, 8) == 0)
             continue;
         int ea = ea_lo + (int)tk_below(&t->r, (uint32_t)(ea_hi - ea_lo + 1));
         o->a[i] = tk_value_at(&t->r, p->in, ea);
-        o->b[i] = tk_value_at(&t->r, p->in, e - ea);
+        o->b[i] = tk_value_at(&t->r, p->in_b, e - ea);
     }
     o->c = tk_below(&t->r, 4) ? tk_value_at(&t->r, p->out, lo + (int)tk_below(&t->r, (uint32_t)span))
                                : 0;
@@ -53,32 +55,33 @@ static int fedp_exp(const tc_fmt_info *fi, int e)
     return e < fi->emin ? fi->emin : e;
 }
 
-/* The factors a = x * 2^(w-eb), b = 2^eb of a product worth x * 2^w, if both exist in
- * format f and the product's FEDP exponent e_a + e_b is at most emax_p. */
-static int factors(tc_fmt f, uint32_t x, int w, int eb, int emax_p, uint32_t *a, uint32_t *b)
+/* The factors a = x * 2^(w-eb) of format fa, b = 2^eb of format fb of a product worth
+ * x * 2^w, if both exist and the product's FEDP exponent e_a + e_b is at most emax_p. */
+static int factors(tc_fmt fa, tc_fmt fb, uint32_t x, int w, int eb, int emax_p, uint32_t *a,
+                   uint32_t *b)
 {
-    const tc_fmt_info *fi = tc_fmt_get(f);
     int lead = msb64(x) + w; /* floor(log2) of the product */
-    return tk_power_of_two(f, eb, b) && tk_scaled(f, x, w - eb, a) &&
-           fedp_exp(fi, eb) + fedp_exp(fi, lead - eb) <= emax_p;
+    return tk_power_of_two(fb, eb, b) && tk_scaled(fa, x, w - eb, a) &&
+           fedp_exp(tc_fmt_get(fb), eb) + fedp_exp(tc_fmt_get(fa), lead - eb) <= emax_p;
 }
 
-/* A product a*b of format f worth exactly x * 2^w (x > 0) whose FEDP exponent is at most
- * emax_p, so that it cannot raise E above the caller's choice. The split is random among
- * those that exist (normal or subnormal factors: the decoders see both). 0 if none. */
-static int product_of(tk_rng *r, tc_fmt f, uint32_t x, int w, int emax_p, uint32_t *a,
-                      uint32_t *b)
+/* A product a*b (a of p's format in, b of in_b) worth exactly x * 2^w (x > 0) whose FEDP
+ * exponent is at most emax_p, so that it cannot raise E above the caller's choice. The
+ * split is random among those that exist (normal or subnormal factors: the decoders see
+ * both). 0 if none. */
+static int product_of(tk_rng *r, const tc_profile *p, uint32_t x, int w, int emax_p,
+                      uint32_t *a, uint32_t *b)
 {
-    const tc_fmt_info *fi = tc_fmt_get(f);
-    int sub = fi->emin - (int)fi->man_bits;
+    const tc_fmt_info *fb = tc_fmt_get(p->in_b);
+    int sub = fb->emin - (int)fb->man_bits;
     uint32_t n = 0, pick;
-    for (int eb = sub; eb <= fi->emax; eb++)
-        n += (uint32_t)factors(f, x, w, eb, emax_p, a, b);
+    for (int eb = sub; eb <= fb->emax; eb++)
+        n += (uint32_t)factors(p->in, p->in_b, x, w, eb, emax_p, a, b);
     if (!n)
         return 0;
     pick = tk_below(r, n);
-    for (int eb = sub; eb <= fi->emax; eb++)
-        if (factors(f, x, w, eb, emax_p, a, b) && pick-- == 0)
+    for (int eb = sub; eb <= fb->emax; eb++)
+        if (factors(p->in, p->in_b, x, w, eb, emax_p, a, b) && pick-- == 0)
             break;
     return 1;
 }
@@ -88,7 +91,7 @@ static int product_of(tk_rng *r, tc_fmt f, uint32_t x, int w, int emax_p, uint32
 static int add_product(tk_rng *r, const tc_profile *p, op *o, size_t *n, uint32_t x, int w,
                        int E, int neg)
 {
-    if (*n >= p->L || !product_of(r, p->in, x, w, E, &o->a[*n], &o->b[*n]))
+    if (*n >= p->L || !product_of(r, p, x, w, E, &o->a[*n], &o->b[*n]))
         return 0;
     if (neg)
         o->a[*n] = tk_negate(p->in, o->a[*n]);
@@ -133,16 +136,18 @@ static int add_sum(tk_rng *r, const tc_profile *p, op *o, size_t *n, uint64_t x,
  * above the round bit: e4m3 and smaller) make every such result exact. */
 static int tie_op(tb *t, const tc_profile *p, op *o)
 {
-    const tc_fmt_info *fi = tc_fmt_get(p->in), *fo = tc_fmt_get(p->out);
+    const tc_fmt_info *fi = tc_fmt_get(p->in), *fb = tc_fmt_get(p->in_b);
+    const tc_fmt_info *fo = tc_fmt_get(p->out);
     tk_rng *r = &t->r;
     const int F = (int)p->F, man = (int)p->out_man_bits;
-    const int grid = 2 * (fi->emin - (int)fi->man_bits); /* the finest product bit */
+    /* the finest product bit */
+    const int grid = fi->emin - (int)fi->man_bits + fb->emin - (int)fb->man_bits;
     const int lsb = fo->emin - man;                       /* the subnormal result's lsb */
     if (p->round != TC_RNE || grid > lsb - 1 || p->L < 4)
         return 0;
     /* E: half the time the lowest it can be (the floor, or two minimal exponents), else
      * anywhere up to the output's emin (above it the sum is rarely subnormal) */
-    int e_lo = 2 * fi->emin, e_hi = fo->emin;
+    int e_lo = fi->emin + fb->emin, e_hi = fo->emin;
     if (p->emin_align != TC_EMIN_ALIGN_NONE && p->emin_align > e_lo)
         e_lo = p->emin_align;
     e_hi = e_hi < e_lo ? e_lo : e_hi;
@@ -178,11 +183,11 @@ static int tie_op(tb *t, const tc_profile *p, op *o)
     }
     if (p->emin_align == TC_EMIN_ALIGN_NONE || E > p->emin_align) {
         /* the pair that sets E (if two slots are left): a product at 2^E, its negation */
-        int ea = fi->emin + (int)tk_below(r, (uint32_t)(E - 2 * fi->emin + 1));
+        int ea = fi->emin + (int)tk_below(r, (uint32_t)(E - fi->emin - fb->emin + 1));
         ea = ea > fi->emax ? fi->emax : ea;
-        if (n + 2 <= p->L && E - ea >= fi->emin && E - ea <= fi->emax) {
+        if (n + 2 <= p->L && E - ea >= fb->emin && E - ea <= fb->emax) {
             o->a[n] = tk_value_at(r, p->in, ea);
-            o->b[n] = tk_value_at(r, p->in, E - ea);
+            o->b[n] = tk_value_at(r, p->in_b, E - ea);
             o->a[n + 1] = tk_negate(p->in, o->a[n]);
             o->b[n + 1] = o->b[n];
             n += 2;
@@ -204,9 +209,10 @@ static int tie_op(tb *t, const tc_profile *p, op *o)
     return 1;
 }
 
-static uint32_t elem_of(tb *t, const tc_profile *p, int g, const uint32_t *cor, size_t ncor)
+/* An element of format f (an operand's) from generator g; cor: f's corners. */
+static uint32_t elem_of(tb *t, tc_fmt f, int g, const uint32_t *cor, size_t ncor)
 {
-    const tc_fmt_info *fi = tc_fmt_get(p->in);
+    const tc_fmt_info *fi = tc_fmt_get(f);
     tk_rng *r = &t->r;
     switch (g) {
     case G_TAME:
@@ -219,7 +225,7 @@ static uint32_t elem_of(tb *t, const tc_profile *p, int g, const uint32_t *cor, 
         return cor[tk_below(r, (uint32_t)ncor)];
     default: { /* mixed: any of the above, or zero */
         int k = (int)tk_below(r, 5);
-        return k == 4 ? 0 : elem_of(t, p, k == 3 ? G_SPECIAL : k, cor, ncor);
+        return k == 4 ? 0 : elem_of(t, f, k == 3 ? G_SPECIAL : k, cor, ncor);
     }
     }
 }
@@ -227,12 +233,14 @@ static uint32_t elem_of(tb *t, const tc_profile *p, int g, const uint32_t *cor, 
 static uint32_t c_of(tb *t, const tc_profile *p, int g, const uint32_t *cor, size_t ncor)
 {
     const tc_fmt_info *fo = tc_fmt_get(p->out), *fi = tc_fmt_get(p->in);
+    const tc_fmt_info *fb = tc_fmt_get(p->in_b);
     tk_rng *r = &t->r;
     switch (g) {
     case G_TAME: /* around the size of a tame product */
         return tk_finite(r, fo, fo->bias - 6, fo->bias + 6);
     case G_WIDE: { /* anywhere from the products' range down to far below it */
-        int lo = fo->bias + 2 * fi->emin - (int)p->F - 8, hi = fo->bias + 2 * fi->emax + 4;
+        int lo = fo->bias + fi->emin + fb->emin - (int)p->F - 8;
+        int hi = fo->bias + fi->emax + fb->emax + 4;
         return tk_finite(r, fo, tk_below(r, 4) ? lo : 0, hi);
     }
     case G_FULL:
@@ -257,16 +265,16 @@ static int pick_gen(tk_rng *r)
 
 void random_op(tb *t, const tc_profile *p, op *o)
 {
-    uint32_t ci[TK_MAX_CORNERS], co[TK_MAX_CORNERS];
-    size_t ni = tk_corners(p->in, ci), no = tk_corners(p->out, co);
+    uint32_t ci[TK_MAX_CORNERS], cb[TK_MAX_CORNERS], co[TK_MAX_CORNERS];
+    size_t ni = tk_corners(p->in, ci), nb = tk_corners(p->in_b, cb), no = tk_corners(p->out, co);
     int g = pick_gen(&t->r);
     clear_op(o, p, gen_name[g]);
     int eg = g == G_CANCEL || g == G_NEAR_ZERO || g == G_SHORT || g == G_LOW || g == G_TIE
                  ? G_TAME
                  : g;
     for (size_t i = 0; i < p->L; i++) {
-        o->a[i] = elem_of(t, p, eg, ci, ni);
-        o->b[i] = elem_of(t, p, eg, ci, ni);
+        o->a[i] = elem_of(t, p->in, eg, ci, ni);
+        o->b[i] = elem_of(t, p->in_b, eg, cb, nb);
     }
     o->c = c_of(t, p, eg, co, no);
     if (g == G_CANCEL) { /* random pairs cancel exactly; the rest stays */
@@ -291,13 +299,27 @@ void random_op(tb *t, const tc_profile *p, op *o)
     }
 }
 
-/* N random operations per profile, the profiles interleaved: back to back first, then
- * with bubbles, then with resets in the middle of the stream. */
+/* Random operations of a mixed pair per `count`: PAIR_SHARE / 4 of an equal-format
+ * profile's. A pair shares everything after UNPACK with its formats' own rows, which run
+ * the full count; what it adds (b decoded by its own select) its directed cases and this
+ * share cover, and blackwell_f8f6f4's 40 pairs would otherwise make its test 5x longer. */
+enum { PAIR_SHARE = 1 };
+
+/* N random operations per profile (N * PAIR_SHARE / 4 per mixed pair), the profiles
+ * interleaved: back to back first, then with bubbles, then with resets in the middle of
+ * the stream. */
 void random_stream(tb *t, const tc_profile *const *ps, size_t np, uint64_t count)
 {
-    uint64_t total = count * np;
+    uint32_t weight[64], sum = 0; /* in quarters of `count` */
+    for (size_t j = 0; j < np && j < 64; j++)
+        sum += weight[j] = ps[j]->in_b == ps[j]->in ? 4u : PAIR_SHARE;
+    uint64_t total = count * sum / 4;
     for (uint64_t i = 0; i < total; i++) {
-        const tc_profile *p = ps[tk_below(&t->r, (uint32_t)np)];
+        uint32_t x = tk_below(&t->r, sum);
+        size_t j = 0;
+        while (x >= weight[j])
+            x -= weight[j++];
+        const tc_profile *p = ps[j];
         uint64_t phase = i * 10 / total; /* 0-4 back to back, 5-8 bubbles, 9 resets */
         if (phase >= 5 && tk_below(&t->r, 4) == 0)
             bubble(t, p);
@@ -310,33 +332,37 @@ void random_stream(tb *t, const tc_profile *const *ps, size_t np, uint64_t count
     drain(t, ps[0]);
 }
 
-/* N random `tcsim dot` input lines for profile (arch, instr, in, out): k from 1 to
- * 3L (several chained steps, short last blocks), values from the random generators. */
+/* N random `tcsim dot` input lines for profile (arch, instr, in_a, in_b, out): k from
+ * 1 to 3L (several chained steps, short last blocks), values from the random generators:
+ * k a's of in_a, then k b's of in_b, then c. */
 int dot_cases(char **args, uint64_t n, uint64_t seed)
 {
     tc_arch a;
     tc_instr in;
-    tc_fmt fi, fo;
+    tc_fmt fa, fb, fo;
     const tc_profile *p;
-    if (tc_arch_parse(args[0], &a) || tc_instr_parse(args[1], &in) || tc_fmt_parse(args[2], &fi) ||
-        tc_fmt_parse(args[3], &fo) || tc_profile_find(a, in, fi, fo, &p)) {
-        fprintf(stderr, "fedp_tb: no profile %s %s %s %s\n", args[0], args[1], args[2], args[3]);
+    if (tc_arch_parse(args[0], &a) || tc_instr_parse(args[1], &in) ||
+        tc_fmt_parse(args[2], &fa) || tc_fmt_parse(args[3], &fb) ||
+        tc_fmt_parse(args[4], &fo) || tc_profile_find_ab(a, in, fa, fb, fo, &p)) {
+        fprintf(stderr, "fedp_tb: no profile %s %s %s %s %s\n", args[0], args[1], args[2],
+                args[3], args[4]);
         return 2;
     }
     static tb t;
     t.r.s = seed;
-    uint32_t ci[TK_MAX_CORNERS], co[TK_MAX_CORNERS];
-    size_t ni = tk_corners(p->in, ci), no = tk_corners(p->out, co);
+    uint32_t ci[TK_MAX_CORNERS], cb[TK_MAX_CORNERS], co[TK_MAX_CORNERS];
+    size_t ni = tk_corners(p->in, ci), nb = tk_corners(p->in_b, cb), no = tk_corners(p->out, co);
     static const int gens[] = {G_TAME, G_TAME, G_WIDE, G_FULL, G_SPECIAL, G_MIXED};
-    unsigned wi = (tc_fmt_get(p->in)->width + 3) / 4, wo = (tc_fmt_get(p->out)->width + 3) / 4;
+    unsigned wa = (tc_fmt_get(p->in)->width + 3) / 4, wb = (tc_fmt_get(p->in_b)->width + 3) / 4;
+    unsigned wo = (tc_fmt_get(p->out)->width + 3) / 4;
     for (uint64_t j = 0; j < n; j++) {
         int g = gens[tk_below(&t.r, sizeof gens / sizeof gens[0])];
         size_t k = 1 + tk_below(&t.r, 3 * p->L);
         uint32_t v[6 * TC_MAX_L];
         for (size_t i = 0; i < 2 * k; i++)
-            v[i] = elem_of(&t, p, g, ci, ni);
+            v[i] = i < k ? elem_of(&t, p->in, g, ci, ni) : elem_of(&t, p->in_b, g, cb, nb);
         for (size_t i = 0; i < 2 * k; i++)
-            printf("%0*x ", (int)wi, v[i]);
+            printf("%0*x ", (int)(i < k ? wa : wb), v[i]);
         printf("%0*x\n", (int)wo, c_of(&t, p, g, co, no));
     }
     return 0;

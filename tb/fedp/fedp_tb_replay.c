@@ -26,7 +26,7 @@ int replay(tb *t, const op *o, int verbose)
 {
     tc_fedp_trace tr;
     uint32_t d;
-    const tc_fmt_info *fi = tc_fmt_get(o->p->in);
+    const tc_fmt_info *fi = tc_fmt_get(o->p->in), *fb = tc_fmt_get(o->p->in_b);
     if (!t->q->stage_regs) {
         if (verbose)
             printf("  no stage replay: at depth %u MUL, ALIGN and the sum are not the first "
@@ -44,11 +44,12 @@ int replay(tb *t, const op *o, int verbose)
         return -1;
     }
     dut_reset(t->dut);
-    dut_drive(t->dut, 1, o->p->in, o->p->out, o->n, o->a, o->b, o->c);
+    dut_drive(t->dut, 1, o->p->in, o->p->in_b, o->p->out, o->n, o->a, o->b, o->c);
     dut_step(t->dut); /* fedp_tb_top's operand register */
-    dut_drive(t->dut, 0, o->p->in, o->p->out, 0, o->a, o->b, 0);
+    dut_drive(t->dut, 0, o->p->in, o->p->in_b, o->p->out, 0, o->a, o->b, 0);
     fedp_stages s;
-    unsigned lj = (unsigned)(2 * (max_man_bits(t->q->in_fmts) - fi->man_bits));
+    /* each factor's fraction is left-justified to the instance's widest */
+    unsigned lj = (unsigned)(2 * max_man_bits(t->q->in_fmts) - fi->man_bits - fb->man_bits);
     dut_step(t->dut);
     dut_stages(t->dut, &s);
     for (size_t i = 0; i < o->n; i++) {

@@ -16,6 +16,7 @@
 static void print_op(const tb *t, const op *o, const char *what, uint32_t got, int got_valid)
 {
     unsigned wi = (tc_fmt_get(o->p->in)->width + 3) / 4;
+    unsigned wb = (tc_fmt_get(o->p->in_b)->width + 3) / 4;
     unsigned wo = (tc_fmt_get(o->p->out)->width + 3) / 4;
     printf("  MISMATCH (%s) seed %" PRIu64 " op %" PRIu64 " [%s] %s n=%zu\n", what, t->seed,
            o->index, o->gen, o->p->name, o->n);
@@ -24,7 +25,7 @@ static void print_op(const tb *t, const op *o, const char *what, uint32_t got, i
         printf(" %0*x", (int)wi, o->a[i]);
     printf("\n    b:");
     for (size_t i = 0; i < o->n; i++)
-        printf(" %0*x", (int)wi, o->b[i]);
+        printf(" %0*x", (int)wb, o->b[i]);
     printf("\n    c: %0*x  expected: %0*x  rtl: %0*x%s\n", (int)wo, o->c, (int)wo, o->expect,
            (int)wo, got, got_valid ? "" : " (valid_o low)");
 }
@@ -45,7 +46,8 @@ static void mismatch(tb *t, int bucket, const op *o, uint32_t got, int got_valid
 /* One clock cycle: drive o (a bubble if !o->valid), step, and check what is due. */
 void cycle(tb *t, const op *o)
 {
-    dut_drive(t->dut, o->valid, (tc_fmt)o->in, (tc_fmt)o->out, o->n, o->a, o->b, o->c);
+    dut_drive(t->dut, o->valid, (tc_fmt)o->in, (tc_fmt)o->in_b, (tc_fmt)o->out, o->n, o->a,
+              o->b, o->c);
     t->ring[t->cycle % t->lat] = *o;
     t->issued += o->valid != 0;
     dut_step(t->dut);
@@ -90,11 +92,12 @@ void bubble(tb *t, const tc_profile *p)
     memset(&o, 0, sizeof o);
     o.p = p;
     o.in = p->in;
+    o.in_b = p->in_b;
     o.out = p->out;
     o.n = t->q->L;
     for (size_t i = 0; i < o.n; i++) {
         o.a[i] = tk_bits(&t->r, tc_fmt_get(p->in)->width);
-        o.b[i] = tk_bits(&t->r, tc_fmt_get(p->in)->width);
+        o.b[i] = tk_bits(&t->r, tc_fmt_get(p->in_b)->width);
     }
     o.c = tk_bits(&t->r, tc_fmt_get(p->out)->width);
     cycle(t, &o);
@@ -121,7 +124,7 @@ void reset_midstream(tb *t, const tc_profile *p, unsigned cycles)
         o.p = p;
         o.valid = 1; /* offered during reset: must be dropped */
         o.n = 0;
-        dut_drive(t->dut, 1, p->in, p->out, 0, o.a, o.b, 0);
+        dut_drive(t->dut, 1, p->in, p->in_b, p->out, 0, o.a, o.b, 0);
         dut_step(t->dut);
         uint32_t got;
         if (dut_sample(t->dut, &got)) {
@@ -140,6 +143,7 @@ void clear_op(op *o, const tc_profile *p, const char *gen)
     memset(o, 0, sizeof *o);
     o->p = p;
     o->in = p->in;
+    o->in_b = p->in_b;
     o->out = p->out;
     o->n = p->L;
     o->gen = gen;
