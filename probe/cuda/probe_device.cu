@@ -241,10 +241,14 @@ __global__ void wg_time(unsigned iters, unsigned ilp, unsigned long long *out, u
  * 128 x k and B k x 16 row-major patterns, C and D 128 x 16 accumulator patterns).
  * Warp 0 allocates TMEM (32 columns: D's 16, one an element, fp16 too); each warp
  * stores its 32 rows of C there (thread = row = TMEM lane); thread 0 issues the mma and
- * commits it to the mbarrier everyone waits on; each warp loads its rows of D back. */
+ * commits it to the mbarrier everyone waits on; each warp loads its rows of D back.
+ * The block-scaled kinds (PK_TC_SCALED) take nsf scale factors a row of A (SA, 128 x
+ * nsf) and a column of B (SB, 16 x nsf) too, stored by every warp into its lane quarter
+ * at columns 16.. (A) and 24.. (B) as tc_sf_word lays them out. */
 template <int KIND>
 __global__ void tc_run(unsigned ebytes, const uint32_t *A, const uint32_t *B,
-                       const uint32_t *C, uint32_t *D, int swap, int *missing)
+                       const uint32_t *C, uint32_t *D, const uint32_t *SA,
+                       const uint32_t *SB, unsigned nsf, int swap, int *missing)
 {
     enum { M = PK_TC_NUMERICS_M, N = PK_TC_NUMERICS_N, K = KM_ROW_BYTES };
     __shared__ __align__(256) uint8_t sa[M * KM_ROW_BYTES], sb[N * KM_ROW_BYTES];
@@ -278,13 +282,30 @@ __global__ void tc_run(unsigned ebytes, const uint32_t *A, const uint32_t *B,
         tc_st8<false>(mine, v);
         tc_st8<false>(mine + 8, v + 8);
     }
+    if constexpr (PK_IS_TC_SCALED(KIND)) {
+        const unsigned lane = threadIdx.x % 32;
+        const uint32_t *Sa = SA + t * M * nsf, *Sb = SB + t * N * nsf;
+        for (unsigned col = 0; col < 8; col++) {
+            v[col] = tc_sf_word(Sa, M, nsf, lane, col);
+            v[8 + col] = tc_sf_word(Sb, N, nsf, lane, col);
+        }
+        tc_st8<false>(tc_at(tmem, w, TC_SFA_COL), v);
+        tc_st8<false>(tc_at(tmem, w, TC_SFB_COL), v + 8);
+    }
     tc_wait_st();
     tc_fence_before_sync();
     __syncthreads();
     if (threadIdx.x == 0) {
         tc_fence_after_sync();
-        if (!tc_mma<KIND>(tmem, tc_smem_desc(sa, swap), tc_smem_desc(sb, swap),
-                          tc_idesc_of<KIND>(M, N), 1))
+        int ok;
+        if constexpr (PK_IS_TC_SCALED(KIND))
+            ok = tc_mma_scaled<KIND>(tmem, tc_smem_desc(sa, swap), tc_smem_desc(sb, swap),
+                                     tc_idesc_of<KIND>(M, N), tmem + TC_SFA_COL,
+                                     tmem + TC_SFB_COL, 1);
+        else
+            ok = tc_mma<KIND>(tmem, tc_smem_desc(sa, swap), tc_smem_desc(sb, swap),
+                              tc_idesc_of<KIND>(M, N), 1);
+        if (!ok)
             *missing = 1;
         tc_commit(&bar);
     }
@@ -549,13 +570,16 @@ static int async_kind(int kind, Args... args)
 {
 #define PK_WG_CASE(k) \
     case k: return F::template go<k>(args...);
-#define PK_TC_CASE(k, in, acc, ptx, dfmt, abfmt, kk) PK_WG_CASE(k)
+#define PK_TC_CASE(k, in, inb, acc, ptx, dfmt, afmt, bfmt, kk) PK_WG_CASE(k)
+#define PK_TCS_CASE(k, in, scale, block, ptx, vec, abfmt, sfmt, kk) PK_WG_CASE(k)
     switch (kind) {
     PK_WG_KINDS(PK_WG_CASE)
     PK_TC_FORMS(PK_TC_CASE)
+    PK_TC_SCALED(PK_TCS_CASE)
     }
 #undef PK_WG_CASE
 #undef PK_TC_CASE
+#undef PK_TCS_CASE
     return 0;
 }
 
@@ -564,7 +588,9 @@ struct async_timer {
     static int go(unsigned n, unsigned warps, unsigned ilp, unsigned iters,
                   unsigned long long *out, uint32_t *sink, int *missing)
     {
-        if constexpr (PK_IS_TCGEN05(K))
+        if constexpr (PK_IS_TC_SCALED(K) || (K >= PK_TC_E4M3xE5M2_F32 && K < PK_COUNT))
+            return 0; /* numerics only: a mixed pair runs at its formats' rate */
+        else if constexpr (PK_IS_TCGEN05(K))
             return launch_async_n<tc_timer, K, PK_TC_F16_F32, 16>(n, warps, ilp, iters, out,
                                                                  sink, missing);
         else
@@ -656,10 +682,11 @@ static unsigned tile_n(int kind)
 struct tile_runner {
     template <int K>
     static int go(unsigned blocks, unsigned ebytes, const uint32_t *A, const uint32_t *B,
-                  const uint32_t *C, uint32_t *D, int swap, int *missing)
+                  const uint32_t *C, uint32_t *D, const uint32_t *SA, const uint32_t *SB,
+                  unsigned nsf, int swap, int *missing)
     {
         if constexpr (PK_IS_TCGEN05(K))
-            tc_run<K><<<blocks, 128>>>(ebytes, A, B, C, D, swap, missing);
+            tc_run<K><<<blocks, 128>>>(ebytes, A, B, C, D, SA, SB, nsf, swap, missing);
         else
             wg_run<K><<<blocks, 128>>>(ebytes, A, B, C, D, swap, missing);
         return 1;
@@ -668,24 +695,37 @@ struct tile_runner {
 
 /* The tiles' run; 0 or a CUDA error. */
 static cudaError_t run_tiles(int kind, size_t ntiles, unsigned ebytes, const uint32_t *A,
-                             const uint32_t *B, const uint32_t *C, uint32_t *D, int swap,
+                             const uint32_t *B, const uint32_t *C, uint32_t *D,
+                             const uint32_t *SA, const uint32_t *SB, unsigned nsf, int swap,
                              int *missing)
 {
-    if (!async_kind<tile_runner>(kind, (unsigned)ntiles, ebytes, A, B, C, D, swap, missing))
+    if (!async_kind<tile_runner>(kind, (unsigned)ntiles, ebytes, A, B, C, D, SA, SB, nsf, swap,
+                                 missing))
         return cudaErrorInvalidValue;
     cudaError_t e = cudaGetLastError();
     return e == cudaSuccess ? cudaDeviceSynchronize() : e;
 }
 
-/* Runs tiles host -> device -> host. */
+/* Runs tiles host -> device -> host; SA and SB (nsf scale factors a row of A and a
+ * column of B: the block-scaled kinds) may be NULL. */
 static cudaError_t tile_host(int kind, size_t ntiles, unsigned ebytes, unsigned k,
                              const uint32_t *A, const uint32_t *B, const uint32_t *C,
-                             uint32_t *D, int swap, int *miss)
+                             uint32_t *D, const uint32_t *SA, const uint32_t *SB, unsigned nsf,
+                             int swap, int *miss)
 {
     const size_t M = tile_m(kind), N = tile_n(kind);
     dev_run r;
+    uint32_t *sa = NULL, *sb = NULL;
     cudaError_t e = r.in(A, ntiles * M * k * 4, B, ntiles * k * N * 4, C, ntiles * M * N * 4);
-    if (e == cudaSuccess) e = run_tiles(kind, ntiles, ebytes, r.a, r.b, r.c, r.d, swap, r.missing);
+    if (e == cudaSuccess && SA) {
+        e = cudaMalloc(&sa, ntiles * M * nsf * 4);
+        if (e == cudaSuccess) e = cudaMalloc(&sb, ntiles * N * nsf * 4);
+        if (e == cudaSuccess) e = cudaMemcpy(sa, SA, ntiles * M * nsf * 4, cudaMemcpyHostToDevice);
+        if (e == cudaSuccess) e = cudaMemcpy(sb, SB, ntiles * N * nsf * 4, cudaMemcpyHostToDevice);
+    }
+    if (e == cudaSuccess)
+        e = run_tiles(kind, ntiles, ebytes, r.a, r.b, r.c, r.d, sa, sb, nsf, swap, r.missing);
+    cudaFree(sa), cudaFree(sb);
     return r.out(e, D, miss);
 }
 
@@ -720,7 +760,7 @@ static int layout_check(int kind, const char *what, int *found, char *err, size_
         int miss = 0;
         char check[64];
         snprintf(check, sizeof check, "%s layout check", what);
-        cudaError_t e = tile_host(kind, 1, 2, K, A, B, C, D, swap, &miss);
+        cudaError_t e = tile_host(kind, 1, 2, K, A, B, C, D, NULL, NULL, 0, swap, &miss);
         if (finish(e, miss, check, err, size))
             return *found = -1;
         if (!memcmp(D, want, M * N * sizeof *D))
@@ -733,7 +773,8 @@ static int layout_check(int kind, const char *what, int *found, char *err, size_
 
 extern "C" int probe_cuda_tile(int kind, size_t ntiles, unsigned ebytes, unsigned k,
                                const uint32_t *A, const uint32_t *B, const uint32_t *C,
-                               uint32_t *D, char *err, size_t size)
+                               uint32_t *D, const uint32_t *SA, const uint32_t *SB,
+                               unsigned nsf, char *err, size_t size)
 {
     static int wg_found = -2, tc_found = -2;
     int tc = PK_IS_TCGEN05(kind), miss = 0;
@@ -742,7 +783,7 @@ extern "C" int probe_cuda_tile(int kind, size_t ntiles, unsigned ebytes, unsigne
                             tc ? &tc_found : &wg_found, err, size);
     if (swap < 0)
         return -1;
-    cudaError_t e = tile_host(kind, ntiles, ebytes, k, A, B, C, D, swap, &miss);
+    cudaError_t e = tile_host(kind, ntiles, ebytes, k, A, B, C, D, SA, SB, nsf, swap, &miss);
     char run[64];
     snprintf(run, sizeof run, "%s kernel", what);
     return finish(e, miss, run, err, size);

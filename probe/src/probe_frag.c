@@ -267,3 +267,25 @@ void probe_frag_diag(const probe_form *f, const uint32_t *d_regs, uint32_t *d)
     walk(f, OP_C, 0, (uint32_t *)d_regs, fr.d_regs, D, f->n);
     probe_tile_diag(f, D, d);
 }
+
+uint32_t probe_smem_elem(tc_fmt fmt, uint32_t p)
+{
+    if (fmt == TC_FMT_E2M1)
+        return (p & 0xfu) << 2;
+    if (fmt == TC_FMT_E3M2 || fmt == TC_FMT_E2M3)
+        return p & 0x3fu;
+    return p;
+}
+
+unsigned probe_smem_row(tc_fmt fmt, int packed, const uint32_t *x, unsigned k, unsigned stride,
+                        uint32_t *out)
+{
+    if (packed) {
+        for (unsigned j = 0; j < k / 2; j++)
+            out[j] = (x[2 * j * stride] & 0xfu) | (x[(2 * j + 1) * stride] & 0xfu) << 4;
+        return k / 2;
+    }
+    for (unsigned j = 0; j < k; j++)
+        out[j] = probe_smem_elem(fmt, x[j * stride]);
+    return k;
+}

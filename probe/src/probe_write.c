@@ -56,8 +56,9 @@ int probe_write_vectors(const char *dir, const char *gpu, const probe_form *f, s
         snprintf(name, sizeof name, "a_%s_%s.txt", gpu, in);
         if (write_rows(dir, name, f->in, n, f->k, a))
             return -1;
-        snprintf(name, sizeof name, "b_%s_%s.txt", gpu, in);
-        if (write_rows(dir, name, f->in, n, f->k, b))
+        tc_fmt fb = probe_fmt_b(f);
+        snprintf(name, sizeof name, "b_%s_%s.txt", gpu, tc_fmt_get(fb)->name);
+        if (write_rows(dir, name, fb, n, f->k, b))
             return -1;
         /* c as the probe drew it: fp32 for the float accumulators, s32 for s32 */
         tc_fmt cf = f->acc == TC_FMT_S32 ? TC_FMT_S32 : TC_FMT_FP32;
@@ -67,6 +68,38 @@ int probe_write_vectors(const char *dir, const char *gpu, const probe_form *f, s
     }
     snprintf(name, sizeof name, "d_%s_%s.txt", gpu, tc_fmt_get(f->acc)->name);
     return write_rows(dir, name, f->acc, n, 1, d);
+}
+
+/* dir/<p>_<gpu><suffix>.txt: n lines of per scale patterns of s, or (s NULL) the line
+ * `word`. */
+static int write_sf(const char *dir, const char *p, const char *gpu, const char *suffix,
+                    size_t n, unsigned per, const uint32_t *s, const char *word)
+{
+    char path[1024];
+    if (snprintf(path, sizeof path, "%s/%s_%s%s.txt", dir, p, gpu, suffix) >= (int)sizeof path)
+        return say(dir, "path too long");
+    FILE *out = fopen(path, "w");
+    if (!out)
+        return say(path, strerror(errno));
+    for (size_t i = 0; s && i < n; i++)
+        for (unsigned j = 0; j < per; j++)
+            fprintf(out, "%02x%c", (unsigned)s[i * per + j], j + 1 < per ? ' ' : '\n');
+    if (!s)
+        fprintf(out, "%s\n", word);
+    return fclose(out) == 0 ? 0 : say(path, "cannot write");
+}
+
+int probe_write_scales(const char *dir, const char *gpu, const probe_form *f, size_t n,
+                       const uint32_t *sa, const uint32_t *sb)
+{
+    char suffix[32];
+    snprintf(suffix, sizeof suffix, "_%s", tc_fmt_get(f->scale)->name);
+    unsigned nsf = f->k / f->block;
+    return write_sf(dir, "sa", gpu, suffix, n, nsf, sa, NULL) ||
+                   write_sf(dir, "sb", gpu, suffix, n, nsf, sb, NULL) ||
+                   write_sf(dir, "kind", gpu, "", 0, 0, NULL, f->kind)
+               ? -1
+               : 0;
 }
 
 int probe_write_sparse(const char *dir, const char *gpu, const probe_form *f, size_t cases)
