@@ -169,7 +169,7 @@ __global__ void wg_run(unsigned ebytes, const uint32_t *A, const uint32_t *B,
     enum { N = PK_WG_NUMERICS_N, R = wg_regs<KIND, N>(), K = wg_k<KIND>() };
     __shared__ __align__(256) uint8_t sa[64 * KM_ROW_BYTES], sb[N * KM_ROW_BYTES];
     const size_t t = blockIdx.x;
-    km_load(sa, sb, A + t * 64 * K, B + t * K * N, 64, N, ebytes);
+    km_load(sa, sb, A + t * 64 * K, B + t * K * N, 64, N, ebytes, N);
     km_smem_fence();
     __syncthreads();
     /* the accumulator fragment: warp w holds rows 16w.., lane l rows l/4 and l/4 + 8,
@@ -260,7 +260,7 @@ __global__ void tc_run(unsigned ebytes, const uint32_t *A, const uint32_t *B,
     }
     const size_t t = blockIdx.x;
     const unsigned k = K / ebytes, w = threadIdx.x / 32, row = threadIdx.x;
-    km_load(sa, sb, A + t * M * k, B + t * k * N, M, N, ebytes);
+    km_load(sa, sb, A + t * M * k, B + t * k * N, M, N, ebytes, N);
     km_smem_fence();
     if (w == 0)
         tc_alloc(&slot, TC_ALLOC_MIN);
@@ -396,6 +396,146 @@ __global__ void tc_time(unsigned iters, unsigned ilp, unsigned long long *out, u
         tc_fence_after_sync();
         tc_dealloc(tmem, TC_TMEM_COLS);
     }
+}
+
+/* The CTA pair (tcgen05.mma.cta_group::2), launched as clusters of 2 (pair_launch).
+ * Numerics: cluster t runs one m256n32 of kind KIND on tile t (A 256 x k and B k x 32
+ * row-major, C and D 256 x 32): CTA r holds A's rows 128r.. and B's columns 16r.. in its
+ * shared memory, C's and D's rows 128r.. in its TMEM (32 columns, allocated by one warp
+ * of each CTA together); thread 0 of CTA 0 issues for the pair and commits to the
+ * mbarrier at the same offset in both CTAs. */
+template <int KIND>
+__global__ void tc2_run(unsigned ebytes, const uint32_t *A, const uint32_t *B,
+                        const uint32_t *C, uint32_t *D, int swap, int *missing)
+{
+    enum { M = PK_TC2_NUMERICS_M, N = PK_TC2_NUMERICS_N, HM = M / 2, HN = N / 2 };
+    __shared__ __align__(256) uint8_t sa[HM * KM_ROW_BYTES], sb[HN * KM_ROW_BYTES];
+    __shared__ __align__(8) uint64_t bar;
+    __shared__ uint32_t slot;
+    if (!tc05_has()) {
+        *missing = 1;
+        return;
+    }
+    const unsigned r = cl_rank(), k = KM_ROW_BYTES / ebytes, w = threadIdx.x / 32;
+    const size_t t = blockIdx.x / 2;
+    km_load(sa, sb, A + (t * M + r * HM) * k, B + t * k * N + r * HN, HM, HN, ebytes, N);
+    km_smem_fence();
+    if (w == 0)
+        tc_alloc<2>(&slot, TC_ALLOC_MIN);
+    if (threadIdx.x == 0)
+        mbar_init(&bar, 1);
+    tc_fence_before_sync();
+    cl_sync();
+    tc_fence_after_sync();
+    const uint32_t tmem = slot;
+    const uint32_t *Cr = C + (t * M + r * HM + threadIdx.x) * N;
+    uint32_t v[8];
+    for (unsigned c0 = 0; c0 < N; c0 += 8) {
+        for (int i = 0; i < 8; i++)
+            v[i] = Cr[c0 + i];
+        tc_st8<false>(tc_at(tmem, w, c0), v);
+    }
+    tc_wait_st();
+    tc_fence_before_sync();
+    cl_sync();
+    if (r == 0 && threadIdx.x == 0) {
+        tc_fence_after_sync();
+        if (!tc_mma<KIND>(tmem, tc_smem_desc(sa, swap), tc_smem_desc(sb, swap),
+                          tc_idesc_of<KIND>(M, N), 1))
+            *missing = 1;
+        tc_commit2(&bar);
+    }
+    mbar_wait(&bar, 0);
+    tc_fence_after_sync();
+    uint32_t *Dr = D + (t * M + r * HM + threadIdx.x) * N;
+    for (unsigned c0 = 0; c0 < N; c0 += 8) {
+        tc_ld8<false>(tc_at(tmem, w, c0), v);
+        tc_wait_ld();
+        for (int i = 0; i < 8; i++)
+            Dr[c0 + i] = v[i];
+    }
+    tc_fence_before_sync();
+    cl_sync();
+    if (w == 0) {
+        tc_fence_after_sync();
+        tc_dealloc<2>(tmem, TC_ALLOC_MIN);
+    }
+}
+
+/* Timing of the pair's m256nN: as tc_time, with warpgroup g of CTA 0 issuing for the pair
+ * and the warpgroups g of both CTAs waiting on their mbarrier g; CTA 0's warps time. */
+template <int KIND, int N>
+__global__ void tc2_time(unsigned iters, unsigned ilp, unsigned long long *out, int *missing)
+{
+    enum { HM = 128, HN = N / 2 };
+    __shared__ __align__(256) uint8_t sa[HM * KM_ROW_BYTES], sb[HN * KM_ROW_BYTES];
+    __shared__ __align__(8) uint64_t bar[16];
+    __shared__ uint32_t slot;
+    if (!tc05_has()) {
+        *missing = 1;
+        return;
+    }
+    const unsigned r = cl_rank(), g = threadIdx.x / 128, w = threadIdx.x / 32;
+    const bool issuer = r == 0 && threadIdx.x % 128 == 0;
+    for (unsigned i = threadIdx.x; i < HM * KM_ROW_BYTES; i += blockDim.x)
+        sa[i] = 0x3c;
+    for (unsigned i = threadIdx.x; i < HN * KM_ROW_BYTES; i += blockDim.x)
+        sb[i] = 0x3c;
+    km_smem_fence();
+    if (w == 0)
+        tc_alloc<2>(&slot, TC_TMEM_COLS);
+    if (threadIdx.x % 128 == 0)
+        mbar_init(&bar[g], 1);
+    tc_fence_before_sync();
+    cl_sync();
+    tc_fence_after_sync();
+    const uint32_t tmem = slot, d = tmem + g * N % TC_TMEM_COLS;
+    const uint64_t da = tc_smem_desc(sa, 0), db = tc_smem_desc(sb, 0);
+    const uint32_t idesc = tc_idesc_of<KIND>(2 * HM, N);
+    int ok = 1;
+    unsigned phase = 0;
+    cl_sync();
+    unsigned long long t0 = clock64();
+    for (unsigned it = 0; it < iters; it++) {
+        if (issuer) {
+            for (unsigned j = 0; j < ilp; j++)
+                ok &= tc_mma<KIND>(d, da, db, idesc, 1);
+            tc_commit2(&bar[g]);
+        }
+        mbar_wait(&bar[g], phase);
+        phase ^= 1;
+        tc_fence_after_sync();
+    }
+    unsigned long long t1 = clock64();
+    if (!ok)
+        *missing = 1;
+    if (r == 0 && threadIdx.x % 32 == 0) {
+        out[2 * w] = t0;
+        out[2 * w + 1] = t1;
+    }
+    tc_fence_before_sync();
+    cl_sync();
+    if (w == 0) {
+        tc_fence_after_sync();
+        tc_dealloc<2>(tmem, TC_TMEM_COLS);
+    }
+}
+
+/* Launches kernel k on `clusters` clusters of 2 CTAs of `threads` threads. */
+template <class... P, class... A>
+static cudaError_t pair_launch(void (*k)(P...), unsigned clusters, unsigned threads, A... args)
+{
+    cudaLaunchConfig_t cfg = {};
+    cudaLaunchAttribute attr[1];
+    attr[0].id = cudaLaunchAttributeClusterDimension;
+    attr[0].val.clusterDim.x = 2;
+    attr[0].val.clusterDim.y = 1;
+    attr[0].val.clusterDim.z = 1;
+    cfg.gridDim = dim3(2 * clusters);
+    cfg.blockDim = dim3(threads);
+    cfg.attrs = attr;
+    cfg.numAttrs = 1;
+    return cudaLaunchKernelEx(&cfg, k, args...);
 }
 
 /* ------------------------------------------------------------ the C ABI */
@@ -535,6 +675,16 @@ struct tc_timer {
     }
 };
 
+template <int KIND, int N>
+struct tc2_timer {
+    static void go(unsigned warps, unsigned ilp, unsigned iters, unsigned long long *out,
+                   uint32_t *sink, int *missing)
+    {
+        (void)sink;
+        pair_launch(tc2_time<KIND, N>, 1, warps * 32, iters, ilp, out, missing);
+    }
+};
+
 /* wgmma and tcgen05 timing kernels: every N from N0 (8 for wgmma, 16 for tcgen05's
  * M = 128) of fp16 -> fp32, SWEEP (the structure's sweep), N = 256 of each kind (its
  * peak rate). 0 if the pair has none. */
@@ -576,6 +726,7 @@ static int async_kind(int kind, Args... args)
     PK_WG_KINDS(PK_WG_CASE)
     PK_TC_FORMS(PK_TC_CASE)
     PK_TC_SCALED(PK_TCS_CASE)
+    PK_TC_PAIR_FORMS(PK_TC_CASE)
     }
 #undef PK_WG_CASE
 #undef PK_TC_CASE
@@ -588,8 +739,16 @@ struct async_timer {
     static int go(unsigned n, unsigned warps, unsigned ilp, unsigned iters,
                   unsigned long long *out, uint32_t *sink, int *missing)
     {
-        if constexpr (PK_IS_TC_SCALED(K) || (K >= PK_TC_E4M3xE5M2_F32 && K < PK_COUNT))
+        if constexpr (PK_IS_TC_SCALED(K) || PK_IS_TC_MIXED(K))
             return 0; /* numerics only: a mixed pair runs at its formats' rate */
+        else if constexpr (PK_IS_TC_PAIR(K)) { /* the numerics N and the peak's */
+            if (n == PK_TC2_NUMERICS_N)
+                tc2_timer<K, PK_TC2_NUMERICS_N>::go(warps, ilp, iters, out, sink, missing);
+            else
+                return launch_async_n<tc2_timer, K, -1, 16>(n, warps, ilp, iters, out, sink,
+                                                           missing);
+            return 1;
+        }
         else if constexpr (PK_IS_TCGEN05(K))
             return launch_async_n<tc_timer, K, PK_TC_F16_F32, 16>(n, warps, ilp, iters, out,
                                                                  sink, missing);
@@ -667,14 +826,15 @@ extern "C" int probe_cuda_time(int kind, unsigned n, unsigned warps, unsigned il
 
 /* ------------------------------------------------- wgmma and tcgen05 numerics */
 
-/* An instruction's tile shape: wgmma m64n8, tcgen05.mma m128n16. */
+/* An instruction's tile shape: wgmma m64n8, tcgen05.mma m128n16, the pair's m256n32. */
 static unsigned tile_m(int kind)
 {
-    return PK_IS_TCGEN05(kind) ? PK_TC_NUMERICS_M : 64;
+    return PK_IS_TC_PAIR(kind) ? PK_TC2_NUMERICS_M : PK_IS_TCGEN05(kind) ? PK_TC_NUMERICS_M : 64;
 }
 static unsigned tile_n(int kind)
 {
-    return PK_IS_TCGEN05(kind) ? PK_TC_NUMERICS_N : PK_WG_NUMERICS_N;
+    return PK_IS_TC_PAIR(kind)    ? PK_TC2_NUMERICS_N
+           : PK_IS_TCGEN05(kind) ? PK_TC_NUMERICS_N : PK_WG_NUMERICS_N;
 }
 
 /* ntiles instructions of kind on tiles in device memory, a block of 128 threads each
@@ -685,7 +845,9 @@ struct tile_runner {
                   const uint32_t *C, uint32_t *D, const uint32_t *SA, const uint32_t *SB,
                   unsigned nsf, int swap, int *missing)
     {
-        if constexpr (PK_IS_TCGEN05(K))
+        if constexpr (PK_IS_TC_PAIR(K))
+            pair_launch(tc2_run<K>, blocks, 128, ebytes, A, B, C, D, swap, missing);
+        else if constexpr (PK_IS_TCGEN05(K))
             tc_run<K><<<blocks, 128>>>(ebytes, A, B, C, D, SA, SB, nsf, swap, missing);
         else
             wg_run<K><<<blocks, 128>>>(ebytes, A, B, C, D, swap, missing);

@@ -121,6 +121,7 @@ __host__ __device__ constexpr uint32_t tc_idesc_of(unsigned m, unsigned n)
     if (KIND == kind)                                                      \
         return tc_idesc_scaled(abfmt, sfmt, m, n);
     PK_TC_FORMS(TC_IDESC_CASE)
+    PK_TC_PAIR_FORMS(TC_IDESC_CASE)
     PK_TC_SCALED(TC_IDESC_SCALED)
 #undef TC_IDESC_CASE
 #undef TC_IDESC_SCALED
@@ -141,6 +142,8 @@ static_assert(tc_idesc_of<PK_TC_S8_S32>(128, 16) == 0x080404a0u, "s8 -> s32, n16
 static_assert(tc_idesc_of<PK_TC_E3M2_F32>(128, 256) == 0x08401210u, "e3m2 -> f32");
 static_assert(tc_idesc_of<PK_TC_E4M3xE2M1_F32>(128, 16) == 0x08041410u, "e4m3 x e2m1");
 static_assert(tc_idesc_of<PK_TC_E2M1xE3M2_F16>(128, 256) == 0x08401280u, "e2m1 x e3m2");
+/* The pair's m256n256: M >> 4 = 16 at bit 24 (0x10000000), f16 -> f32 as above. */
+static_assert(tc_idesc_of<PK_TC2_F16_F32>(256, 256) == 0x10400010u, "pair f16 -> f32, m256");
 /* Worked by hand from the second table: mxf8f6f4 e2m1 m128n16: A and B 5 (0x280 |
  * 0x1400), N 2 at bit 17 (0x40000), ue8m0 1 at bit 23 (0x800000), M 8 at bit 24;
  * mxf4nvf4 with ue4m3 m128n256: A and B 1 (0x80 | 0x400), N 32 (0x400000), scale type
@@ -157,31 +160,60 @@ __host__ __device__ constexpr bool tc_acc16()
     if (KIND == kind)                                                \
         return dfmt == 0;
     PK_TC_FORMS(TC_ACC16_CASE)
+    PK_TC_PAIR_FORMS(TC_ACC16_CASE)
 #undef TC_ACC16_CASE
     return false;
 }
 
 /* ---- tensor memory */
 
-/* Allocates cols columns (one whole warp): the address lands in *slot (shared memory). */
+/* Allocates cols columns (one whole warp; with G = 2, cta_group::2, one warp in each CTA
+ * of the pair together): the address lands in *slot (shared memory). */
+template <int G = 1>
 __device__ __forceinline__ void tc_alloc(uint32_t *slot, unsigned cols)
 {
 #if TC05_ON
-    asm volatile("tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [%0], %1;\n"
-                 :: "r"((uint32_t)__cvta_generic_to_shared(slot)), "r"(cols) : "memory");
-    /* this CTA allocates no more: a CTA waiting to allocate need not wait for it */
-    asm volatile("tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;\n" ::: "memory");
+    if constexpr (G == 2) {
+        asm volatile("tcgen05.alloc.cta_group::2.sync.aligned.shared::cta.b32 [%0], %1;\n"
+                     :: "r"((uint32_t)__cvta_generic_to_shared(slot)), "r"(cols) : "memory");
+        asm volatile("tcgen05.relinquish_alloc_permit.cta_group::2.sync.aligned;\n" ::: "memory");
+    } else {
+        asm volatile("tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [%0], %1;\n"
+                     :: "r"((uint32_t)__cvta_generic_to_shared(slot)), "r"(cols) : "memory");
+        /* this CTA allocates no more: a CTA waiting to allocate need not wait for it */
+        asm volatile("tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;\n" ::: "memory");
+    }
 #endif
     (void)slot, (void)cols;
 }
 
+template <int G = 1>
 __device__ __forceinline__ void tc_dealloc(uint32_t taddr, unsigned cols)
 {
 #if TC05_ON
-    asm volatile("tcgen05.dealloc.cta_group::1.sync.aligned.b32 %0, %1;\n"
-                 :: "r"(taddr), "r"(cols) : "memory");
+    if constexpr (G == 2)
+        asm volatile("tcgen05.dealloc.cta_group::2.sync.aligned.b32 %0, %1;\n"
+                     :: "r"(taddr), "r"(cols) : "memory");
+    else
+        asm volatile("tcgen05.dealloc.cta_group::1.sync.aligned.b32 %0, %1;\n"
+                     :: "r"(taddr), "r"(cols) : "memory");
 #endif
     (void)taddr, (void)cols;
+}
+
+/* This CTA's rank in its cluster, and a barrier of the whole cluster (release before,
+ * acquire after: the pair's shared memory and TMEM writes seen across it). */
+__device__ __forceinline__ unsigned cl_rank()
+{
+    unsigned r = 0;
+#if TC05_ON
+    asm volatile("mov.u32 %0, %%cluster_ctarank;\n" : "=r"(r));
+#endif
+    return r;
+}
+__device__ __forceinline__ void cl_sync()
+{
+    TC_BARE("barrier.cluster.arrive.release.aligned;\nbarrier.cluster.wait.acquire.aligned;");
 }
 
 /* Order tcgen05 operations across a thread synchronisation (__syncthreads, an mbarrier
@@ -267,6 +299,15 @@ __device__ __forceinline__ int tc_mma(uint32_t d, uint64_t da, uint64_t db, uint
     }
     PK_TC_FORMS(TC_MMA_CASE)
 #undef TC_MMA_CASE
+#define TC_MMA2_CASE(kind, in, inb, acc_, ptx, dfmt, afmt, bfmt, k)                         \
+    if constexpr (KIND == kind) {                                                          \
+        asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %4, 0;\n"                           \
+                     "tcgen05.mma.cta_group::2.kind::" ptx " [%0], %1, %2, %3, p;\n}\n"    \
+                     :: "r"(d), "l"(da), "l"(db), "r"(idesc), "r"(acc) : "memory");        \
+        return 1;                                                                          \
+    }
+    PK_TC_PAIR_FORMS(TC_MMA2_CASE)
+#undef TC_MMA2_CASE
 #endif
     (void)d, (void)da, (void)db, (void)idesc, (void)acc;
     return 0;
@@ -328,6 +369,18 @@ __device__ __forceinline__ void tc_commit(uint64_t *bar)
 #if TC05_ON
     asm volatile("tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [%0];\n"
                  :: "r"((uint32_t)__cvta_generic_to_shared(bar)) : "memory");
+#endif
+    (void)bar;
+}
+
+/* The pair's tcgen05.mma this thread issued since its last commit arrive, when done,
+ * once on the mbarrier at bar's offset in each CTA of the pair (multicast, mask 0b11). */
+__device__ __forceinline__ void tc_commit2(uint64_t *bar)
+{
+#if TC05_ON
+    asm volatile("tcgen05.commit.cta_group::2.mbarrier::arrive::one.shared::cluster"
+                 ".multicast::cluster.b64 [%0], %1;\n"
+                 :: "r"((uint32_t)__cvta_generic_to_shared(bar)), "h"((uint16_t)3) : "memory");
 #endif
     (void)bar;
 }

@@ -29,6 +29,7 @@ typedef struct probe_form {
     const char *kind;        /* block-scaled: "mxf8f6f4", "mxf4", "mxf4nvf4"; else NULL */
     tc_fmt scale;            /* block-scaled: the scale factors' format */
     unsigned block;          /* block-scaled: elements a scale factor */
+    int pair;                /* cta_group::2: a CTA pair, m rows across its two SMs */
 } probe_form;
 /* B's format. */
 tc_fmt probe_fmt_b(const probe_form *f);
@@ -46,7 +47,7 @@ unsigned probe_form_tiles(const probe_form *f);
 /* The kernel kind of a form (probe_kinds.h), -1 where the kernels have none. */
 int probe_kind(const probe_form *f);
 /* "mma.m16n8k16", "wgmma.m64n256k16", "tcgen05.m128n256k16", a block-scaled
- * "tcgen05.mxf4nvf4.m128n16k64" into buf. */
+ * "tcgen05.mxf4nvf4.m128n16k64", a CTA pair's "tcgen05.pair.m256n32k16" into buf. */
 void probe_form_op(const probe_form *f, char *buf, size_t size);
 /* The inputs' formats: "e4m3", a mixed pair's "e4m3xe2m1", a block-scaled form's
  * elements and scales "e2m1.ue4m3". */

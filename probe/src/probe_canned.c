@@ -135,7 +135,8 @@ int probe_dev_time(const probe_form *f, unsigned warps, unsigned ilp, unsigned i
 {
     tc_gpu_timing g;
     tc_arch arch = probe_arch_of_sm(env_u("PROBE_CANNED_SM", 90));
-    tc_mma_op op = {f->m, f->n, f->k, f->in, f->acc, f->sparse};
+    /* a CTA pair: this SM's half (tc_async_tcgen05_mma's cta_group 2) */
+    tc_mma_op op = {f->pair ? f->m / 2 : f->m, f->n, f->k, f->in, f->acc, f->sparse};
     tc_bench_result r;
     if (tc_gpu_timing_find(tc_arch_name(arch), &g) != TC_OK) {
         snprintf(err, size, "canned device: no record");

@@ -43,7 +43,9 @@ static int tile(const probe_form *f, size_t ntiles, const uint32_t *A, const uin
 {
     int k = probe_kind(f);
     int wg = k >= 0 && PK_IS_WGMMA(k) && f->m == 64 && f->n == PK_WG_NUMERICS_N;
-    int tc = k >= 0 && PK_IS_TCGEN05(k) && f->m == PK_TC_NUMERICS_M && f->n == PK_TC_NUMERICS_N;
+    int tc = k >= 0 && PK_IS_TCGEN05(k) &&
+             (PK_IS_TC_PAIR(k) ? f->m == PK_TC2_NUMERICS_M && f->n == PK_TC2_NUMERICS_N
+                               : f->m == PK_TC_NUMERICS_M && f->n == PK_TC_NUMERICS_N);
     if (!(wg || tc) || !f->numerics || !SA != !PK_IS_TC_SCALED(k)) {
         snprintf(err, size, "no wgmma or tcgen05.mma numerics kernel for this form");
         return -1;

@@ -43,6 +43,11 @@ int probe_kind(const probe_form *f)
         default: return -1;
         }
     }
+    if (f->instr == TC_INSTR_TCGEN05 && f->pair)
+        return f->m == PK_TC2_NUMERICS_M && f->k == 16 && f->in == TC_FMT_FP16 &&
+                       f->acc == TC_FMT_FP32 && !f->mixed && !f->kind
+                   ? PK_TC2_F16_F32
+                   : -1;
     if (f->instr == TC_INSTR_TCGEN05) {
 #define PK_TC_MATCH(kd, in_, inb_, acc_, ptx, dfmt, afmt, bfmt, k_)                          \
     if (!f->kind && f->m == PK_TC_NUMERICS_M && f->k == k_ && f->in == TC_FMT_##in_ &&       \
@@ -80,7 +85,8 @@ static int has_numerics(const probe_form *f)
     if (probe_kind(f) < 0 || (f->sparse && f->in == TC_FMT_TF32))
         return 0;
     return f->instr == TC_INSTR_MMA ||
-           f->n == (f->instr == TC_INSTR_WGMMA ? PK_WG_NUMERICS_N : PK_TC_NUMERICS_N);
+           f->n == (f->instr == TC_INSTR_WGMMA ? PK_WG_NUMERICS_N
+                    : f->pair                  ? PK_TC2_NUMERICS_N : PK_TC_NUMERICS_N);
 }
 
 static int has_timing(const probe_form *f)
@@ -89,7 +95,7 @@ static int has_timing(const probe_form *f)
     if (probe_kind(f) < 0 || f->mixed || f->kind)
         return 0;
     return f->instr == TC_INSTR_MMA || (f->in == TC_FMT_FP16 && f->acc == TC_FMT_FP32) ||
-           f->n == 256;
+           f->n == 256 || f->pair;
 }
 
 static size_t add(probe_form *out, size_t n, size_t cap, probe_form f)
@@ -120,7 +126,7 @@ size_t probe_forms(unsigned sm, probe_form *out, size_t cap)
             tc_profile_find(arch, TC_INSTR_MMA, r.in, r.acc, &p) != TC_OK)
             continue;
         probe_form f = {TC_INSTR_MMA, r.form == TC_PTX_MMA_SP, r.m, r.n, r.k, r.in, r.acc,
-                        r.sm, 0, 0, 0, r.in, NULL, TC_FMT_COUNT, 0};
+                        r.sm, 0, 0, 0, r.in, NULL, TC_FMT_COUNT, 0, 0};
         n = add(out, n, cap, f);
     }
     /* wgmma (sm_90a only: Blackwell has tcgen05 instead) and tcgen05.mma, over the
@@ -141,7 +147,7 @@ size_t probe_forms(unsigned sm, probe_form *out, size_t cap)
         unsigned m = async == TC_INSTR_WGMMA ? 64 : 128;
         probe_form f = {async, 0, m, 0, k32(p->in), p->in, p->out,
                         async == TC_INSTR_WGMMA ? 90 : 100, 0, 0, p->in_b != p->in, p->in_b,
-                        NULL, TC_FMT_COUNT, 0};
+                        NULL, TC_FMT_COUNT, 0, 0};
         if (p->scale != TC_FMT_COUNT) { /* the kind is the profile name's word after
                                            "_tcgen05_" (profile.c's names) */
             const char *w = strstr(p->name, "_tcgen05_");
@@ -156,6 +162,16 @@ size_t probe_forms(unsigned sm, probe_form *out, size_t cap)
         unsigned last = f.mixed || f.kind ? PK_TC_NUMERICS_N : 256;
         for (f.n = async == TC_INSTR_WGMMA ? 8 : 16; f.n <= last; f.n *= 2)
             n = add(out, n, cap, f);
+    }
+    /* the CTA pair (cta_group::2) of fp16 -> fp32: its numerics N and the peak's */
+    const tc_profile *f16;
+    if (async == TC_INSTR_TCGEN05 &&
+        tc_profile_find(arch, async, TC_FMT_FP16, TC_FMT_FP32, &f16) == TC_OK) {
+        probe_form f = {async, 0, PK_TC2_NUMERICS_M, PK_TC2_NUMERICS_N, 16, TC_FMT_FP16,
+                        TC_FMT_FP32, 100, 0, 0, 0, TC_FMT_FP16, NULL, TC_FMT_COUNT, 0, 1};
+        n = add(out, n, cap, f);
+        f.n = 256;
+        n = add(out, n, cap, f);
     }
     return n;
 }
@@ -176,8 +192,8 @@ void probe_form_op(const probe_form *f, char *buf, size_t size)
 {
     const char *name = f->instr == TC_INSTR_WGMMA ? "wgmma"
                      : f->instr == TC_INSTR_TCGEN05 ? "tcgen05" : f->sparse ? "mma.sp" : "mma";
-    snprintf(buf, size, "%s%s%s.m%un%uk%u", name, f->kind ? "." : "", f->kind ? f->kind : "",
-             f->m, f->n, f->k);
+    snprintf(buf, size, "%s%s%s.m%un%uk%u", name, f->kind || f->pair ? "." : "",
+             f->kind ? f->kind : f->pair ? "pair" : "", f->m, f->n, f->k);
 }
 
 void probe_form_in(const probe_form *f, char *buf, size_t size)

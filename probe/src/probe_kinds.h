@@ -122,6 +122,11 @@
 
 #define PK_ENUM_ENTRY(kind, sp, m, n, k, in, acc, regs, types, sm) kind,
 #define PK_WG_ENUM_ENTRY(kind) kind,
+/* PK_TC_PAIR_FORMS: tcgen05.mma.cta_group::2 (a CTA pair of a cluster of 2, one thread of
+ * the first CTA issuing; m256: 128 rows of A and D in each CTA, B's N split in halves),
+ * as PK_TC_FORMS. */
+#define PK_TC_PAIR_FORMS(X) X(PK_TC2_F16_F32, FP16, FP16, FP32, "f16", 1, 0, 0, 16)
+
 #define PK_TC_ENUM_ENTRY(kind, in, inb, acc, ptx, dfmt, afmt, bfmt, k) kind,
 #define PK_TCS_ENUM_ENTRY(kind, in, scale, block, ptx, vec, abfmt, sfmt, k) kind,
 enum probe_kind {
@@ -129,6 +134,7 @@ enum probe_kind {
     PK_WG_KINDS(PK_WG_ENUM_ENTRY)
     PK_TC_FORMS(PK_TC_ENUM_ENTRY)
     PK_TC_SCALED(PK_TCS_ENUM_ENTRY)
+    PK_TC_PAIR_FORMS(PK_TC_ENUM_ENTRY)
     PK_COUNT
 };
 #undef PK_ENUM_ENTRY
@@ -137,11 +143,16 @@ enum probe_kind {
 #undef PK_TCS_ENUM_ENTRY
 #define PK_IS_WGMMA(k) ((k) >= PK_WG_F16_F32 && (k) <= PK_WG_U8_S32)
 #define PK_IS_TCGEN05(k) ((k) >= PK_TC_F16_F32 && (k) < PK_COUNT)
-#define PK_IS_TC_SCALED(k) ((k) >= PK_TCS_MX_E4M3 && (k) < PK_COUNT)
+#define PK_IS_TC_SCALED(k) ((k) >= PK_TCS_MX_E4M3 && (k) <= PK_TCS_NVF4_UE4M3)
+#define PK_IS_TC_PAIR(k) ((k) == PK_TC2_F16_F32)
+#define PK_IS_TC_MIXED(k) ((k) >= PK_TC_E4M3xE5M2_F32 && (k) <= PK_TC_E2M1xE2M3_F16)
 /* The numerics kernels run wgmma m64n8 (8 cases a warpgroup, on D's diagonal) and
  * tcgen05.mma m128n16 (16 cases a CTA: N = 16 is M = 128's smallest). */
 #define PK_WG_NUMERICS_N 8
 #define PK_TC_NUMERICS_M 128
 #define PK_TC_NUMERICS_N 16
+/* The CTA pair's numerics kernel: m256n32 (N = 32: 16 columns of B in each CTA). */
+#define PK_TC2_NUMERICS_M 256
+#define PK_TC2_NUMERICS_N 32
 
 #endif

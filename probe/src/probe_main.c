@@ -8,7 +8,7 @@
 #include <time.h>
 #include "probe.h"
 
-enum { MAX_FORMS = 512, MAX_POINTS = 256 };
+enum { MAX_FORMS = 512, MAX_POINTS = 512 };
 
 static void usage(FILE *f)
 {
@@ -131,14 +131,14 @@ static int run_form(const probe_form *f, size_t n, const uint32_t *a, const uint
 static int numerics(const char *dir, const char *gpu, const probe_form *forms, size_t nf,
                     size_t cases, uint64_t seed, unsigned *failed)
 {
-    /* the most cases an instruction (tcgen05.mma m128n16), the largest k (mma.sp's), the
-     * largest tile set (tcgen05.mma m128n16k32) */
-    enum { MAX_PER = 16, MAX_K = 64, MAX_SF = 4,
-           MAX_TILE = 128 * 64 + 64 * 16 + 2 * 128 * 16 + (128 + 16) * MAX_SF };
+    /* the most cases an instruction (the CTA pair's tcgen05.mma m256n32), the largest k
+     * (mma.sp's and mxf4's), the most scratch words any form needs for 16 cases
+     * (tcgen05.mma m128n16k64 with its scale factors: more than half the pair's m256n32k16
+     * tiles, or two mma.sync's registers) */
+    enum { MAX_PER = 32, MAX_K = 64, MAX_SF = 4,
+           MAX_TILE16 = 128 * 64 + 64 * 16 + 2 * 128 * 16 + (128 + 16) * MAX_SF };
     size_t n = (cases + MAX_PER - 1) / MAX_PER * MAX_PER;
-    size_t ws_words =
-        n / MAX_PER *
-        (MAX_TILE > 4 * PROBE_LANES * PROBE_MAX_REGS ? MAX_TILE : 4 * PROBE_LANES * PROBE_MAX_REGS);
+    size_t ws_words = n / 16 * MAX_TILE16;
     uint32_t *a = malloc(n * MAX_K * sizeof *a), *b = malloc(n * MAX_K * sizeof *b);
     uint32_t *c = malloc(n * sizeof *c), *d = malloc(n * sizeof *d);
     uint32_t *ws = malloc(ws_words * sizeof *ws), *x = malloc(n * MAX_K * sizeof *x);

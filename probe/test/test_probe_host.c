@@ -14,7 +14,7 @@
 
 static probe_form form(unsigned k, tc_fmt in, tc_fmt acc)
 {
-    probe_form f = {TC_INSTR_MMA, 0, 16, 8, k, in, acc, 80, 1, 1, 0, in, NULL, TC_FMT_COUNT, 0};
+    probe_form f = {TC_INSTR_MMA, 0, 16, 8, k, in, acc, 80, 1, 1, 0, in, NULL, TC_FMT_COUNT, 0, 0};
     return f;
 }
 
@@ -240,11 +240,17 @@ static void forms(void)
      * PK_TC_SCALED, timing for every N of fp16 -> fp32 and N = 256 of each one-format
      * kind; the mixed pairs and block-scaled kinds at N = 16 only, numerics only */
     nf = probe_forms(100, fs, 512);
-    size_t tc_num = 0, tc_time = 0, f6f4 = 0, pairs = 0, scaled = 0;
+    size_t tc_num = 0, tc_time = 0, f6f4 = 0, pairs = 0, scaled = 0, pair2 = 0;
     for (size_t i = 0; i < nf; i++) {
         const probe_form *f = &fs[i];
         if (f->instr != TC_INSTR_TCGEN05)
             continue;
+        if (f->pair) { /* the CTA pair's m256n32 (numerics and timing) and m256n256 */
+            CHECK_COND(f->m == 256 && f->in == TC_FMT_FP16 && f->acc == TC_FMT_FP32 &&
+                       f->timing && f->numerics == (f->n == 32) && probe_kind(f) == PK_TC2_F16_F32);
+            pair2 += f->n == 32 ? 1 : f->n == 256 ? 10 : 100;
+            continue;
+        }
         CHECK_COND(f->m == 128 && f->sm == 100);
         CHECK_COND(f->numerics == (f->n == 16 && probe_kind(f) >= 0));
         tc_num += (size_t)f->numerics;
@@ -272,15 +278,15 @@ static void forms(void)
     /* fp16 (two accumulators), bf16, tf32, e4m3, e5m2, e3m2, e2m3 and e2m1 (two each),
      * int8, uint8; the 20 ordered pairs of distinct f8f6f4 formats with two accumulators;
      * mxf8f6f4 of the 5 formats, mxf4, and mxf4nvf4 with ue8m0 and ue4m3 */
-    CHECK_COND(f6f4 == 6 && pairs == 40 && scaled == 8);
+    CHECK_COND(f6f4 == 6 && pairs == 40 && scaled == 8 && pair2 == 11);
     CHECK_COND(tc_num == 16 + 40 + 8);
     probe_form mx = {TC_INSTR_TCGEN05, 0, 128, 16, 64, TC_FMT_E2M1, TC_FMT_FP32, 100, 1, 0,
-                     0, TC_FMT_E2M1, "mxf4nvf4", TC_FMT_UE4M3, 16};
+                     0, TC_FMT_E2M1, "mxf4nvf4", TC_FMT_UE4M3, 16, 0};
     CHECK_COND(probe_kind(&mx) == PK_TCS_NVF4_UE4M3);
     mx.block = 32;
     CHECK_COND(probe_kind(&mx) == -1); /* the model has no such row, nor the table */
     probe_form pair = {TC_INSTR_TCGEN05, 0, 128, 16, 32, TC_FMT_E2M1, TC_FMT_FP16, 100, 1, 0,
-                       1, TC_FMT_E3M2, NULL, TC_FMT_COUNT, 0};
+                       1, TC_FMT_E3M2, NULL, TC_FMT_COUNT, 0, 0};
     CHECK_COND(probe_kind(&pair) == PK_TC_E2M1xE3M2_F16);
     char in[32];
     probe_form_in(&pair, in, sizeof in);
@@ -295,7 +301,7 @@ static void forms(void)
 static void tcgen05_tiles(void)
 {
     probe_form f = {TC_INSTR_TCGEN05, 0, 128, 16, 32, TC_FMT_E4M3, TC_FMT_FP32, 100, 1, 1,
-                    0, TC_FMT_E4M3, NULL, TC_FMT_COUNT, 0};
+                    0, TC_FMT_E4M3, NULL, TC_FMT_COUNT, 0, 0};
     static uint32_t a[16 * 32], b[16 * 32], c[16], A[128 * 32], B[32 * 16], C[128 * 16];
     uint32_t d[16];
     for (unsigned j = 0; j < 16; j++) {
