@@ -338,45 +338,61 @@ __global__ void tc_run(unsigned ebytes, const uint32_t *A, const uint32_t *B,
  * CTA, tc_bench_async) that iterates ILP mma into its accumulator (back to back, as a
  * GEMM's k loop) and one commit to its mbarrier, which its warpgroup waits on. The
  * accumulators take N columns each from column g N of the 512 (issuers beyond 512 / N
- * share columns: the values are not read, the instructions are still independent). */
+ * share columns: the values are not read, the instructions are still independent).
+ * The CTA pair's kind (cta_group::2, launched as a cluster of 2: pair_launch): m256nN,
+ * warpgroup g of CTA 0 issuing for the pair and committing to the mbarriers g of both
+ * CTAs, each CTA holding 128 rows of A and N / 2 of B; CTA 0's warps time. */
+template <bool PAIR>
+__device__ __forceinline__ void sync_all()
+{
+    if constexpr (PAIR)
+        cl_sync();
+    else
+        __syncthreads();
+}
+
 template <int KIND, int N>
 __global__ void tc_time(unsigned iters, unsigned ilp, unsigned long long *out, uint32_t *sink,
                         int *missing)
 {
-    enum { M = 128 };
-    __shared__ __align__(256) uint8_t sa[M * KM_ROW_BYTES], sb[N * KM_ROW_BYTES];
+    constexpr bool PAIR = PK_IS_TC_PAIR(KIND);
+    enum { M = 128, G = PAIR ? 2 : 1, BN = N / G };
+    __shared__ __align__(256) uint8_t sa[M * KM_ROW_BYTES], sb[BN * KM_ROW_BYTES];
     __shared__ __align__(8) uint64_t bar[16];
     __shared__ uint32_t slot;
     if (!tc05_has()) {
         *missing = 1;
         return;
     }
-    const unsigned g = threadIdx.x / 128, w = threadIdx.x / 32;
-    const bool issuer = threadIdx.x % 128 == 0;
+    const unsigned g = threadIdx.x / 128, w = threadIdx.x / 32, r = PAIR ? cl_rank() : 0;
+    const bool issuer = r == 0 && threadIdx.x % 128 == 0;
     for (unsigned i = threadIdx.x; i < M * KM_ROW_BYTES; i += blockDim.x)
         sa[i] = 0x3c;
-    for (unsigned i = threadIdx.x; i < N * KM_ROW_BYTES; i += blockDim.x)
+    for (unsigned i = threadIdx.x; i < BN * KM_ROW_BYTES; i += blockDim.x)
         sb[i] = 0x3c;
     km_smem_fence();
     if (w == 0)
-        tc_alloc(&slot, TC_TMEM_COLS);
-    if (issuer)
+        tc_alloc<G>(&slot, TC_TMEM_COLS);
+    if (threadIdx.x % 128 == 0)
         mbar_init(&bar[g], 1);
     tc_fence_before_sync();
-    __syncthreads();
+    sync_all<PAIR>();
     tc_fence_after_sync();
     const uint32_t tmem = slot, d = tmem + g * N % TC_TMEM_COLS;
     const uint64_t da = tc_smem_desc(sa, 0), db = tc_smem_desc(sb, 0);
-    const uint32_t idesc = tc_idesc_of<KIND>(M, N);
+    const uint32_t idesc = tc_idesc_of<KIND>(G * M, N);
     int ok = 1;
     unsigned phase = 0;
-    __syncthreads();
+    sync_all<PAIR>();
     unsigned long long t0 = clock64();
     for (unsigned it = 0; it < iters; it++) {
         if (issuer) {
             for (unsigned j = 0; j < ilp; j++)
                 ok &= tc_mma<KIND>(d, da, db, idesc, 1);
-            tc_commit(&bar[g]);
+            if constexpr (PAIR)
+                tc_commit2(&bar[g]);
+            else
+                tc_commit(&bar[g]);
         }
         mbar_wait(&bar[g], phase);
         phase ^= 1;
@@ -385,16 +401,16 @@ __global__ void tc_time(unsigned iters, unsigned ilp, unsigned long long *out, u
     unsigned long long t1 = clock64();
     if (!ok)
         *missing = 1;
-    if (threadIdx.x % 32 == 0) {
+    if (r == 0 && threadIdx.x % 32 == 0) {
         out[2 * w] = t0;
         out[2 * w + 1] = t1;
     }
     (void)sink;
     tc_fence_before_sync();
-    __syncthreads();
+    sync_all<PAIR>();
     if (w == 0) {
         tc_fence_after_sync();
-        tc_dealloc(tmem, TC_TMEM_COLS);
+        tc_dealloc<G>(tmem, TC_TMEM_COLS);
     }
 }
 
@@ -459,65 +475,6 @@ __global__ void tc2_run(unsigned ebytes, const uint32_t *A, const uint32_t *B,
     if (w == 0) {
         tc_fence_after_sync();
         tc_dealloc<2>(tmem, TC_ALLOC_MIN);
-    }
-}
-
-/* Timing of the pair's m256nN: as tc_time, with warpgroup g of CTA 0 issuing for the pair
- * and the warpgroups g of both CTAs waiting on their mbarrier g; CTA 0's warps time. */
-template <int KIND, int N>
-__global__ void tc2_time(unsigned iters, unsigned ilp, unsigned long long *out, int *missing)
-{
-    enum { HM = 128, HN = N / 2 };
-    __shared__ __align__(256) uint8_t sa[HM * KM_ROW_BYTES], sb[HN * KM_ROW_BYTES];
-    __shared__ __align__(8) uint64_t bar[16];
-    __shared__ uint32_t slot;
-    if (!tc05_has()) {
-        *missing = 1;
-        return;
-    }
-    const unsigned r = cl_rank(), g = threadIdx.x / 128, w = threadIdx.x / 32;
-    const bool issuer = r == 0 && threadIdx.x % 128 == 0;
-    for (unsigned i = threadIdx.x; i < HM * KM_ROW_BYTES; i += blockDim.x)
-        sa[i] = 0x3c;
-    for (unsigned i = threadIdx.x; i < HN * KM_ROW_BYTES; i += blockDim.x)
-        sb[i] = 0x3c;
-    km_smem_fence();
-    if (w == 0)
-        tc_alloc<2>(&slot, TC_TMEM_COLS);
-    if (threadIdx.x % 128 == 0)
-        mbar_init(&bar[g], 1);
-    tc_fence_before_sync();
-    cl_sync();
-    tc_fence_after_sync();
-    const uint32_t tmem = slot, d = tmem + g * N % TC_TMEM_COLS;
-    const uint64_t da = tc_smem_desc(sa, 0), db = tc_smem_desc(sb, 0);
-    const uint32_t idesc = tc_idesc_of<KIND>(2 * HM, N);
-    int ok = 1;
-    unsigned phase = 0;
-    cl_sync();
-    unsigned long long t0 = clock64();
-    for (unsigned it = 0; it < iters; it++) {
-        if (issuer) {
-            for (unsigned j = 0; j < ilp; j++)
-                ok &= tc_mma<KIND>(d, da, db, idesc, 1);
-            tc_commit2(&bar[g]);
-        }
-        mbar_wait(&bar[g], phase);
-        phase ^= 1;
-        tc_fence_after_sync();
-    }
-    unsigned long long t1 = clock64();
-    if (!ok)
-        *missing = 1;
-    if (r == 0 && threadIdx.x % 32 == 0) {
-        out[2 * w] = t0;
-        out[2 * w + 1] = t1;
-    }
-    tc_fence_before_sync();
-    cl_sync();
-    if (w == 0) {
-        tc_fence_after_sync();
-        tc_dealloc<2>(tmem, TC_TMEM_COLS);
     }
 }
 
@@ -680,8 +637,7 @@ struct tc2_timer {
     static void go(unsigned warps, unsigned ilp, unsigned iters, unsigned long long *out,
                    uint32_t *sink, int *missing)
     {
-        (void)sink;
-        pair_launch(tc2_time<KIND, N>, 1, warps * 32, iters, ilp, out, missing);
+        pair_launch(tc_time<KIND, N>, 1, warps * 32, iters, ilp, out, sink, missing);
     }
 };
 

@@ -139,18 +139,20 @@ static_assert(tc_idesc_of<PK_TC_BF16_F32>(128, 256) == 0x08400490u, "bf16 -> f32
 static_assert(tc_idesc_of<PK_TC_TF32_F32>(128, 256) == 0x08400910u, "tf32 -> f32");
 static_assert(tc_idesc_of<PK_TC_E5M2_F16>(128, 256) == 0x08400480u, "e5m2 -> f16");
 static_assert(tc_idesc_of<PK_TC_S8_S32>(128, 16) == 0x080404a0u, "s8 -> s32, n16");
-static_assert(tc_idesc_of<PK_TC_E3M2_F32>(128, 256) == 0x08401210u, "e3m2 -> f32");
-static_assert(tc_idesc_of<PK_TC_E4M3xE2M1_F32>(128, 16) == 0x08041410u, "e4m3 x e2m1");
-static_assert(tc_idesc_of<PK_TC_E2M1xE3M2_F16>(128, 256) == 0x08401280u, "e2m1 x e3m2");
 /* The pair's m256n256: M >> 4 = 16 at bit 24 (0x10000000), f16 -> f32 as above. */
-static_assert(tc_idesc_of<PK_TC2_F16_F32>(256, 256) == 0x10400010u, "pair f16 -> f32, m256");
+static_assert(tc_idesc_of<PK_TC_E3M2_F32>(128, 256) == 0x08401210u &&
+                  tc_idesc_of<PK_TC_E4M3xE2M1_F32>(128, 16) == 0x08041410u &&
+                  tc_idesc_of<PK_TC_E2M1xE3M2_F16>(128, 256) == 0x08401280u &&
+                  tc_idesc_of<PK_TC2_F16_F32>(256, 256) == 0x10400010u,
+              "fp6/fp4, the mixed pairs' A and B fields, the pair's m256");
 /* Worked by hand from the second table: mxf8f6f4 e2m1 m128n16: A and B 5 (0x280 |
  * 0x1400), N 2 at bit 17 (0x40000), ue8m0 1 at bit 23 (0x800000), M 8 at bit 24;
  * mxf4nvf4 with ue4m3 m128n256: A and B 1 (0x80 | 0x400), N 32 (0x400000), scale type
  * 0; mxf4 (ue8m0) m128n16: 0x480 | 0x40000 | 0x800000 | M. */
-static_assert(tc_idesc_of<PK_TCS_MX_E2M1>(128, 16) == 0x08841680u, "mxf8f6f4 e2m1");
-static_assert(tc_idesc_of<PK_TCS_NVF4_UE4M3>(128, 256) == 0x08400480u, "mxf4nvf4 ue4m3");
-static_assert(tc_idesc_of<PK_TCS_MXF4>(128, 16) == 0x08840480u, "mxf4");
+static_assert(tc_idesc_of<PK_TCS_MX_E2M1>(128, 16) == 0x08841680u &&
+                  tc_idesc_of<PK_TCS_NVF4_UE4M3>(128, 256) == 0x08400480u &&
+                  tc_idesc_of<PK_TCS_MXF4>(128, 16) == 0x08840480u,
+              "the block-scaled descriptor: formats, scale type, N and M");
 
 /* D of KIND is fp16: two elements a register with tcgen05.ld/st's pack::16b. */
 template <int KIND>
@@ -290,24 +292,20 @@ __device__ __forceinline__ int tc_mma(uint32_t d, uint64_t da, uint64_t db, uint
                                       int acc)
 {
 #if TC05_ON
-#define TC_MMA_CASE(kind, in, inb, acc_, ptx, dfmt, afmt, bfmt, k)                          \
+#define TC_MMA_ASM(kind, ptx, group)                                                       \
     if constexpr (KIND == kind) {                                                          \
         asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %4, 0;\n"                           \
-                     "tcgen05.mma.cta_group::1.kind::" ptx " [%0], %1, %2, %3, p;\n}\n"    \
+                     "tcgen05.mma.cta_group::" group ".kind::" ptx " [%0], %1, %2, %3, p;\n}\n" \
                      :: "r"(d), "l"(da), "l"(db), "r"(idesc), "r"(acc) : "memory");        \
         return 1;                                                                          \
     }
+#define TC_MMA_CASE(kind, in, inb, acc_, ptx, dfmt, afmt, bfmt, k) TC_MMA_ASM(kind, ptx, "1")
+#define TC_MMA2_CASE(kind, in, inb, acc_, ptx, dfmt, afmt, bfmt, k) TC_MMA_ASM(kind, ptx, "2")
     PK_TC_FORMS(TC_MMA_CASE)
-#undef TC_MMA_CASE
-#define TC_MMA2_CASE(kind, in, inb, acc_, ptx, dfmt, afmt, bfmt, k)                         \
-    if constexpr (KIND == kind) {                                                          \
-        asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %4, 0;\n"                           \
-                     "tcgen05.mma.cta_group::2.kind::" ptx " [%0], %1, %2, %3, p;\n}\n"    \
-                     :: "r"(d), "l"(da), "l"(db), "r"(idesc), "r"(acc) : "memory");        \
-        return 1;                                                                          \
-    }
     PK_TC_PAIR_FORMS(TC_MMA2_CASE)
+#undef TC_MMA_CASE
 #undef TC_MMA2_CASE
+#undef TC_MMA_ASM
 #endif
     (void)d, (void)da, (void)db, (void)idesc, (void)acc;
     return 0;
