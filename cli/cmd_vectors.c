@@ -23,11 +23,11 @@ static void vectors_help(FILE *f)
         "output) and d_<GPU>_<out>.txt (the GPU's results as fp32 bits), one set per d\n"
         "file. Integer sets (int8, uint8, ... -> s32) hold values as 32-bit\n"
         "two's-complement words, c in c_<GPU>_s32.txt. A mixed pair names b in its own\n"
-        "format (the one b_<GPU>_<in_b>.txt); a block-scaled set adds sa_<GPU>_<scale>.txt\n"
-        "and sb_<GPU>_<scale>.txt (k/block scale bit patterns a line) and kind_<GPU>.txt\n"
-        "(mxf8f6f4, mxf4 or mxf4nvf4). Words are hex or 32 binary digits,\n"
-        "lines at most " CLI_LINE_MAX_TEXT " long. k is taken\n"
-        "from the files; k > L chains FEDP steps as the model does.\n\n"
+        "format (the one b_<GPU>_<in_b>.txt); a block-scaled set adds\n"
+        "sa_<GPU>_<scale>.txt and sb_<GPU>_<scale>.txt (k/block scale bit patterns a\n"
+        "line) and kind_<GPU>.txt (mxf8f6f4, mxf4 or mxf4nvf4). Words are hex or 32\n"
+        "binary digits, lines at most " CLI_LINE_MAX_TEXT " long. k is taken from the\n"
+        "files; k > L chains FEDP steps as the model does.\n\n"
         "  --arch    the architecture; by default from the GPU's name: V100 volta; T4,\n"
         "            RTX 20xx turing; A100, A30, A2, RTX 30xx ampere; L40(S), RTX 40xx ada;\n"
         "            H100, H200 hopper; B200 blackwell\n"
@@ -88,12 +88,12 @@ static long check_set(const gv_set *s, const dot_options *base, size_t show)
     dot_options o = *base;
     o.in = s->in;
     o.out = s->out;
-    o.has_in_b = s->in_b != s->in;
+    o.has_in_b = s->mixed;
     o.in_b = s->in_b;
     gv_cases cs;
     if (gv_load(s, &cs))
         return -1;
-    if (s->scale != TC_FMT_COUNT) { /* the block from the files: k / (scales a line) */
+    if (s->scaled) { /* the block from the files: k / (scales a line) */
         o.scale = s->scale;
         o.kind = s->kind;
         o.block = (unsigned)(cs.k / cs.nsf);
@@ -127,7 +127,7 @@ static long check_set(const gv_set *s, const dot_options *base, size_t show)
         if (d[i] == cs.d[i])
             continue;
         char extra[96] = "";
-        if (s->in_b != s->in)
+        if (s->mixed)
             snprintf(extra, sizeof extra, " --in-b %s", tc_fmt_get(s->in_b)->name);
         else if (cs.sa)
             snprintf(extra, sizeof extra, " --kind %s --scale %s --block %u", CLI_WORD(s->kind),
@@ -135,7 +135,7 @@ static long check_set(const gv_set *s, const dot_options *base, size_t show)
         printf("    case %zu: model %0*x, %s %0*x; input of `tcsim dot --arch %s --instr %s "
                "--in%s %s%s --out %s`:\n", i + 1, (int)wo, d[i], CLI_WORD(s->gpu), (int)wo,
                cs.d[i], tc_arch_name(p->arch), tc_instr_name(p->instr),
-               s->in_b != s->in ? "-a" : "", tc_fmt_get(p->in)->name, extra,
+               s->mixed ? "-a" : "", tc_fmt_get(p->in)->name, extra,
                tc_fmt_get(p->out)->name);
         print_case(p, &cs, i);
         shown++;

@@ -223,7 +223,9 @@ static int scan_folder(const char *dir, gv_set *sets, size_t cap, size_t *n)
                      tc_fmt_get(out)->name);
             s->in = in;
             s->out = out;
+            s->mixed = in_b != in;
             s->in_b = in_b;
+            s->scaled = scale != TC_FMT_COUNT;
             s->scale = scale;
             snprintf(s->kind, sizeof s->kind, "%s", kind);
             /* c in the output format if given, else fp32 (rounded when loaded) */
@@ -444,11 +446,12 @@ int gv_load(const gv_set *s, gv_cases *out)
     const char *in = tc_fmt_get(s->in)->name, *o = tc_fmt_get(s->out)->name;
     char fa[GV_PATH], fb[GV_PATH], fc[GV_PATH], fd[GV_PATH];
     snprintf(fa, sizeof fa, "a_%s_%s.txt", s->gpu, in);
-    snprintf(fb, sizeof fb, "b_%s_%s.txt", s->gpu, tc_fmt_get(s->in_b)->name);
+    const tc_fmt in_b = s->mixed ? s->in_b : s->in;
+    snprintf(fb, sizeof fb, "b_%s_%s.txt", s->gpu, tc_fmt_get(in_b)->name);
     snprintf(fc, sizeof fc, "c_%s_%s.txt", s->gpu, tc_fmt_get(s->c_fmt)->name);
     snprintf(fd, sizeof fd, "d_%s_%s.txt", s->gpu, o);
     /* docs/contract.md: for fp16 output, an fp32 c is rounded RNE to fp16 first */
-    word_conv cin = {s->in, 0, 0}, cinb = {s->in_b, 0, 0}, cc = {s->out, s->c_fmt != s->out, 0},
+    word_conv cin = {s->in, 0, 0}, cinb = {in_b, 0, 0}, cc = {s->out, s->c_fmt != s->out, 0},
               cd = {s->out, 0, 0};
     size_t ka = 0, kb = 0, one_c = 1, one_d = 1, na = 0, nb = 0, nc = 0, nd = 0;
     out->a = read_rows(s->dir, fa, &cin, &ka, &na);
@@ -468,7 +471,7 @@ int gv_load(const gv_set *s, gv_cases *out)
     }
     out->n = na;
     out->k = ka;
-    if (s->scale != TC_FMT_COUNT) { /* the scale factors, as many cases */
+    if (s->scaled) { /* the scale factors, as many cases */
         word_conv cs = {s->scale, 0, 1};
         size_t nsa = 0, nsb = 0, ksa = 0, ksb = 0;
         snprintf(fa, sizeof fa, "sa_%s_%s.txt", s->gpu, tc_fmt_get(s->scale)->name);

@@ -35,9 +35,12 @@ typedef struct gv_set {
     char gpu[GV_NAME];      /* as the file names spell it: "A100" */
     char name[GV_NAME];     /* "<in>_<out>": "fp16_fp32" */
     tc_fmt in, c_fmt, out;  /* c_fmt: the format c's file holds (fp32, or out) */
-    tc_fmt in_b;            /* b's format: in, or a mixed pair's */
-    tc_fmt scale;           /* block-scaled: the scale factors' format, else TC_FMT_COUNT */
-    char kind[GV_NAME];     /* block-scaled: kind_<GPU>.txt's word */
+    /* (zero: one format, not block-scaled, as a set filled by hand has it) */
+    int mixed;              /* b in in_b, else in `in` */
+    tc_fmt in_b;
+    int scaled;             /* block-scaled: scale factors of `scale`, kind `kind` */
+    tc_fmt scale;
+    char kind[GV_NAME];     /* kind_<GPU>.txt's word */
 } gv_set;
 
 /* Its cases in the model's formats: a, b (n*k words of `in`), c, d (n words of `out`). */

@@ -161,9 +161,11 @@ static int numerics(const char *dir, const char *gpu, const probe_form *forms, s
         }
         for (size_t i = 0; i < n; i++)
             probe_case(f->in, f->k, seed, i, a + i * f->k, b + i * f->k, c + i);
-        /* a mixed pair: b from the same case of B's format (c stays A's draw) */
-        for (size_t i = 0; f->mixed && i < n; i++)
-            probe_case(f->in_b, f->k, seed, i, x + i * f->k, b + i * f->k, x);
+        /* a mixed pair: b from the same case of B's format (a and c stay A's draw) */
+        for (size_t i = 0; f->mixed && i < n; i++) {
+            uint32_t unused_c;
+            probe_case(f->in_b, f->k, seed, i, x + i * f->k, b + i * f->k, &unused_c);
+        }
         unsigned nsf = f->kind ? f->k / f->block : 0;
         if (nsf > MAX_SF) {
             fprintf(stderr, "tcsim-probe: %s: no room for its scale factors\n", op);
