@@ -77,15 +77,13 @@ void probe_case(tc_fmt in, unsigned k, uint64_t seed, size_t i, uint32_t *a, uin
  * ue4m3), drawn from seed, i and which (0: A's, 1: B's) only: mostly near 1 (2^-4 ..
  * 2^4), one case in 8 at the format's extremes (smallest, largest, NaN, zero). */
 void probe_scales(tc_fmt fmt, uint64_t seed, size_t i, int which, unsigned n, uint32_t *out);
-/* A pattern of an A or B element as tcgen05.mma's shared memory holds it for
- * kind::f8f6f4 (PTX ISA, "Packing format" of the fp6 and fp4 types): one a byte, fp6
- * (e3m2, e2m3) in bits 5..0 and fp4 (e2m1) in bits 5..2, the padding bits zero; other
- * formats as they are. */
-uint32_t probe_smem_elem(tc_fmt fmt, uint32_t p);
-/* A tile row of k elements (patterns of fmt) into the words the kernels copy to shared
- * memory, one element a word (probe_smem_elem's), or for kind::mxf4 and mxf4nvf4 (packed:
- * 1) a byte a word of two e2m1 elements, the even one in the low nibble. Returns the
- * words written (k, or k / 2). */
+/* A tile row of k elements (patterns of fmt, stride words apart) into the bytes the
+ * kernels copy to shared memory, one a word: 8-bit and wider elements as they are; for
+ * kind::f8f6f4's fp6 and fp4 (PTX ISA, "Packing formats" of tcgen05.mma's shared
+ * memory operands) each 16 elements packed as a little-endian bit stream (element 0 in
+ * the low bits: 8 bytes of fp4, 12 of fp6), then zero padding to 16 bytes, so that a
+ * row takes the bytes of 8-bit elements; for kind::mxf4 and mxf4nvf4 (packed: 1) two
+ * e2m1 a byte, the even one in the low nibble. Returns the words written (k, or k / 2). */
 unsigned probe_smem_row(tc_fmt fmt, int packed, const uint32_t *x, unsigned k, unsigned stride,
                         uint32_t *out);
 

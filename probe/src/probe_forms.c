@@ -107,7 +107,7 @@ static size_t add(probe_form *out, size_t n, size_t cap, probe_form f)
     return n + 1;
 }
 
-/* The instruction's k: 32 bytes of input (fp6/fp4 in 8-bit containers). */
+/* The instruction's k: 32 bytes of input (fp6/fp4 rows take the bytes of 8-bit ones). */
 static unsigned k32(tc_fmt in)
 {
     return in == TC_FMT_TF32 ? 8 : tc_fmt_get(in)->width == 16 ? 16 : 32;

@@ -268,15 +268,6 @@ void probe_frag_diag(const probe_form *f, const uint32_t *d_regs, uint32_t *d)
     probe_tile_diag(f, D, d);
 }
 
-uint32_t probe_smem_elem(tc_fmt fmt, uint32_t p)
-{
-    if (fmt == TC_FMT_E2M1)
-        return (p & 0xfu) << 2;
-    if (fmt == TC_FMT_E3M2 || fmt == TC_FMT_E2M3)
-        return p & 0x3fu;
-    return p;
-}
-
 unsigned probe_smem_row(tc_fmt fmt, int packed, const uint32_t *x, unsigned k, unsigned stride,
                         uint32_t *out)
 {
@@ -285,7 +276,25 @@ unsigned probe_smem_row(tc_fmt fmt, int packed, const uint32_t *x, unsigned k, u
             out[j] = (x[2 * j * stride] & 0xfu) | (x[(2 * j + 1) * stride] & 0xfu) << 4;
         return k / 2;
     }
-    for (unsigned j = 0; j < k; j++)
-        out[j] = probe_smem_elem(fmt, x[j * stride]);
+    const unsigned w = tc_fmt_get(fmt)->width;
+    if (w >= 8) {
+        for (unsigned j = 0; j < k; j++)
+            out[j] = x[j * stride];
+        return k;
+    }
+    /* fp6 / fp4: each 16 elements a little-endian bit stream, then zero padding to 16
+     * bytes */
+    for (unsigned g = 0; g < k / 16; g++) {
+        uint32_t *o = out + 16 * g;
+        for (unsigned j = 0; j < 16; j++)
+            o[j] = 0;
+        for (unsigned e = 0; e < 16; e++) {
+            uint32_t v = x[(16 * g + e) * stride] & ((1u << w) - 1);
+            unsigned bit = e * w;
+            o[bit / 8] |= (v << bit % 8) & 0xffu;
+            if (bit % 8 + w > 8)
+                o[bit / 8 + 1] |= v >> (8 - bit % 8);
+        }
+    }
     return k;
 }

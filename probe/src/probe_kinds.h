@@ -61,7 +61,8 @@
  * "Instruction descriptor format for .kind::f16, .kind::tf32, .kind::f8f6f4 and
  * .kind::i8": D f16 0, f32 1, s32 2; kind::f16 A/B f16 0, bf16 1; kind::tf32 tf32 2;
  * kind::f8f6f4 e4m3 0, e5m2 1, e2m3 3, e3m2 4, e2m1 5; kind::i8 unsigned 0, signed 1).
- * kind::f8f6f4's fp6 and fp4 elements sit one a byte in shared memory (probe_smem_byte). */
+ * kind::f8f6f4's fp6 and fp4 rows take the bytes of 8-bit ones in shared memory, 16
+ * elements packed into each 16 bytes (probe_smem_row). */
 #define PK_TC_PAIR(X, a, b, ca, cb)                                   \
     X(PK_TC_##a##x##b##_F32, a, b, FP32, "f8f6f4", 1, ca, cb, 32)     \
     X(PK_TC_##a##x##b##_F16, a, b, FP16, "f8f6f4", 0, ca, cb, 32)

@@ -414,20 +414,27 @@ static void record_h200(void)
     }
 }
 
-/* kind::f8f6f4's byte containers and mxf4's packed bytes, worked by hand from the PTX
- * ISA's packing figures: e2m1 0b0111 (6.0) sits in bits 5..2: 0x1c; 0b1111 -> 0x3c;
- * e3m2 0b111111 in bits 5..0: 0x3f (the padding bits 7..6 zero); e4m3 as it is.
- * Packed e2m1 (kind::mxf4): elements 3, 0xa, 1, 0xf -> bytes 0xa3, 0xf1, the even
- * element low. */
+/* The shared-memory rows of kind::f8f6f4's fp6 and fp4 and of mxf4, worked by hand from
+ * the PTX ISA's packing figures: e2m1 elements 3, 0xa, 1, 0xf, then zeros, pack into
+ * bytes 0xa3, 0xf1 and 0 up to byte 7, bytes 8..15 padding; e3m2 0x3f, 0x01, 0x2a, zeros:
+ * the bit stream 0x3f | 0x01 << 6 | 0x2a << 12 is bytes 0x7f, 0xa0, 0x02; mxf4's packed
+ * e2m1 (every other element of x: stride 2) 3, 0xa, 1, 0xf -> 0xa3, 0xf1; e4m3 as it is. */
 static void smem_bytes(void)
 {
-    CHECK_COND(probe_smem_elem(TC_FMT_E2M1, 0x7) == 0x1c && probe_smem_elem(TC_FMT_E2M1, 0xf) == 0x3c);
-    CHECK_COND(probe_smem_elem(TC_FMT_E3M2, 0x3f) == 0x3f && probe_smem_elem(TC_FMT_E2M3, 0x21) == 0x21);
-    CHECK_COND(probe_smem_elem(TC_FMT_E4M3, 0xab) == 0xab);
-    const uint32_t x[8] = {3, 9, 0xa, 9, 1, 9, 0xf, 9}; /* every other element: stride 2 */
-    uint32_t out[4] = {0};
-    CHECK_COND(probe_smem_row(TC_FMT_E2M1, 1, x, 4, 2, out) == 2 && out[0] == 0xa3 && out[1] == 0xf1);
-    CHECK_COND(probe_smem_row(TC_FMT_E2M1, 0, x, 2, 2, out) == 2 && out[0] == 0x0c && out[1] == 0x28);
+    uint32_t x[32] = {3, 0xa, 1, 0xf}, y[32] = {0x3f, 0x01, 0x2a}, out[32];
+    CHECK_COND(probe_smem_row(TC_FMT_E2M1, 0, x, 32, 1, out) == 32);
+    CHECK_COND(out[0] == 0xa3 && out[1] == 0xf1 && out[2] == 0 && out[8] == 0 && out[15] == 0);
+    x[16] = 0x7; /* the second group's first element: byte 16 */
+    CHECK_COND(probe_smem_row(TC_FMT_E2M1, 0, x, 32, 1, out) == 32 && out[16] == 0x07);
+    CHECK_COND(probe_smem_row(TC_FMT_E3M2, 0, y, 32, 1, out) == 32);
+    CHECK_COND(out[0] == 0x7f && out[1] == 0xa0 && out[2] == 0x02 && out[3] == 0 && out[12] == 0);
+    y[15] = 0x3f; /* element 15: bits 90..95, byte 11's bits 2..7 (0xfc); byte 12 pads */
+    CHECK_COND(probe_smem_row(TC_FMT_E2M3, 0, y, 16, 1, out) == 16 && out[11] == 0xfc &&
+               out[12] == 0);
+    const uint32_t p[8] = {3, 9, 0xa, 9, 1, 9, 0xf, 9};
+    CHECK_COND(probe_smem_row(TC_FMT_E2M1, 1, p, 4, 2, out) == 2 && out[0] == 0xa3 && out[1] == 0xf1);
+    const uint32_t e[2] = {0xab, 0x01};
+    CHECK_COND(probe_smem_row(TC_FMT_E4M3, 0, e, 2, 1, out) == 2 && out[0] == 0xab && out[1] == 1);
 }
 
 /* Scale factors: near 1 (ue8m0 123..131, ue4m3 0x18..0x58: 2^-4 .. 2^4), the extremes
