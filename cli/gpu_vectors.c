@@ -184,8 +184,8 @@ static int scan_folder(const char *dir, gv_set *sets, size_t cap, size_t *n)
         snprintf(name, sizeof name, "b_%s_%s.txt", gpu, tc_fmt_get(in)->name);
         tc_fmt in_b = in, scale = TC_FMT_COUNT;
         if (!is_file(dir, name) && other_file(dir, files, nf, 'b', gpu, &in_b)) {
-            fprintf(stderr, "%s/%s: no %s (or one b_%s_<format>.txt) beside it\n",
-                    CLI_PATH(dir), CLI_PATH(files[i]), CLI_PATH(name), CLI_WORD(gpu));
+            fprintf(stderr, "%s/%s: no %s beside it\n", CLI_PATH(dir), CLI_PATH(files[i]),
+                    CLI_PATH(name));
             rc = -1;
             break;
         }
