@@ -23,9 +23,12 @@ static void vectors_help(FILE *f)
         "of fp32 bits exact in <in>), c_<GPU>_fp32.txt (c; rounded RNE to fp16 for fp16\n"
         "output) and d_<GPU>_<out>.txt (the GPU's results as fp32 bits), one set per d\n"
         "file. Integer sets (int8, uint8, ... -> s32) hold values as 32-bit\n"
-        "two's-complement words, c in c_<GPU>_s32.txt. Words are hex or 32 binary digits,\n"
-        "lines at most " CLI_LINE_MAX_TEXT " long. k is taken\n"
-        "from the files; k > L chains FEDP steps as the model does.\n\n"
+        "two's-complement words, c in c_<GPU>_s32.txt. A mixed pair names b in its own\n"
+        "format (the one b_<GPU>_<in_b>.txt); a block-scaled set adds\n"
+        "sa_<GPU>_<scale>.txt and sb_<GPU>_<scale>.txt (k/block scale bit patterns a\n"
+        "line) and kind_<GPU>.txt (mxf8f6f4, mxf4 or mxf4nvf4). Words are hex or 32\n"
+        "binary digits, lines at most " CLI_LINE_MAX_TEXT " long. k is taken from the\n"
+        "files; k > L chains FEDP steps as the model does.\n\n"
         "  --arch    the architecture; by default from the GPU's name: V100 volta; T4,\n"
         "            RTX 20xx turing; A100, A30, A2, RTX 30xx ampere; L40(S), RTX 40xx ada;\n"
         "            H100, H200 hopper; B200 blackwell\n"
@@ -75,6 +78,8 @@ static void print_case(const tc_profile *p, const gv_cases *cs, size_t i)
     for (size_t t = 0; t < 2 * cs->k; t++)
         printf("%0*x ", (int)wi,
                t < cs->k ? cs->a[i * cs->k + t] : cs->b[i * cs->k + t - cs->k]);
+    for (size_t t = 0; cs->sa && t < 2 * cs->nsf; t++) /* the scales follow b */
+        printf("%02x ", t < cs->nsf ? cs->sa[i * cs->nsf + t] : cs->sb[i * cs->nsf + t - cs->nsf]);
     printf("%0*x\n", (int)wo, cs->c[i]);
 }
 
@@ -84,12 +89,19 @@ static long check_set(const gv_set *s, const dot_options *base, size_t show)
     dot_options o = *base;
     o.in = s->in;
     o.out = s->out;
-    dot_stream ds;
-    if (dot_open("vectors", &o, &ds))
-        return -1;
+    o.has_in_b = s->mixed;
+    o.in_b = s->in_b;
     gv_cases cs;
-    if (gv_load(s, &cs)) {
-        dot_close(&ds);
+    if (gv_load(s, &cs))
+        return -1;
+    if (s->scaled) { /* the block from the files: k / (scales a line) */
+        o.scale = s->scale;
+        o.kind = s->kind;
+        o.block = (unsigned)(cs.k / cs.nsf);
+    }
+    dot_stream ds;
+    if (dot_open("vectors", &o, &ds)) {
+        gv_free(&cs);
         return -1;
     }
     const tc_profile *p = ds.p;
@@ -102,7 +114,10 @@ static long check_set(const gv_set *s, const dot_options *base, size_t show)
     long bad = d ? 0 : -1;
     for (size_t i = 0; i < cs.n && bad >= 0; i++) {
         const uint32_t *a = cs.a + i * cs.k, *b = cs.b + i * cs.k;
-        tc_status st = ds.step ? tc_dot_engine(p, cs.k, a, b, cs.c[i], &d[i], ds.step, ds.engine)
+        tc_status st = cs.sa       ? tc_dot_scaled(p, cs.k, a, b, cs.sa + i * cs.nsf,
+                                                   cs.sb + i * cs.nsf, cs.c[i], &d[i])
+                       : ds.step   ? tc_dot_engine(p, cs.k, a, b, cs.c[i], &d[i], ds.step,
+                                                   ds.engine)
                        : sparse == 0 ? gv_sparse_dot(p, &sp, &cs, i, &d[i])
                                      : tc_dot(p, cs.k, a, b, cs.c[i], &d[i]);
         if (st != TC_OK) {
@@ -122,9 +137,16 @@ static long check_set(const gv_set *s, const dot_options *base, size_t show)
     for (size_t i = 0, shown = 0; bad > 0 && i < cs.n && shown < show; i++) {
         if (d[i] == cs.d[i])
             continue;
+        char extra[96] = "";
+        if (s->mixed)
+            snprintf(extra, sizeof extra, " --in-b %s", tc_fmt_get(s->in_b)->name);
+        else if (cs.sa)
+            snprintf(extra, sizeof extra, " --kind %s --scale %s --block %u", CLI_WORD(s->kind),
+                     tc_fmt_get(s->scale)->name, o.block);
         printf("    case %zu: model %0*x, %s %0*x; input of `tcsim dot --arch %s --instr %s "
-               "--in %s --out %s`:\n", i + 1, (int)wo, d[i], CLI_WORD(s->gpu), (int)wo, cs.d[i],
-               tc_arch_name(p->arch), tc_instr_name(p->instr), tc_fmt_get(p->in)->name,
+               "--in%s %s%s --out %s`:\n", i + 1, (int)wo, d[i], CLI_WORD(s->gpu), (int)wo,
+               cs.d[i], tc_arch_name(p->arch), tc_instr_name(p->instr),
+               s->mixed ? "-a" : "", tc_fmt_get(p->in)->name, extra,
                tc_fmt_get(p->out)->name);
         print_case(p, &cs, i);
         shown++;

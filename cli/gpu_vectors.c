@@ -117,6 +117,51 @@ static int parse_name(const char *file, char p, char *gpu, tc_fmt *f)
     return -1;
 }
 
+/* The one file <p>_<GPU>_<fmt>.txt of the folder (p 'b', or 's': sa_, whose sb_ must be
+ * beside it); 0 with *fmt, -1 for none or several. */
+static int other_file(const char *dir, char **files, size_t nf, char p, const char *gpu,
+                      tc_fmt *fmt)
+{
+    int found = 0;
+    for (size_t j = 0; j < nf; j++) {
+        char g[GV_NAME];
+        tc_fmt f;
+        const char *name = p == 's' ? (strncmp(files[j], "sa_", 3) ? "" : files[j] + 1) : files[j];
+        if (*name && !parse_name(name, p == 's' ? 'a' : p, g, &f) && !strcmp(g, gpu) &&
+            is_file(dir, files[j])) {
+            *fmt = f;
+            found++;
+        }
+    }
+    if (found == 1 && p == 's') {
+        char sb[GV_PATH];
+        snprintf(sb, sizeof sb, "sb_%s_%s.txt", gpu, tc_fmt_get(*fmt)->name);
+        if (!is_file(dir, sb)) {
+            fprintf(stderr, "%s/sa_%s_%s.txt: no %s beside it\n", CLI_PATH(dir), CLI_WORD(gpu),
+                    tc_fmt_get(*fmt)->name, CLI_PATH(sb));
+            return 1;
+        }
+    }
+    return found == 1 ? 0 : -1;
+}
+
+/* A block-scaled set's kind: the one word of dir/kind_<GPU>.txt; 0, or -1 with a message. */
+static int read_kind(const char *dir, const char *gpu, char kind[GV_NAME])
+{
+    char name[GV_PATH], path[GV_PATH];
+    snprintf(name, sizeof name, "kind_%s.txt", gpu);
+    if (path_join(path, dir, name))
+        return -1;
+    FILE *f = fopen(path, "r");
+    int ok = f && fscanf(f, "%31s", kind) == 1;
+    if (f)
+        fclose(f);
+    if (!ok)
+        fprintf(stderr, "%s: a block-scaled set (sa_%s_*.txt) needs its kind (mxf8f6f4, mxf4 "
+                        "or mxf4nvf4) in this file\n", CLI_PATH(path), CLI_WORD(gpu));
+    return ok ? 0 : -1;
+}
+
 /* The sets of one folder, appended to sets[*n]. */
 static int scan_folder(const char *dir, gv_set *sets, size_t cap, size_t *n)
 {
@@ -137,12 +182,21 @@ static int scan_folder(const char *dir, gv_set *sets, size_t cap, size_t *n)
             break;
         }
         snprintf(name, sizeof name, "b_%s_%s.txt", gpu, tc_fmt_get(in)->name);
-        if (!is_file(dir, name)) {
+        tc_fmt in_b = in, scale = TC_FMT_COUNT;
+        if (!is_file(dir, name) && other_file(dir, files, nf, 'b', gpu, &in_b)) {
             fprintf(stderr, "%s/%s: no %s beside it\n", CLI_PATH(dir), CLI_PATH(files[i]),
                     CLI_PATH(name));
             rc = -1;
             break;
         }
+        char kind[GV_NAME] = "";
+        int scaled = other_file(dir, files, nf, 's', gpu, &scale);
+        if (scaled > 0 || (scaled == 0 && read_kind(dir, gpu, kind))) {
+            rc = -1;
+            break;
+        }
+        if (scaled < 0)
+            scale = TC_FMT_COUNT;
         size_t found = 0;
         for (size_t j = 0; j < nf && rc == 0; j++) {
             char dgpu[GV_NAME];
@@ -164,10 +218,16 @@ static int scan_folder(const char *dir, gv_set *sets, size_t cap, size_t *n)
             memset(s, 0, sizeof *s);
             snprintf(s->dir, sizeof s->dir, "%s", dir);
             snprintf(s->gpu, sizeof s->gpu, "%s", gpu);
-            snprintf(s->name, sizeof s->name, "%s_%s", tc_fmt_get(in)->name,
+            snprintf(s->name, sizeof s->name, "%s%s%s_%s", tc_fmt_get(in)->name,
+                     in_b != in ? "x" : "", in_b != in ? tc_fmt_get(in_b)->name : "",
                      tc_fmt_get(out)->name);
             s->in = in;
             s->out = out;
+            s->mixed = in_b != in;
+            s->in_b = in_b;
+            s->scaled = scale != TC_FMT_COUNT;
+            s->scale = scale;
+            snprintf(s->kind, sizeof s->kind, "%s", kind);
             /* c in the output format if given, else fp32 (rounded when loaded) */
             snprintf(name, sizeof name, "c_%s_%s.txt", gpu, tc_fmt_get(out)->name);
             s->c_fmt = is_file(dir, name) ? out : TC_FMT_FP32;
@@ -220,10 +280,12 @@ int gv_find(const char *root, gv_set *sets, size_t cap, size_t *n)
 
 /* ---------------------------------------------------------------- files */
 
-/* What a word of a file means: fp32 bits converted exactly to `to`, or rounded RNE. */
+/* What a word of a file means: fp32 bits converted exactly to `to`, or rounded RNE; or
+ * (raw) a bit pattern of `to` itself (the scale factors). */
 typedef struct word_conv {
     tc_fmt to;
     int round;
+    int raw;
 } word_conv;
 
 /* Parses one word: hex (at most 8 digits, 0x optional) or 32 binary digits. */
@@ -308,7 +370,17 @@ static uint32_t *read_rows(const char *dir, const char *file, const word_conv *c
                 break;
             }
             int is_int = tc_fmt_get(cv->to)->cls == TC_CLASS_INT;
-            tc_status st = is_int     ? int_from_word(v, cv->to, &c)
+            if (cv->raw) {
+                c = v;
+                if (v >> tc_fmt_get(cv->to)->width) {
+                    fprintf(stderr, "%s:%zu: word '%s' is not a %s bit pattern\n",
+                            CLI_PATH(path), line_no, CLI_WORD(tok), tc_fmt_get(cv->to)->name);
+                    bad = 1;
+                    break;
+                }
+            }
+            tc_status st = cv->raw    ? TC_OK
+                           : is_int   ? int_from_word(v, cv->to, &c)
                            : cv->round ? tc_convert_rne(TC_FMT_FP32, v, cv->to, &c)
                                        : exact_from_fp32(v, cv->to, &c);
             if (st != TC_OK) {
@@ -374,14 +446,16 @@ int gv_load(const gv_set *s, gv_cases *out)
     const char *in = tc_fmt_get(s->in)->name, *o = tc_fmt_get(s->out)->name;
     char fa[GV_PATH], fb[GV_PATH], fc[GV_PATH], fd[GV_PATH];
     snprintf(fa, sizeof fa, "a_%s_%s.txt", s->gpu, in);
-    snprintf(fb, sizeof fb, "b_%s_%s.txt", s->gpu, in);
+    const tc_fmt in_b = s->mixed ? s->in_b : s->in;
+    snprintf(fb, sizeof fb, "b_%s_%s.txt", s->gpu, tc_fmt_get(in_b)->name);
     snprintf(fc, sizeof fc, "c_%s_%s.txt", s->gpu, tc_fmt_get(s->c_fmt)->name);
     snprintf(fd, sizeof fd, "d_%s_%s.txt", s->gpu, o);
     /* docs/contract.md: for fp16 output, an fp32 c is rounded RNE to fp16 first */
-    word_conv cin = {s->in, 0}, cc = {s->out, s->c_fmt != s->out}, cd = {s->out, 0};
+    word_conv cin = {s->in, 0, 0}, cinb = {in_b, 0, 0}, cc = {s->out, s->c_fmt != s->out, 0},
+              cd = {s->out, 0, 0};
     size_t ka = 0, kb = 0, one_c = 1, one_d = 1, na = 0, nb = 0, nc = 0, nd = 0;
     out->a = read_rows(s->dir, fa, &cin, &ka, &na);
-    out->b = out->a ? read_rows(s->dir, fb, &cin, &kb, &nb) : NULL;
+    out->b = out->a ? read_rows(s->dir, fb, &cinb, &kb, &nb) : NULL;
     out->c = out->b ? read_rows(s->dir, fc, &cc, &one_c, &nc) : NULL;
     out->d = out->c ? read_rows(s->dir, fd, &cd, &one_d, &nd) : NULL;
     if (!out->d) {
@@ -397,6 +471,23 @@ int gv_load(const gv_set *s, gv_cases *out)
     }
     out->n = na;
     out->k = ka;
+    if (s->scaled) { /* the scale factors, as many cases */
+        word_conv cs = {s->scale, 0, 1};
+        size_t nsa = 0, nsb = 0, ksa = 0, ksb = 0;
+        snprintf(fa, sizeof fa, "sa_%s_%s.txt", s->gpu, tc_fmt_get(s->scale)->name);
+        snprintf(fb, sizeof fb, "sb_%s_%s.txt", s->gpu, tc_fmt_get(s->scale)->name);
+        out->sa = read_rows(s->dir, fa, &cs, &ksa, &nsa);
+        out->sb = out->sa ? read_rows(s->dir, fb, &cs, &ksb, &nsb) : NULL;
+        if (!out->sb || ksa != ksb || nsa != na || nsb != na || ka % ksa) {
+            if (out->sb)
+                fprintf(stderr, "%s: %s has %zu x %zu words, %s %zu x %zu: the scale factors "
+                                "of the %zu cases, k / block (k = %zu) a line\n",
+                        CLI_PATH(s->dir), CLI_PATH(fa), nsa, ksa, CLI_PATH(fb), nsb, ksb, na, ka);
+            gv_free(out);
+            return -1;
+        }
+        out->nsf = ksa;
+    }
     return 0;
 }
 
@@ -406,5 +497,7 @@ void gv_free(gv_cases *c)
     free(c->b);
     free(c->c);
     free(c->d);
+    free(c->sa);
+    free(c->sb);
     memset(c, 0, sizeof *c);
 }

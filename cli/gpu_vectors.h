@@ -13,7 +13,13 @@
  * A word is hex (at most 8 digits, 0x optional) or a 32-character binary string. <in>
  * and <out> are format names as tcsim spells them (tcsim list). For the integer formats
  * (int8, uint8, ..., s32) a word is the value as a 32-bit two's-complement integer
- * (int8 -1 is ffffffff) and c is given as c_<GPU>_s32.txt. */
+ * (int8 -1 is ffffffff) and c is given as c_<GPU>_s32.txt.
+ * A mixed pair (tcgen05 kind::f8f6f4, fp8 mma) names b in its own format: the one
+ * b_<GPU>_<in_b>.txt beside a_<GPU>_<in>.txt. A block-scaled set (tcgen05 kind::mxf8f6f4,
+ * mxf4, mxf4nvf4) adds
+ *   sa_<GPU>_<scale>.txt, sb_<GPU>_<scale>.txt  a case a line, k / block words: the scale
+ *                                       factors' own bit patterns (ue8m0, ue4m3), in k order
+ *   kind_<GPU>.txt                      the kind's name, one word */
 #ifndef GPU_VECTORS_H
 #define GPU_VECTORS_H
 
@@ -29,12 +35,20 @@ typedef struct gv_set {
     char gpu[GV_NAME];      /* as the file names spell it: "A100" */
     char name[GV_NAME];     /* "<in>_<out>": "fp16_fp32" */
     tc_fmt in, c_fmt, out;  /* c_fmt: the format c's file holds (fp32, or out) */
+    /* (zero: one format, not block-scaled, as a set filled by hand has it) */
+    int mixed;              /* b in in_b, else in `in` */
+    tc_fmt in_b;
+    int scaled;             /* block-scaled: scale factors of `scale`, kind `kind` */
+    tc_fmt scale;
+    char kind[GV_NAME];     /* kind_<GPU>.txt's word */
 } gv_set;
 
 /* Its cases in the model's formats: a, b (n*k words of `in`), c, d (n words of `out`). */
 typedef struct gv_cases {
     size_t n, k;
     uint32_t *a, *b, *c, *d;
+    size_t nsf;             /* block-scaled: scale factors a case of a and of b */
+    uint32_t *sa, *sb;      /* n * nsf patterns of scale each, else NULL */
 } gv_cases;
 
 /* The sets under root (root itself, then its sub-folders, in name order; within a

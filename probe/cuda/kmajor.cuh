@@ -19,11 +19,12 @@ __device__ __forceinline__ unsigned km_smem_at(unsigned r, unsigned b)
 }
 
 /* The tiles of one instruction into shared memory: A (m x k, row-major) as rows, B (k x n,
- * row-major) by columns (B's column j is the K-major operand's row j); elements of ebytes
- * bytes, little-endian, in 32-bit words. All the block's threads take part. */
+ * row-major, rows ldb apart: n, or a CTA pair's whole N of which this CTA holds n) by
+ * columns (B's column j is the K-major operand's row j); elements of ebytes bytes,
+ * little-endian, in 32-bit words. All the block's threads take part. */
 __device__ __forceinline__ void km_load(uint8_t *sa, uint8_t *sb, const uint32_t *A,
                                         const uint32_t *B, unsigned m, unsigned n,
-                                        unsigned ebytes)
+                                        unsigned ebytes, unsigned ldb)
 {
     unsigned k = KM_ROW_BYTES / ebytes;
     for (unsigned i = threadIdx.x; i < m * KM_ROW_BYTES; i += blockDim.x) {
@@ -32,7 +33,7 @@ __device__ __forceinline__ void km_load(uint8_t *sa, uint8_t *sb, const uint32_t
     }
     for (unsigned i = threadIdx.x; i < n * KM_ROW_BYTES; i += blockDim.x) {
         unsigned j = i / KM_ROW_BYTES, b = i % KM_ROW_BYTES;
-        sb[km_smem_at(j, b)] = (uint8_t)(B[b / ebytes * n + j] >> (b % ebytes * 8));
+        sb[km_smem_at(j, b)] = (uint8_t)(B[b / ebytes * ldb + j] >> (b % ebytes * 8));
     }
 }
 

@@ -169,7 +169,7 @@ __global__ void wg_run(unsigned ebytes, const uint32_t *A, const uint32_t *B,
     enum { N = PK_WG_NUMERICS_N, R = wg_regs<KIND, N>(), K = wg_k<KIND>() };
     __shared__ __align__(256) uint8_t sa[64 * KM_ROW_BYTES], sb[N * KM_ROW_BYTES];
     const size_t t = blockIdx.x;
-    km_load(sa, sb, A + t * 64 * K, B + t * K * N, 64, N, ebytes);
+    km_load(sa, sb, A + t * 64 * K, B + t * K * N, 64, N, ebytes, N);
     km_smem_fence();
     __syncthreads();
     /* the accumulator fragment: warp w holds rows 16w.., lane l rows l/4 and l/4 + 8,
@@ -241,10 +241,14 @@ __global__ void wg_time(unsigned iters, unsigned ilp, unsigned long long *out, u
  * 128 x k and B k x 16 row-major patterns, C and D 128 x 16 accumulator patterns).
  * Warp 0 allocates TMEM (32 columns: D's 16, one an element, fp16 too); each warp
  * stores its 32 rows of C there (thread = row = TMEM lane); thread 0 issues the mma and
- * commits it to the mbarrier everyone waits on; each warp loads its rows of D back. */
+ * commits it to the mbarrier everyone waits on; each warp loads its rows of D back.
+ * The block-scaled kinds (PK_TC_SCALED) take nsf scale factors a row of A (SA, 128 x
+ * nsf) and a column of B (SB, 16 x nsf) too, stored by every warp into its lane quarter
+ * at columns 16.. (A) and 24.. (B) as tc_sf_word lays them out. */
 template <int KIND>
 __global__ void tc_run(unsigned ebytes, const uint32_t *A, const uint32_t *B,
-                       const uint32_t *C, uint32_t *D, int swap, int *missing)
+                       const uint32_t *C, uint32_t *D, const uint32_t *SA,
+                       const uint32_t *SB, unsigned nsf, int swap, int *missing)
 {
     enum { M = PK_TC_NUMERICS_M, N = PK_TC_NUMERICS_N, K = KM_ROW_BYTES };
     __shared__ __align__(256) uint8_t sa[M * KM_ROW_BYTES], sb[N * KM_ROW_BYTES];
@@ -256,7 +260,7 @@ __global__ void tc_run(unsigned ebytes, const uint32_t *A, const uint32_t *B,
     }
     const size_t t = blockIdx.x;
     const unsigned k = K / ebytes, w = threadIdx.x / 32, row = threadIdx.x;
-    km_load(sa, sb, A + t * M * k, B + t * k * N, M, N, ebytes);
+    km_load(sa, sb, A + t * M * k, B + t * k * N, M, N, ebytes, N);
     km_smem_fence();
     if (w == 0)
         tc_alloc(&slot, TC_ALLOC_MIN);
@@ -278,13 +282,30 @@ __global__ void tc_run(unsigned ebytes, const uint32_t *A, const uint32_t *B,
         tc_st8<false>(mine, v);
         tc_st8<false>(mine + 8, v + 8);
     }
+    if constexpr (PK_IS_TC_SCALED(KIND)) {
+        const unsigned lane = threadIdx.x % 32;
+        const uint32_t *Sa = SA + t * M * nsf, *Sb = SB + t * N * nsf;
+        for (unsigned col = 0; col < 8; col++) {
+            v[col] = tc_sf_word(Sa, M, nsf, lane, col);
+            v[8 + col] = tc_sf_word(Sb, N, nsf, lane, col);
+        }
+        tc_st8<false>(tc_at(tmem, w, TC_SFA_COL), v);
+        tc_st8<false>(tc_at(tmem, w, TC_SFB_COL), v + 8);
+    }
     tc_wait_st();
     tc_fence_before_sync();
     __syncthreads();
     if (threadIdx.x == 0) {
         tc_fence_after_sync();
-        if (!tc_mma<KIND>(tmem, tc_smem_desc(sa, swap), tc_smem_desc(sb, swap),
-                          tc_idesc_of<KIND>(M, N), 1))
+        int ok;
+        if constexpr (PK_IS_TC_SCALED(KIND))
+            ok = tc_mma_scaled<KIND>(tmem, tc_smem_desc(sa, swap), tc_smem_desc(sb, swap),
+                                     tc_idesc_of<KIND>(M, N), tmem + TC_SFA_COL,
+                                     tmem + TC_SFB_COL, 1);
+        else
+            ok = tc_mma<KIND>(tmem, tc_smem_desc(sa, swap), tc_smem_desc(sb, swap),
+                              tc_idesc_of<KIND>(M, N), 1);
+        if (!ok)
             *missing = 1;
         tc_commit(&bar);
     }
@@ -317,45 +338,61 @@ __global__ void tc_run(unsigned ebytes, const uint32_t *A, const uint32_t *B,
  * CTA, tc_bench_async) that iterates ILP mma into its accumulator (back to back, as a
  * GEMM's k loop) and one commit to its mbarrier, which its warpgroup waits on. The
  * accumulators take N columns each from column g N of the 512 (issuers beyond 512 / N
- * share columns: the values are not read, the instructions are still independent). */
+ * share columns: the values are not read, the instructions are still independent).
+ * The CTA pair's kind (cta_group::2, launched as a cluster of 2: pair_launch): m256nN,
+ * warpgroup g of CTA 0 issuing for the pair and committing to the mbarriers g of both
+ * CTAs, each CTA holding 128 rows of A and N / 2 of B; CTA 0's warps time. */
+template <bool PAIR>
+__device__ __forceinline__ void sync_all()
+{
+    if constexpr (PAIR)
+        cl_sync();
+    else
+        __syncthreads();
+}
+
 template <int KIND, int N>
 __global__ void tc_time(unsigned iters, unsigned ilp, unsigned long long *out, uint32_t *sink,
                         int *missing)
 {
-    enum { M = 128 };
-    __shared__ __align__(256) uint8_t sa[M * KM_ROW_BYTES], sb[N * KM_ROW_BYTES];
+    constexpr bool PAIR = PK_IS_TC_PAIR(KIND);
+    enum { M = 128, G = PAIR ? 2 : 1, BN = N / G };
+    __shared__ __align__(256) uint8_t sa[M * KM_ROW_BYTES], sb[BN * KM_ROW_BYTES];
     __shared__ __align__(8) uint64_t bar[16];
     __shared__ uint32_t slot;
     if (!tc05_has()) {
         *missing = 1;
         return;
     }
-    const unsigned g = threadIdx.x / 128, w = threadIdx.x / 32;
-    const bool issuer = threadIdx.x % 128 == 0;
+    const unsigned g = threadIdx.x / 128, w = threadIdx.x / 32, r = PAIR ? cl_rank() : 0;
+    const bool issuer = r == 0 && threadIdx.x % 128 == 0;
     for (unsigned i = threadIdx.x; i < M * KM_ROW_BYTES; i += blockDim.x)
         sa[i] = 0x3c;
-    for (unsigned i = threadIdx.x; i < N * KM_ROW_BYTES; i += blockDim.x)
+    for (unsigned i = threadIdx.x; i < BN * KM_ROW_BYTES; i += blockDim.x)
         sb[i] = 0x3c;
     km_smem_fence();
     if (w == 0)
-        tc_alloc(&slot, TC_TMEM_COLS);
-    if (issuer)
+        tc_alloc<G>(&slot, TC_TMEM_COLS);
+    if (threadIdx.x % 128 == 0)
         mbar_init(&bar[g], 1);
     tc_fence_before_sync();
-    __syncthreads();
+    sync_all<PAIR>();
     tc_fence_after_sync();
     const uint32_t tmem = slot, d = tmem + g * N % TC_TMEM_COLS;
     const uint64_t da = tc_smem_desc(sa, 0), db = tc_smem_desc(sb, 0);
-    const uint32_t idesc = tc_idesc_of<KIND>(M, N);
+    const uint32_t idesc = tc_idesc_of<KIND>(G * M, N);
     int ok = 1;
     unsigned phase = 0;
-    __syncthreads();
+    sync_all<PAIR>();
     unsigned long long t0 = clock64();
     for (unsigned it = 0; it < iters; it++) {
         if (issuer) {
             for (unsigned j = 0; j < ilp; j++)
                 ok &= tc_mma<KIND>(d, da, db, idesc, 1);
-            tc_commit(&bar[g]);
+            if constexpr (PAIR)
+                tc_commit2(&bar[g]);
+            else
+                tc_commit(&bar[g]);
         }
         mbar_wait(&bar[g], phase);
         phase ^= 1;
@@ -364,17 +401,98 @@ __global__ void tc_time(unsigned iters, unsigned ilp, unsigned long long *out, u
     unsigned long long t1 = clock64();
     if (!ok)
         *missing = 1;
-    if (threadIdx.x % 32 == 0) {
+    if (r == 0 && threadIdx.x % 32 == 0) {
         out[2 * w] = t0;
         out[2 * w + 1] = t1;
     }
     (void)sink;
     tc_fence_before_sync();
-    __syncthreads();
+    sync_all<PAIR>();
     if (w == 0) {
         tc_fence_after_sync();
-        tc_dealloc(tmem, TC_TMEM_COLS);
+        tc_dealloc<G>(tmem, TC_TMEM_COLS);
     }
+}
+
+/* The CTA pair (tcgen05.mma.cta_group::2), launched as clusters of 2 (pair_launch).
+ * Numerics: cluster t runs one m256n32 of kind KIND on tile t (A 256 x k and B k x 32
+ * row-major, C and D 256 x 32): CTA r holds A's rows 128r.. and B's columns 16r.. in its
+ * shared memory, C's and D's rows 128r.. in its TMEM (32 columns, allocated by one warp
+ * of each CTA together); thread 0 of CTA 0 issues for the pair and commits to the
+ * mbarrier at the same offset in both CTAs. */
+template <int KIND>
+__global__ void tc2_run(unsigned ebytes, const uint32_t *A, const uint32_t *B,
+                        const uint32_t *C, uint32_t *D, int swap, int *missing)
+{
+    enum { M = PK_TC2_NUMERICS_M, N = PK_TC2_NUMERICS_N, HM = M / 2, HN = N / 2 };
+    __shared__ __align__(256) uint8_t sa[HM * KM_ROW_BYTES], sb[HN * KM_ROW_BYTES];
+    __shared__ __align__(8) uint64_t bar;
+    __shared__ uint32_t slot;
+    if (!tc05_has()) {
+        *missing = 1;
+        return;
+    }
+    const unsigned r = cl_rank(), k = KM_ROW_BYTES / ebytes, w = threadIdx.x / 32;
+    const size_t t = blockIdx.x / 2;
+    km_load(sa, sb, A + (t * M + r * HM) * k, B + t * k * N + r * HN, HM, HN, ebytes, N);
+    km_smem_fence();
+    if (w == 0)
+        tc_alloc<2>(&slot, TC_ALLOC_MIN);
+    if (threadIdx.x == 0)
+        mbar_init(&bar, 1);
+    tc_fence_before_sync();
+    cl_sync();
+    tc_fence_after_sync();
+    const uint32_t tmem = slot;
+    const uint32_t *Cr = C + (t * M + r * HM + threadIdx.x) * N;
+    uint32_t v[8];
+    for (unsigned c0 = 0; c0 < N; c0 += 8) {
+        for (int i = 0; i < 8; i++)
+            v[i] = Cr[c0 + i];
+        tc_st8<false>(tc_at(tmem, w, c0), v);
+    }
+    tc_wait_st();
+    tc_fence_before_sync();
+    cl_sync();
+    if (r == 0 && threadIdx.x == 0) {
+        tc_fence_after_sync();
+        if (!tc_mma<KIND>(tmem, tc_smem_desc(sa, swap), tc_smem_desc(sb, swap),
+                          tc_idesc_of<KIND>(M, N), 1))
+            *missing = 1;
+        tc_commit2(&bar);
+    }
+    mbar_wait(&bar, 0);
+    tc_fence_after_sync();
+    uint32_t *Dr = D + (t * M + r * HM + threadIdx.x) * N;
+    for (unsigned c0 = 0; c0 < N; c0 += 8) {
+        tc_ld8<false>(tc_at(tmem, w, c0), v);
+        tc_wait_ld();
+        for (int i = 0; i < 8; i++)
+            Dr[c0 + i] = v[i];
+    }
+    tc_fence_before_sync();
+    cl_sync();
+    if (w == 0) {
+        tc_fence_after_sync();
+        tc_dealloc<2>(tmem, TC_ALLOC_MIN);
+    }
+}
+
+/* Launches kernel k on `clusters` clusters of 2 CTAs of `threads` threads. */
+template <class... P, class... A>
+static cudaError_t pair_launch(void (*k)(P...), unsigned clusters, unsigned threads, A... args)
+{
+    cudaLaunchConfig_t cfg = {};
+    cudaLaunchAttribute attr[1];
+    attr[0].id = cudaLaunchAttributeClusterDimension;
+    attr[0].val.clusterDim.x = 2;
+    attr[0].val.clusterDim.y = 1;
+    attr[0].val.clusterDim.z = 1;
+    cfg.gridDim = dim3(2 * clusters);
+    cfg.blockDim = dim3(threads);
+    cfg.attrs = attr;
+    cfg.numAttrs = 1;
+    return cudaLaunchKernelEx(&cfg, k, args...);
 }
 
 /* ------------------------------------------------------------ the C ABI */
@@ -514,6 +632,15 @@ struct tc_timer {
     }
 };
 
+template <int KIND, int N>
+struct tc2_timer {
+    static void go(unsigned warps, unsigned ilp, unsigned iters, unsigned long long *out,
+                   uint32_t *sink, int *missing)
+    {
+        pair_launch(tc_time<KIND, N>, 1, warps * 32, iters, ilp, out, sink, missing);
+    }
+};
+
 /* wgmma and tcgen05 timing kernels: every N from N0 (8 for wgmma, 16 for tcgen05's
  * M = 128) of fp16 -> fp32, SWEEP (the structure's sweep), N = 256 of each kind (its
  * peak rate). 0 if the pair has none. */
@@ -549,13 +676,17 @@ static int async_kind(int kind, Args... args)
 {
 #define PK_WG_CASE(k) \
     case k: return F::template go<k>(args...);
-#define PK_TC_CASE(k, in, acc, ptx, dfmt, abfmt, kk) PK_WG_CASE(k)
+#define PK_TC_CASE(k, in, inb, acc, ptx, dfmt, afmt, bfmt, kk) PK_WG_CASE(k)
+#define PK_TCS_CASE(k, in, scale, block, ptx, vec, abfmt, sfmt, kk) PK_WG_CASE(k)
     switch (kind) {
     PK_WG_KINDS(PK_WG_CASE)
     PK_TC_FORMS(PK_TC_CASE)
+    PK_TC_SCALED(PK_TCS_CASE)
+    PK_TC_PAIR_FORMS(PK_TC_CASE)
     }
 #undef PK_WG_CASE
 #undef PK_TC_CASE
+#undef PK_TCS_CASE
     return 0;
 }
 
@@ -564,7 +695,17 @@ struct async_timer {
     static int go(unsigned n, unsigned warps, unsigned ilp, unsigned iters,
                   unsigned long long *out, uint32_t *sink, int *missing)
     {
-        if constexpr (PK_IS_TCGEN05(K))
+        if constexpr (PK_IS_TC_SCALED(K) || PK_IS_TC_MIXED(K))
+            return 0; /* numerics only: a mixed pair runs at its formats' rate */
+        else if constexpr (PK_IS_TC_PAIR(K)) { /* the numerics N and the peak's */
+            if (n == PK_TC2_NUMERICS_N)
+                tc2_timer<K, PK_TC2_NUMERICS_N>::go(warps, ilp, iters, out, sink, missing);
+            else
+                return launch_async_n<tc2_timer, K, -1, 16>(n, warps, ilp, iters, out, sink,
+                                                           missing);
+            return 1;
+        }
+        else if constexpr (PK_IS_TCGEN05(K))
             return launch_async_n<tc_timer, K, PK_TC_F16_F32, 16>(n, warps, ilp, iters, out,
                                                                  sink, missing);
         else
@@ -641,14 +782,15 @@ extern "C" int probe_cuda_time(int kind, unsigned n, unsigned warps, unsigned il
 
 /* ------------------------------------------------- wgmma and tcgen05 numerics */
 
-/* An instruction's tile shape: wgmma m64n8, tcgen05.mma m128n16. */
+/* An instruction's tile shape: wgmma m64n8, tcgen05.mma m128n16, the pair's m256n32. */
 static unsigned tile_m(int kind)
 {
-    return PK_IS_TCGEN05(kind) ? PK_TC_NUMERICS_M : 64;
+    return PK_IS_TC_PAIR(kind) ? PK_TC2_NUMERICS_M : PK_IS_TCGEN05(kind) ? PK_TC_NUMERICS_M : 64;
 }
 static unsigned tile_n(int kind)
 {
-    return PK_IS_TCGEN05(kind) ? PK_TC_NUMERICS_N : PK_WG_NUMERICS_N;
+    return PK_IS_TC_PAIR(kind)    ? PK_TC2_NUMERICS_N
+           : PK_IS_TCGEN05(kind) ? PK_TC_NUMERICS_N : PK_WG_NUMERICS_N;
 }
 
 /* ntiles instructions of kind on tiles in device memory, a block of 128 threads each
@@ -656,10 +798,13 @@ static unsigned tile_n(int kind)
 struct tile_runner {
     template <int K>
     static int go(unsigned blocks, unsigned ebytes, const uint32_t *A, const uint32_t *B,
-                  const uint32_t *C, uint32_t *D, int swap, int *missing)
+                  const uint32_t *C, uint32_t *D, const uint32_t *SA, const uint32_t *SB,
+                  unsigned nsf, int swap, int *missing)
     {
-        if constexpr (PK_IS_TCGEN05(K))
-            tc_run<K><<<blocks, 128>>>(ebytes, A, B, C, D, swap, missing);
+        if constexpr (PK_IS_TC_PAIR(K))
+            pair_launch(tc2_run<K>, blocks, 128, ebytes, A, B, C, D, swap, missing);
+        else if constexpr (PK_IS_TCGEN05(K))
+            tc_run<K><<<blocks, 128>>>(ebytes, A, B, C, D, SA, SB, nsf, swap, missing);
         else
             wg_run<K><<<blocks, 128>>>(ebytes, A, B, C, D, swap, missing);
         return 1;
@@ -668,24 +813,37 @@ struct tile_runner {
 
 /* The tiles' run; 0 or a CUDA error. */
 static cudaError_t run_tiles(int kind, size_t ntiles, unsigned ebytes, const uint32_t *A,
-                             const uint32_t *B, const uint32_t *C, uint32_t *D, int swap,
+                             const uint32_t *B, const uint32_t *C, uint32_t *D,
+                             const uint32_t *SA, const uint32_t *SB, unsigned nsf, int swap,
                              int *missing)
 {
-    if (!async_kind<tile_runner>(kind, (unsigned)ntiles, ebytes, A, B, C, D, swap, missing))
+    if (!async_kind<tile_runner>(kind, (unsigned)ntiles, ebytes, A, B, C, D, SA, SB, nsf, swap,
+                                 missing))
         return cudaErrorInvalidValue;
     cudaError_t e = cudaGetLastError();
     return e == cudaSuccess ? cudaDeviceSynchronize() : e;
 }
 
-/* Runs tiles host -> device -> host. */
+/* Runs tiles host -> device -> host; SA and SB (nsf scale factors a row of A and a
+ * column of B: the block-scaled kinds) may be NULL. */
 static cudaError_t tile_host(int kind, size_t ntiles, unsigned ebytes, unsigned k,
                              const uint32_t *A, const uint32_t *B, const uint32_t *C,
-                             uint32_t *D, int swap, int *miss)
+                             uint32_t *D, const uint32_t *SA, const uint32_t *SB, unsigned nsf,
+                             int swap, int *miss)
 {
     const size_t M = tile_m(kind), N = tile_n(kind);
     dev_run r;
+    uint32_t *sa = NULL, *sb = NULL;
     cudaError_t e = r.in(A, ntiles * M * k * 4, B, ntiles * k * N * 4, C, ntiles * M * N * 4);
-    if (e == cudaSuccess) e = run_tiles(kind, ntiles, ebytes, r.a, r.b, r.c, r.d, swap, r.missing);
+    if (e == cudaSuccess && SA) {
+        e = cudaMalloc(&sa, ntiles * M * nsf * 4);
+        if (e == cudaSuccess) e = cudaMalloc(&sb, ntiles * N * nsf * 4);
+        if (e == cudaSuccess) e = cudaMemcpy(sa, SA, ntiles * M * nsf * 4, cudaMemcpyHostToDevice);
+        if (e == cudaSuccess) e = cudaMemcpy(sb, SB, ntiles * N * nsf * 4, cudaMemcpyHostToDevice);
+    }
+    if (e == cudaSuccess)
+        e = run_tiles(kind, ntiles, ebytes, r.a, r.b, r.c, r.d, sa, sb, nsf, swap, r.missing);
+    cudaFree(sa), cudaFree(sb);
     return r.out(e, D, miss);
 }
 
@@ -720,7 +878,7 @@ static int layout_check(int kind, const char *what, int *found, char *err, size_
         int miss = 0;
         char check[64];
         snprintf(check, sizeof check, "%s layout check", what);
-        cudaError_t e = tile_host(kind, 1, 2, K, A, B, C, D, swap, &miss);
+        cudaError_t e = tile_host(kind, 1, 2, K, A, B, C, D, NULL, NULL, 0, swap, &miss);
         if (finish(e, miss, check, err, size))
             return *found = -1;
         if (!memcmp(D, want, M * N * sizeof *D))
@@ -733,7 +891,8 @@ static int layout_check(int kind, const char *what, int *found, char *err, size_
 
 extern "C" int probe_cuda_tile(int kind, size_t ntiles, unsigned ebytes, unsigned k,
                                const uint32_t *A, const uint32_t *B, const uint32_t *C,
-                               uint32_t *D, char *err, size_t size)
+                               uint32_t *D, const uint32_t *SA, const uint32_t *SB,
+                               unsigned nsf, char *err, size_t size)
 {
     static int wg_found = -2, tc_found = -2;
     int tc = PK_IS_TCGEN05(kind), miss = 0;
@@ -742,7 +901,7 @@ extern "C" int probe_cuda_tile(int kind, size_t ntiles, unsigned ebytes, unsigne
                             tc ? &tc_found : &wg_found, err, size);
     if (swap < 0)
         return -1;
-    cudaError_t e = tile_host(kind, ntiles, ebytes, k, A, B, C, D, swap, &miss);
+    cudaError_t e = tile_host(kind, ntiles, ebytes, k, A, B, C, D, SA, SB, nsf, swap, &miss);
     char run[64];
     snprintf(run, sizeof run, "%s kernel", what);
     return finish(e, miss, run, err, size);

@@ -23,7 +23,18 @@ typedef struct probe_form {
     unsigned sm;             /* first target that has it */
     int numerics;            /* 1: this build has a numerics kernel for it */
     int timing;              /* 1: this build has a timing kernel for it */
+    /* tcgen05.mma only (zero elsewhere): */
+    int mixed;               /* B in in_b (kind::f8f6f4's mixed pairs), else in */
+    tc_fmt in_b;
+    const char *kind;        /* block-scaled: "mxf8f6f4", "mxf4", "mxf4nvf4"; else NULL */
+    tc_fmt scale;            /* block-scaled: the scale factors' format */
+    unsigned block;          /* block-scaled: elements a scale factor */
+    int pair;                /* cta_group::2: a CTA pair, m rows across its two SMs */
 } probe_form;
+/* B's format. */
+tc_fmt probe_fmt_b(const probe_form *f);
+/* The profile of a form on arch (tc_profile_find_ab, or tc_profile_find_scaled). */
+tc_status probe_profile(tc_arch arch, const probe_form *f, const tc_profile **p);
 
 /* The forms of target sm (70..100), in a fixed order: every mma and mma.sp row of the
  * library's PTX table (tc_ptx_instr_get) the target has and the arithmetic times (its
@@ -35,8 +46,12 @@ size_t probe_forms(unsigned sm, probe_form *out, size_t cap);
 unsigned probe_form_tiles(const probe_form *f);
 /* The kernel kind of a form (probe_kinds.h), -1 where the kernels have none. */
 int probe_kind(const probe_form *f);
-/* "mma.m16n8k16", "wgmma.m64n256k16", "tcgen05.m128n256k16" into buf. */
+/* "mma.m16n8k16", "wgmma.m64n256k16", "tcgen05.m128n256k16", a block-scaled
+ * "tcgen05.mxf4nvf4.m128n16k64", a CTA pair's "tcgen05.pair.m256n32k16" into buf. */
 void probe_form_op(const probe_form *f, char *buf, size_t size);
+/* The inputs' formats: "e4m3", a mixed pair's "e4m3xe2m1", a block-scaled form's
+ * elements and scales "e2m1.ue4m3". */
+void probe_form_in(const probe_form *f, char *buf, size_t size);
 /* The arch of a target: 70 volta, 75 turing, 80..87 ampere, 89 ada, 90 hopper, 100..
  * blackwell; TC_ARCH_COUNT for another. */
 tc_arch probe_arch_of_sm(unsigned sm);
@@ -57,6 +72,20 @@ enum {
  * extremes and the s32 overflow instead), drawn from seed and i only (any order). */
 void probe_case(tc_fmt in, unsigned k, uint64_t seed, size_t i, uint32_t *a, uint32_t *b,
                 uint32_t *c);
+
+/* Scale factors of a block-scaled form: case i's n scale patterns of fmt (ue8m0 or
+ * ue4m3), drawn from seed, i and which (0: A's, 1: B's) only: mostly near 1 (2^-4 ..
+ * 2^4), one case in 8 at the format's extremes (smallest, largest, NaN, zero). */
+void probe_scales(tc_fmt fmt, uint64_t seed, size_t i, int which, unsigned n, uint32_t *out);
+/* A tile row of k elements (patterns of fmt, stride words apart) into the bytes the
+ * kernels copy to shared memory, one a word: 8-bit and wider elements as they are; for
+ * kind::f8f6f4's fp6 and fp4 (PTX ISA, "Packing formats" of tcgen05.mma's shared
+ * memory operands) each 16 elements packed as a little-endian bit stream (element 0 in
+ * the low bits: 8 bytes of fp4, 12 of fp6), then zero padding to 16 bytes, so that a
+ * row takes the bytes of 8-bit elements; for kind::mxf4 and mxf4nvf4 (packed: 1) two
+ * e2m1 a byte, the even one in the low nibble. Returns the words written (k, or k / 2). */
+unsigned probe_smem_row(tc_fmt fmt, int packed, const uint32_t *x, unsigned k, unsigned stride,
+                        uint32_t *out);
 
 /* ---- fragments: the mma.sync register layouts of the PTX ISA ("Matrix fragments for
  * mma.m16n8kK"). One mma carries n independent cases: case j is row j of A, column j
@@ -122,6 +151,11 @@ int probe_dev_mma(const probe_form *f, size_t nmma, const uint32_t *a_regs,
 /* ntiles wgmma or tcgen05.mma of form f on tiles (probe_tile_pack's), tile after tile. */
 int probe_dev_tile(const probe_form *f, size_t ntiles, const uint32_t *A, const uint32_t *B,
                    const uint32_t *C, uint32_t *D, char *err, size_t size);
+/* The same for a block-scaled form: SA (m x k / block patterns of f->scale, tile after
+ * tile) scales A's rows, SB (n x k / block) B's columns. */
+int probe_dev_tile_scaled(const probe_form *f, size_t ntiles, const uint32_t *A,
+                          const uint32_t *B, const uint32_t *SA, const uint32_t *SB,
+                          const uint32_t *C, uint32_t *D, char *err, size_t size);
 /* Seed 004's loop on one SM: warps warps, each iters iterations of ilp independent
  * instructions; *cycles = clock64 from the first warp's start to the last warp's end,
  * minus the same for the loop without instructions. 0; 1 (err says why) where the
@@ -138,6 +172,12 @@ int probe_dev_time(const probe_form *f, unsigned warps, unsigned ilp, unsigned i
 int probe_write_vectors(const char *dir, const char *gpu, const probe_form *f, size_t n,
                         const uint32_t *a, const uint32_t *b, const uint32_t *c,
                         const uint32_t *d, int write_inputs);
+/* A mixed pair's b is b_<GPU>_<in_b>.txt. A block-scaled form's scale factors beside
+ * them: sa_<GPU>_<scale>.txt and sb_<GPU>_<scale>.txt, a line a case of k / block
+ * patterns (hex, the format's own bits: a scale factor has no exact fp32 image for
+ * every pattern), and kind_<GPU>.txt, the kind's name (cli/gpu_vectors.h). */
+int probe_write_scales(const char *dir, const char *gpu, const probe_form *f, size_t n,
+                       const uint32_t *sa, const uint32_t *sb);
 /* mma.sp: sparse_<GPU>.txt beside the vectors, a line a case: "keep I J", the two
  * elements of every four k that the case's A kept (the vectors hold the kept k/2 terms
  * of a and b, in k order). Case i is instruction i / n's, pattern (i / n) mod 6. */

@@ -7,7 +7,8 @@
  * (1), PROBE_CANNED_SPARSE_PLUS (1) and PROBE_CANNED_WAIT_PLUS (5) cycles, which the
  * record writer must find again. PROBE_CANNED_SM picks the target (default 90),
  * PROBE_CANNED_FLIP=1 flips the low bit of case 2's result of each mma form and case 3's
- * of each wgmma and tcgen05.mma form (a GPU that disagrees with the model). */
+ * of each wgmma and tcgen05.mma form (a GPU that disagrees with the model). Mixed pairs
+ * and the block-scaled kinds go through the model's profiles of them. */
 #include <stdlib.h>
 #include <string.h>
 #include "probe.h"
@@ -79,7 +80,7 @@ int probe_dev_tile(const probe_form *f, size_t ntiles, const uint32_t *A, const 
 {
     const tc_profile *p;
     tc_arch arch = probe_arch_of_sm(env_u("PROBE_CANNED_SM", 90));
-    if (tc_profile_find(arch, f->instr, f->in, f->acc, &p) != TC_OK) {
+    if (f->kind || probe_profile(arch, f, &p) != TC_OK) {
         snprintf(err, size, "canned device: no %s for this form", tc_instr_name(f->instr));
         return -1;
     }
@@ -96,12 +97,46 @@ int probe_dev_tile(const probe_form *f, size_t ntiles, const uint32_t *A, const 
     return 0;
 }
 
+/* A block-scaled tcgen05.mma's tiles element by element through tc_dot_scaled (the
+ * model has no block-scaled tile). */
+int probe_dev_tile_scaled(const probe_form *f, size_t ntiles, const uint32_t *A,
+                          const uint32_t *B, const uint32_t *SA, const uint32_t *SB,
+                          const uint32_t *C, uint32_t *D, char *err, size_t size)
+{
+    const tc_profile *p;
+    tc_arch arch = probe_arch_of_sm(env_u("PROBE_CANNED_SM", 90));
+    if (!f->kind || probe_profile(arch, f, &p) != TC_OK || f->k > 64) {
+        snprintf(err, size, "canned device: no block-scaled tcgen05 for this form");
+        return -1;
+    }
+    const unsigned nsf = f->k / f->block;
+    const size_t mk = (size_t)f->m * f->k, kn = (size_t)f->k * f->n, mn = (size_t)f->m * f->n;
+    for (size_t t = 0; t < ntiles; t++) {
+        for (unsigned i = 0; i < f->m; i++)
+            for (unsigned j = 0; j < f->n; j++) {
+                uint32_t b[64];
+                for (unsigned x = 0; x < f->k; x++)
+                    b[x] = B[t * kn + x * f->n + j];
+                if (tc_dot_scaled(p, f->k, A + t * mk + i * f->k, b, SA + (t * f->m + i) * nsf,
+                                  SB + (t * f->n + j) * nsf, C[t * mn + i * f->n + j],
+                                  &D[t * mn + i * f->n + j]) != TC_OK) {
+                    snprintf(err, size, "canned device: tc_dot_scaled failed");
+                    return -1;
+                }
+            }
+        if (t == 0 && env_u("PROBE_CANNED_FLIP", 0))
+            D[3 * f->n + 3] ^= 1; /* case 3, as probe_dev_tile's */
+    }
+    return 0;
+}
+
 int probe_dev_time(const probe_form *f, unsigned warps, unsigned ilp, unsigned iters,
                    uint64_t *cycles, char *err, size_t size)
 {
     tc_gpu_timing g;
     tc_arch arch = probe_arch_of_sm(env_u("PROBE_CANNED_SM", 90));
-    tc_mma_op op = {f->m, f->n, f->k, f->in, f->acc, f->sparse};
+    /* a CTA pair: this SM's half (tc_async_tcgen05_mma's cta_group 2) */
+    tc_mma_op op = {f->pair ? f->m / 2 : f->m, f->n, f->k, f->in, f->acc, f->sparse};
     tc_bench_result r;
     if (tc_gpu_timing_find(tc_arch_name(arch), &g) != TC_OK) {
         snprintf(err, size, "canned device: no record");

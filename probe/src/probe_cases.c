@@ -168,3 +168,22 @@ void probe_case(tc_fmt in, unsigned k, uint64_t seed, size_t i, uint32_t *a, uin
         break;
     }
 }
+
+void probe_scales(tc_fmt fmt, uint64_t seed, size_t i, int which, unsigned n, uint32_t *out)
+{
+    /* a stream of its own, apart from the case's (probe_case's scrambling, another
+     * constant) */
+    tk_rng start = {seed ^ (UINT64_C(0xd1b54a32d192ed03) * (2 * i + (size_t)which + 1))};
+    tk_rng r = {tk_next(&start)};
+    /* ue8m0: 2^(x - 127), 0xff NaN; ue4m3: e4m3's positive patterns, 0x7f NaN, 0x38 = 1 */
+    const uint32_t one = fmt == TC_FMT_UE8M0 ? 127 : 0x38, step = fmt == TC_FMT_UE8M0 ? 1 : 8;
+    const uint32_t ends[] = {0, fmt == TC_FMT_UE8M0 ? 254u : 0x7eu,
+                             fmt == TC_FMT_UE8M0 ? 255u : 0x7fu, 1};
+    for (unsigned j = 0; j < n; j++) {
+        uint32_t x = (uint32_t)tk_bits(&r, 32);
+        if (i % 8 == 7 && x % 2)
+            out[j] = ends[x / 2 % 4];
+        else /* 2^-4 .. 2^4, and for ue4m3 any fraction of those binades */
+            out[j] = one - 4 * step + x % (8 * step + 1);
+    }
+}

@@ -2,6 +2,7 @@
  * mma and mma.sp, the profile table for wgmma and tcgen05.mma (probe.h), and which of
  * them the kernels of probe_kinds.h run. */
 #include <stdio.h>
+#include <string.h>
 #include "probe.h"
 #include "probe_kinds.h"
 
@@ -42,13 +43,24 @@ int probe_kind(const probe_form *f)
         default: return -1;
         }
     }
+    if (f->instr == TC_INSTR_TCGEN05 && f->pair)
+        return f->m == PK_TC2_NUMERICS_M && f->k == 16 && f->in == TC_FMT_FP16 &&
+                       f->acc == TC_FMT_FP32 && !f->mixed && !f->kind
+                   ? PK_TC2_F16_F32
+                   : -1;
     if (f->instr == TC_INSTR_TCGEN05) {
-#define PK_TC_MATCH(kind, in_, acc_, ptx, dfmt, abfmt, k_)                                   \
-    if (f->m == PK_TC_NUMERICS_M && f->k == k_ && f->in == TC_FMT_##in_ &&                   \
-        f->acc == TC_FMT_##acc_)                                                            \
-        return kind;
+#define PK_TC_MATCH(kd, in_, inb_, acc_, ptx, dfmt, afmt, bfmt, k_)                          \
+    if (!f->kind && f->m == PK_TC_NUMERICS_M && f->k == k_ && f->in == TC_FMT_##in_ &&       \
+        probe_fmt_b(f) == TC_FMT_##inb_ && f->acc == TC_FMT_##acc_)                          \
+        return kd;
+#define PK_TCS_MATCH(kd, in_, scale_, block_, ptx, vec, abfmt, sfmt, k_)                     \
+    if (f->kind && !strcmp(f->kind, ptx) && f->m == PK_TC_NUMERICS_M && f->k == k_ &&        \
+        f->in == TC_FMT_##in_ && f->scale == TC_FMT_##scale_ && f->block == block_)          \
+        return kd;
         PK_TC_FORMS(PK_TC_MATCH)
+        PK_TC_SCALED(PK_TCS_MATCH)
 #undef PK_TC_MATCH
+#undef PK_TCS_MATCH
         return -1;
     }
     if (f->instr != TC_INSTR_MMA)
@@ -73,15 +85,17 @@ static int has_numerics(const probe_form *f)
     if (probe_kind(f) < 0 || (f->sparse && f->in == TC_FMT_TF32))
         return 0;
     return f->instr == TC_INSTR_MMA ||
-           f->n == (f->instr == TC_INSTR_WGMMA ? PK_WG_NUMERICS_N : PK_TC_NUMERICS_N);
+           f->n == (f->instr == TC_INSTR_WGMMA ? PK_WG_NUMERICS_N
+                    : f->pair                  ? PK_TC2_NUMERICS_N : PK_TC_NUMERICS_N);
 }
 
 static int has_timing(const probe_form *f)
 {
-    if (probe_kind(f) < 0)
+    /* a mixed pair runs at its formats' rate; the timing model has no block-scaled op */
+    if (probe_kind(f) < 0 || f->mixed || f->kind)
         return 0;
     return f->instr == TC_INSTR_MMA || (f->in == TC_FMT_FP16 && f->acc == TC_FMT_FP32) ||
-           f->n == 256;
+           f->n == 256 || f->pair;
 }
 
 static size_t add(probe_form *out, size_t n, size_t cap, probe_form f)
@@ -93,7 +107,7 @@ static size_t add(probe_form *out, size_t n, size_t cap, probe_form f)
     return n + 1;
 }
 
-/* The instruction's k: 32 bytes of input (fp6/fp4 in 8-bit containers). */
+/* The instruction's k: 32 bytes of input (fp6/fp4 rows take the bytes of 8-bit ones). */
 static unsigned k32(tc_fmt in)
 {
     return in == TC_FMT_TF32 ? 8 : tc_fmt_get(in)->width == 16 ? 16 : 32;
@@ -114,7 +128,7 @@ size_t probe_forms(unsigned sm, probe_form *out, size_t cap)
             tc_profile_find(arch, TC_INSTR_MMA, r.in, r.acc, &p) != TC_OK)
             continue;
         probe_form f = {TC_INSTR_MMA, r.form == TC_PTX_MMA_SP, r.m, r.n, r.k, r.in, r.acc,
-                        r.sm, 0, 0};
+                        r.sm, 0, 0, 0, r.in, NULL, TC_FMT_COUNT, 0, 0};
         n = add(out, n, cap, f);
     }
     /* wgmma (sm_90a only: Blackwell has tcgen05 instead) and tcgen05.mma, over the
@@ -128,22 +142,64 @@ size_t probe_forms(unsigned sm, probe_form *out, size_t cap)
     size_t nrows = tc_profile_table(&rows);
     for (size_t i = 0; i < nrows; i++) {
         p = &rows[i];
-        if (p->arch != arch || p->instr != async || p->scale != TC_FMT_COUNT ||
-            p->in_b != p->in) /* the kernels take one format for A and B */
+        /* wgmma's kernels take one format for A and B */
+        if (p->arch != arch || p->instr != async ||
+            (async == TC_INSTR_WGMMA && (p->scale != TC_FMT_COUNT || p->in_b != p->in)))
             continue;
         unsigned m = async == TC_INSTR_WGMMA ? 64 : 128;
-        for (unsigned nn = async == TC_INSTR_WGMMA ? 8 : 16; nn <= 256; nn *= 2) {
-            probe_form f = {async, 0, m, nn, k32(p->in), p->in, p->out,
-                            async == TC_INSTR_WGMMA ? 90 : 100, 0, 0};
-            n = add(out, n, cap, f);
+        probe_form f = {async, 0, m, 0, k32(p->in), p->in, p->out,
+                        async == TC_INSTR_WGMMA ? 90 : 100, 0, 0, p->in_b != p->in, p->in_b,
+                        NULL, TC_FMT_COUNT, 0, 0};
+        if (p->scale != TC_FMT_COUNT) { /* the kind is the profile name's word after
+                                           "_tcgen05_" (profile.c's names) */
+            const char *w = strstr(p->name, "_tcgen05_");
+            f.kind = !w ? NULL : !strncmp(w + 9, "mxf8f6f4_", 9) ? "mxf8f6f4"
+                   : !strncmp(w + 9, "mxf4nvf4_", 9) ? "mxf4nvf4"
+                   : !strncmp(w + 9, "mxf4_", 5) ? "mxf4" : NULL;
+            f.scale = p->scale;
+            f.block = p->scale_block;
+            f.k = p->kind == TC_KIND_MXF4 ? 64 : 32;
         }
+        /* mixed pairs and block-scaled kinds: numerics at the smallest N only */
+        unsigned last = f.mixed || f.kind ? PK_TC_NUMERICS_N : 256;
+        for (f.n = async == TC_INSTR_WGMMA ? 8 : 16; f.n <= last; f.n *= 2)
+            n = add(out, n, cap, f);
+    }
+    /* the CTA pair (cta_group::2) of fp16 -> fp32: its numerics N and the peak's */
+    const tc_profile *f16;
+    if (async == TC_INSTR_TCGEN05 &&
+        tc_profile_find(arch, async, TC_FMT_FP16, TC_FMT_FP32, &f16) == TC_OK) {
+        probe_form f = {async, 0, PK_TC2_NUMERICS_M, PK_TC2_NUMERICS_N, 16, TC_FMT_FP16,
+                        TC_FMT_FP32, 100, 0, 0, 0, TC_FMT_FP16, NULL, TC_FMT_COUNT, 0, 1};
+        n = add(out, n, cap, f);
+        f.n = 256;
+        n = add(out, n, cap, f);
     }
     return n;
+}
+
+tc_fmt probe_fmt_b(const probe_form *f)
+{
+    return f->mixed ? f->in_b : f->in;
+}
+
+tc_status probe_profile(tc_arch arch, const probe_form *f, const tc_profile **p)
+{
+    if (f->kind)
+        return tc_profile_find_scaled(arch, f->instr, f->kind, f->in, f->scale, f->block, p);
+    return tc_profile_find_ab(arch, f->instr, f->in, probe_fmt_b(f), f->acc, p);
 }
 
 void probe_form_op(const probe_form *f, char *buf, size_t size)
 {
     const char *name = f->instr == TC_INSTR_WGMMA ? "wgmma"
                      : f->instr == TC_INSTR_TCGEN05 ? "tcgen05" : f->sparse ? "mma.sp" : "mma";
-    snprintf(buf, size, "%s.m%un%uk%u", name, f->m, f->n, f->k);
+    snprintf(buf, size, "%s%s%s.m%un%uk%u", name, f->kind || f->pair ? "." : "",
+             f->kind ? f->kind : f->pair ? "pair" : "", f->m, f->n, f->k);
+}
+
+void probe_form_in(const probe_form *f, char *buf, size_t size)
+{
+    snprintf(buf, size, "%s%s%s", tc_fmt_get(f->in)->name, f->mixed ? "x" : f->kind ? "." : "",
+             f->mixed ? tc_fmt_get(f->in_b)->name : f->kind ? tc_fmt_get(f->scale)->name : "");
 }

@@ -267,3 +267,34 @@ void probe_frag_diag(const probe_form *f, const uint32_t *d_regs, uint32_t *d)
     walk(f, OP_C, 0, (uint32_t *)d_regs, fr.d_regs, D, f->n);
     probe_tile_diag(f, D, d);
 }
+
+unsigned probe_smem_row(tc_fmt fmt, int packed, const uint32_t *x, unsigned k, unsigned stride,
+                        uint32_t *out)
+{
+    if (packed) {
+        for (unsigned j = 0; j < k / 2; j++)
+            out[j] = (x[2 * j * stride] & 0xfu) | (x[(2 * j + 1) * stride] & 0xfu) << 4;
+        return k / 2;
+    }
+    const unsigned w = tc_fmt_get(fmt)->width;
+    if (w >= 8) {
+        for (unsigned j = 0; j < k; j++)
+            out[j] = x[j * stride];
+        return k;
+    }
+    /* fp6 / fp4: each 16 elements a little-endian bit stream, then zero padding to 16
+     * bytes */
+    for (unsigned g = 0; g < k / 16; g++) {
+        uint32_t *o = out + 16 * g;
+        for (unsigned j = 0; j < 16; j++)
+            o[j] = 0;
+        for (unsigned e = 0; e < 16; e++) {
+            uint32_t v = x[(16 * g + e) * stride] & ((1u << w) - 1);
+            unsigned bit = e * w;
+            o[bit / 8] |= (v << bit % 8) & 0xffu;
+            if (bit % 8 + w > 8)
+                o[bit / 8 + 1] |= v >> (8 - bit % 8);
+        }
+    }
+    return k;
+}

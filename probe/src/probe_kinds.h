@@ -54,24 +54,66 @@
     X(PK_SP_E5M2_F32, 1, 16, 8, 64, E5M2, FP32, SP_A4B4C4, "m16n8k64.row.col.f32.e5m2.e5m2.f32", 890)
 
 /* PK_TC_FORMS lists the tcgen05.mma forms the kernels run (cta_group::1, A and B from
- * shared memory, D in tensor memory; m128nNkK, K 32 bytes of input): X(kind, in, acc,
- * ptx, dfmt, abfmt, k). `ptx` is the .kind qualifier, dfmt and abfmt the instruction
- * descriptor's codes of D's format and of A's and B's (PTX ISA, "Instruction
- * descriptor" of tcgen05.mma: D f16 0, f32 1, s32 2; kind::f16 A/B f16 0, bf16 1;
- * kind::tf32 tf32 2; kind::f8f6f4 e4m3 0, e5m2 1; kind::i8 unsigned 0, signed 1).
- * kind::f8f6f4's fp6 and fp4 inputs have no kernel yet: their 8-bit containers in
- * shared memory are a layout of their own. */
+ * shared memory, D in tensor memory; m128nNkK, K 32 bytes of input): X(kind, in, inb,
+ * acc, ptx, dfmt, afmt, bfmt, k). `in` and `inb` are A's and B's formats (kind::f8f6f4
+ * mixes them: the PK_TC_PAIR rows), `ptx` the .kind qualifier, dfmt, afmt and bfmt the
+ * instruction descriptor's codes of D's format and of A's and B's (PTX ISA, tcgen05.mma
+ * "Instruction descriptor format for .kind::f16, .kind::tf32, .kind::f8f6f4 and
+ * .kind::i8": D f16 0, f32 1, s32 2; kind::f16 A/B f16 0, bf16 1; kind::tf32 tf32 2;
+ * kind::f8f6f4 e4m3 0, e5m2 1, e2m3 3, e3m2 4, e2m1 5; kind::i8 unsigned 0, signed 1).
+ * kind::f8f6f4's fp6 and fp4 rows take the bytes of 8-bit ones in shared memory, 16
+ * elements packed into each 16 bytes (probe_smem_row). */
+#define PK_TC_PAIR(X, a, b, ca, cb)                                   \
+    X(PK_TC_##a##x##b##_F32, a, b, FP32, "f8f6f4", 1, ca, cb, 32)     \
+    X(PK_TC_##a##x##b##_F16, a, b, FP16, "f8f6f4", 0, ca, cb, 32)
+/* kind::f8f6f4's 20 mixed pairs: every ordered pair of distinct formats. */
+#define PK_TC_PAIRS(X) \
+    PK_TC_PAIR(X, E4M3, E5M2, 0, 1) PK_TC_PAIR(X, E4M3, E3M2, 0, 4) \
+    PK_TC_PAIR(X, E4M3, E2M3, 0, 3) PK_TC_PAIR(X, E4M3, E2M1, 0, 5) \
+    PK_TC_PAIR(X, E5M2, E4M3, 1, 0) PK_TC_PAIR(X, E5M2, E3M2, 1, 4) \
+    PK_TC_PAIR(X, E5M2, E2M3, 1, 3) PK_TC_PAIR(X, E5M2, E2M1, 1, 5) \
+    PK_TC_PAIR(X, E3M2, E4M3, 4, 0) PK_TC_PAIR(X, E3M2, E5M2, 4, 1) \
+    PK_TC_PAIR(X, E3M2, E2M3, 4, 3) PK_TC_PAIR(X, E3M2, E2M1, 4, 5) \
+    PK_TC_PAIR(X, E2M3, E4M3, 3, 0) PK_TC_PAIR(X, E2M3, E5M2, 3, 1) \
+    PK_TC_PAIR(X, E2M3, E3M2, 3, 4) PK_TC_PAIR(X, E2M3, E2M1, 3, 5) \
+    PK_TC_PAIR(X, E2M1, E4M3, 5, 0) PK_TC_PAIR(X, E2M1, E5M2, 5, 1) \
+    PK_TC_PAIR(X, E2M1, E3M2, 5, 4) PK_TC_PAIR(X, E2M1, E2M3, 5, 3)
 #define PK_TC_FORMS(X) \
-    X(PK_TC_F16_F32, FP16, FP32, "f16", 1, 0, 16) \
-    X(PK_TC_F16_F16, FP16, FP16, "f16", 0, 0, 16) \
-    X(PK_TC_BF16_F32, BF16, FP32, "f16", 1, 1, 16) \
-    X(PK_TC_TF32_F32, TF32, FP32, "tf32", 1, 2, 8) \
-    X(PK_TC_E4M3_F32, E4M3, FP32, "f8f6f4", 1, 0, 32) \
-    X(PK_TC_E4M3_F16, E4M3, FP16, "f8f6f4", 0, 0, 32) \
-    X(PK_TC_E5M2_F32, E5M2, FP32, "f8f6f4", 1, 1, 32) \
-    X(PK_TC_E5M2_F16, E5M2, FP16, "f8f6f4", 0, 1, 32) \
-    X(PK_TC_S8_S32, INT8, S32, "i8", 2, 1, 32) \
-    X(PK_TC_U8_S32, UINT8, S32, "i8", 2, 0, 32)
+    X(PK_TC_F16_F32, FP16, FP16, FP32, "f16", 1, 0, 0, 16) \
+    X(PK_TC_F16_F16, FP16, FP16, FP16, "f16", 0, 0, 0, 16) \
+    X(PK_TC_BF16_F32, BF16, BF16, FP32, "f16", 1, 1, 1, 16) \
+    X(PK_TC_TF32_F32, TF32, TF32, FP32, "tf32", 1, 2, 2, 8) \
+    X(PK_TC_E4M3_F32, E4M3, E4M3, FP32, "f8f6f4", 1, 0, 0, 32) \
+    X(PK_TC_E4M3_F16, E4M3, E4M3, FP16, "f8f6f4", 0, 0, 0, 32) \
+    X(PK_TC_E5M2_F32, E5M2, E5M2, FP32, "f8f6f4", 1, 1, 1, 32) \
+    X(PK_TC_E5M2_F16, E5M2, E5M2, FP16, "f8f6f4", 0, 1, 1, 32) \
+    X(PK_TC_E3M2_F32, E3M2, E3M2, FP32, "f8f6f4", 1, 4, 4, 32) \
+    X(PK_TC_E3M2_F16, E3M2, E3M2, FP16, "f8f6f4", 0, 4, 4, 32) \
+    X(PK_TC_E2M3_F32, E2M3, E2M3, FP32, "f8f6f4", 1, 3, 3, 32) \
+    X(PK_TC_E2M3_F16, E2M3, E2M3, FP16, "f8f6f4", 0, 3, 3, 32) \
+    X(PK_TC_E2M1_F32, E2M1, E2M1, FP32, "f8f6f4", 1, 5, 5, 32) \
+    X(PK_TC_E2M1_F16, E2M1, E2M1, FP16, "f8f6f4", 0, 5, 5, 32) \
+    X(PK_TC_S8_S32, INT8, INT8, S32, "i8", 2, 1, 1, 32) \
+    X(PK_TC_U8_S32, UINT8, UINT8, S32, "i8", 2, 0, 0, 32) \
+    PK_TC_PAIRS(X)
+
+/* PK_TC_SCALED lists the block-scaled tcgen05.mma forms (kind::mxf8f6f4, mxf4,
+ * mxf4nvf4 with .block_scale; D fp32): X(kind, in, scale, block, ptx, vec, abfmt,
+ * sfmt, k). `ptx` is the .kind qualifier, `vec` the .scale_vec qualifier (scale
+ * factors a row per instruction: k / block), abfmt the descriptor's code of A's and
+ * B's format, sfmt its scale type (PTX ISA, tcgen05.mma "Instruction descriptor format
+ * for .kind::mxf8f6f4, .kind::mxf4 and .kind::mxf4nvf4": kind::mxf8f6f4 as f8f6f4
+ * above; kind::mxf4 and mxf4nvf4 e2m1 1; scale type ue4m3 0, ue8m0 1). kind::mxf4's
+ * k = 64 e2m1 are 32 bytes of a row, two elements a byte. */
+#define PK_TC_SCALED(X) \
+    X(PK_TCS_MX_E4M3, E4M3, UE8M0, 32, "mxf8f6f4", "1X", 0, 1, 32) \
+    X(PK_TCS_MX_E5M2, E5M2, UE8M0, 32, "mxf8f6f4", "1X", 1, 1, 32) \
+    X(PK_TCS_MX_E3M2, E3M2, UE8M0, 32, "mxf8f6f4", "1X", 4, 1, 32) \
+    X(PK_TCS_MX_E2M3, E2M3, UE8M0, 32, "mxf8f6f4", "1X", 3, 1, 32) \
+    X(PK_TCS_MX_E2M1, E2M1, UE8M0, 32, "mxf8f6f4", "1X", 5, 1, 32) \
+    X(PK_TCS_MXF4, E2M1, UE8M0, 32, "mxf4", "2X", 1, 1, 64) \
+    X(PK_TCS_NVF4_UE8M0, E2M1, UE8M0, 16, "mxf4nvf4", "4X", 1, 1, 64) \
+    X(PK_TCS_NVF4_UE4M3, E2M1, UE4M3, 16, "mxf4nvf4", "4X", 1, 0, 64)
 
 /* PK_WG_KINDS lists the wgmma.mma_async kinds (m64nNkK, A and B from shared memory;
  * cuda/wgmma.cuh holds their types). */
@@ -81,22 +123,37 @@
 
 #define PK_ENUM_ENTRY(kind, sp, m, n, k, in, acc, regs, types, sm) kind,
 #define PK_WG_ENUM_ENTRY(kind) kind,
-#define PK_TC_ENUM_ENTRY(kind, in, acc, ptx, dfmt, abfmt, k) kind,
+/* PK_TC_PAIR_FORMS: tcgen05.mma.cta_group::2 (a CTA pair of a cluster of 2, one thread of
+ * the first CTA issuing; m256: 128 rows of A and D in each CTA, B's N split in halves),
+ * as PK_TC_FORMS. */
+#define PK_TC_PAIR_FORMS(X) X(PK_TC2_F16_F32, FP16, FP16, FP32, "f16", 1, 0, 0, 16)
+
+#define PK_TC_ENUM_ENTRY(kind, in, inb, acc, ptx, dfmt, afmt, bfmt, k) kind,
+#define PK_TCS_ENUM_ENTRY(kind, in, scale, block, ptx, vec, abfmt, sfmt, k) kind,
 enum probe_kind {
     PK_MMA_FORMS(PK_ENUM_ENTRY)
     PK_WG_KINDS(PK_WG_ENUM_ENTRY)
     PK_TC_FORMS(PK_TC_ENUM_ENTRY)
+    PK_TC_SCALED(PK_TCS_ENUM_ENTRY)
+    PK_TC_PAIR_FORMS(PK_TC_ENUM_ENTRY)
     PK_COUNT
 };
 #undef PK_ENUM_ENTRY
 #undef PK_WG_ENUM_ENTRY
 #undef PK_TC_ENUM_ENTRY
+#undef PK_TCS_ENUM_ENTRY
 #define PK_IS_WGMMA(k) ((k) >= PK_WG_F16_F32 && (k) <= PK_WG_U8_S32)
 #define PK_IS_TCGEN05(k) ((k) >= PK_TC_F16_F32 && (k) < PK_COUNT)
+#define PK_IS_TC_SCALED(k) ((k) >= PK_TCS_MX_E4M3 && (k) <= PK_TCS_NVF4_UE4M3)
+#define PK_IS_TC_PAIR(k) ((k) == PK_TC2_F16_F32)
+#define PK_IS_TC_MIXED(k) ((k) >= PK_TC_E4M3xE5M2_F32 && (k) <= PK_TC_E2M1xE2M3_F16)
 /* The numerics kernels run wgmma m64n8 (8 cases a warpgroup, on D's diagonal) and
  * tcgen05.mma m128n16 (16 cases a CTA: N = 16 is M = 128's smallest). */
 #define PK_WG_NUMERICS_N 8
 #define PK_TC_NUMERICS_M 128
 #define PK_TC_NUMERICS_N 16
+/* The CTA pair's numerics kernel: m256n32 (N = 32: 16 columns of B in each CTA). */
+#define PK_TC2_NUMERICS_M 256
+#define PK_TC2_NUMERICS_N 32
 
 #endif

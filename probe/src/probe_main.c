@@ -8,7 +8,7 @@
 #include <time.h>
 #include "probe.h"
 
-enum { MAX_FORMS = 512, MAX_POINTS = 256 };
+enum { MAX_FORMS = 512, MAX_POINTS = 512 };
 
 static void usage(FILE *f)
 {
@@ -41,12 +41,13 @@ static int parse_u(const char *opt, const char *s, unsigned long long max,
 
 static void print_list(unsigned sm, const probe_form *forms, size_t n)
 {
-    printf("sm_%u (%s): %zu forms\n%-22s %-5s %-5s %-8s %s\n", sm,
+    printf("sm_%u (%s): %zu forms\n%-31s %-10s %-5s %-8s %s\n", sm,
            tc_arch_name(probe_arch_of_sm(sm)), n, "form", "in", "acc", "numerics", "timing");
     for (size_t i = 0; i < n; i++) {
-        char op[64];
+        char op[64], in[32];
         probe_form_op(&forms[i], op, sizeof op);
-        printf("%-22s %-5s %-5s %-8s %s\n", op, tc_fmt_get(forms[i].in)->name,
+        probe_form_in(&forms[i], in, sizeof in);
+        printf("%-31s %-10s %-5s %-8s %s\n", op, in,
                tc_fmt_get(forms[i].acc)->name, forms[i].numerics ? "yes" : "-",
                forms[i].timing ? "yes" : "-");
     }
@@ -71,21 +72,31 @@ static void short_name(const char *name, char *out, size_t size)
  * (four arrays) or one m x k + k x n + 2 m x n tile set per wgmma or tcgen05.mma. 0, or
  * -1 with a message. */
 static int run_form(const probe_form *f, size_t n, const uint32_t *a, const uint32_t *b,
-                    const uint32_t *c, uint32_t *d, uint32_t *ws, size_t ws_words)
+                    const uint32_t *c, const uint32_t *sa, const uint32_t *sb, uint32_t *d,
+                    uint32_t *ws, size_t ws_words)
 {
     char err[256];
     const size_t per = f->n, ninstr = n / per;
     int rc = 0;
     if (f->instr != TC_INSTR_MMA) {
         size_t mk = (size_t)f->m * f->k, kn = (size_t)f->k * f->n, mn = (size_t)f->m * f->n;
+        size_t nsf = f->kind ? f->k / f->block : 0;
         uint32_t *A = ws, *B = A + ninstr * mk, *C = B + ninstr * kn, *D = C + ninstr * mn;
-        if ((mk + kn + 2 * mn) * ninstr > ws_words)
+        uint32_t *SA = D + ninstr * mn, *SB = SA + ninstr * f->m * nsf;
+        if ((mk + kn + 2 * mn + (f->m + f->n) * nsf) * ninstr > ws_words)
             return -1;
         for (size_t t = 0; rc == 0 && t < ninstr; t++)
             if (probe_tile_pack(f, a + t * per * f->k, b + t * per * f->k, c + t * per, A + t * mk,
                                 B + t * kn, C + t * mn) != TC_OK)
                 rc = -1;
-        if (rc == 0 && probe_dev_tile(f, ninstr, A, B, C, D, err, sizeof err)) {
+        /* case j's scales on A's row j and B's column j; A's other rows are zero */
+        memset(SA, 0, ninstr * f->m * nsf * sizeof *SA);
+        for (size_t t = 0; nsf && t < ninstr; t++) {
+            memcpy(SA + t * f->m * nsf, sa + t * per * nsf, per * nsf * sizeof *SA);
+            memcpy(SB + t * f->n * nsf, sb + t * per * nsf, per * nsf * sizeof *SB);
+        }
+        if (rc == 0 && (nsf ? probe_dev_tile_scaled(f, ninstr, A, B, SA, SB, C, D, err, sizeof err)
+                            : probe_dev_tile(f, ninstr, A, B, C, D, err, sizeof err))) {
             fprintf(stderr, "tcsim-probe: %s\n", err);
             rc = -1;
         }
@@ -120,17 +131,19 @@ static int run_form(const probe_form *f, size_t n, const uint32_t *a, const uint
 static int numerics(const char *dir, const char *gpu, const probe_form *forms, size_t nf,
                     size_t cases, uint64_t seed, unsigned *failed)
 {
-    /* the most cases an instruction (tcgen05.mma m128n16), the largest k (mma.sp's), the
-     * largest tile set (tcgen05.mma m128n16k32) */
-    enum { MAX_PER = 16, MAX_K = 64, MAX_TILE = 128 * 32 + 32 * 16 + 2 * 128 * 16 };
+    /* the most cases an instruction (the CTA pair's tcgen05.mma m256n32), the largest k
+     * (mma.sp's and mxf4's), the most scratch words any form needs for 16 cases
+     * (tcgen05.mma m128n16k64 with its scale factors: more than half the pair's m256n32k16
+     * tiles, or two mma.sync's registers) */
+    enum { MAX_PER = 32, MAX_K = 64, MAX_SF = 4,
+           MAX_TILE16 = 128 * 64 + 64 * 16 + 2 * 128 * 16 + (128 + 16) * MAX_SF };
     size_t n = (cases + MAX_PER - 1) / MAX_PER * MAX_PER;
-    size_t ws_words =
-        n / MAX_PER *
-        (MAX_TILE > 4 * PROBE_LANES * PROBE_MAX_REGS ? MAX_TILE : 4 * PROBE_LANES * PROBE_MAX_REGS);
+    size_t ws_words = n / 16 * MAX_TILE16;
     uint32_t *a = malloc(n * MAX_K * sizeof *a), *b = malloc(n * MAX_K * sizeof *b);
     uint32_t *c = malloc(n * sizeof *c), *d = malloc(n * sizeof *d);
-    uint32_t *ws = malloc(ws_words * sizeof *ws);
-    int rc = a && b && c && d && ws ? 0 : -1;
+    uint32_t *ws = malloc(ws_words * sizeof *ws), *x = malloc(n * MAX_K * sizeof *x);
+    uint32_t *sa = malloc(n * MAX_SF * sizeof *sa), *sb = malloc(n * MAX_SF * sizeof *sb);
+    int rc = a && b && c && d && ws && x && sa && sb ? 0 : -1;
     char sub[1024];
     const probe_form *prev = NULL; /* the last form written */
     if (rc)
@@ -148,10 +161,25 @@ static int numerics(const char *dir, const char *gpu, const probe_form *forms, s
         }
         for (size_t i = 0; i < n; i++)
             probe_case(f->in, f->k, seed, i, a + i * f->k, b + i * f->k, c + i);
+        /* a mixed pair: b from the same case of B's format (a and c stay A's draw) */
+        for (size_t i = 0; f->mixed && i < n; i++) {
+            uint32_t unused_c;
+            probe_case(f->in_b, f->k, seed, i, x + i * f->k, b + i * f->k, &unused_c);
+        }
+        unsigned nsf = f->kind ? f->k / f->block : 0;
+        if (nsf > MAX_SF) {
+            fprintf(stderr, "tcsim-probe: %s: no room for its scale factors\n", op);
+            rc = -1;
+            break;
+        }
+        for (size_t i = 0; nsf && i < n; i++) {
+            probe_scales(f->scale, seed, i, 0, nsf, sa + i * nsf);
+            probe_scales(f->scale, seed, i, 1, nsf, sb + i * nsf);
+        }
         /* mma.sp: instruction t's cases keep 2:4 pattern t mod 6 of A (run_form) */
         for (size_t t = 0; f->sparse && t < n / f->n; t++)
             probe_sparsify(f, (unsigned)(t % PROBE_SP_PATTERNS), f->n, a + t * f->n * f->k);
-        if (run_form(f, n, a, b, c, d, ws, ws_words)) {
+        if (run_form(f, n, a, b, c, sa, sb, d, ws, ws_words)) {
             fprintf(stderr, "tcsim-probe: %s %s -> %s: no results (skipped)\n", op,
                     tc_fmt_get(f->in)->name, tc_fmt_get(f->acc)->name);
             ++*failed;
@@ -159,15 +187,20 @@ static int numerics(const char *dir, const char *gpu, const probe_form *forms, s
         }
         for (char *p = op; *p; p++)
             *p = *p == '.' ? '_' : *p;
-        if (snprintf(sub, sizeof sub, "%s/%s_%s", dir, op, tc_fmt_get(f->in)->name) >=
-            (int)sizeof sub) {
+        char in[32];
+        probe_form_in(f, in, sizeof in);
+        for (char *p = in; *p; p++)
+            *p = *p == '.' ? '_' : *p;
+        if (snprintf(sub, sizeof sub, "%s/%s_%s", dir, op, in) >= (int)sizeof sub) {
             fprintf(stderr, "tcsim-probe: %s: path too long\n", dir);
             rc = -1;
             break;
         }
         /* the fp32 and fp16 accumulators of a shape share its cases: inputs once */
         int first = !prev || prev->instr != f->instr || prev->m != f->m || prev->n != f->n ||
-                    prev->k != f->k || prev->in != f->in || prev->sparse != f->sparse;
+                    prev->k != f->k || prev->in != f->in || prev->sparse != f->sparse ||
+                    probe_fmt_b(prev) != probe_fmt_b(f) || prev->kind != f->kind ||
+                    prev->scale != f->scale;
         /* mma.sp: the kept k/2 terms of a and b, in k order (the dense arithmetic over
          * them is the contract's), and which they were */
         probe_form wf = *f;
@@ -183,11 +216,13 @@ static int numerics(const char *dir, const char *gpu, const probe_form *forms, s
             }
         }
         rc = probe_write_vectors(sub, gpu, &wf, cases, a, b, c, d, first);
+        if (rc == 0 && first && nsf)
+            rc = probe_write_scales(sub, gpu, f, cases, sa, sb);
         if (rc == 0 && first && f->sparse)
             rc = probe_write_sparse(sub, gpu, f, cases);
         prev = f;
     }
-    free(a), free(b), free(c), free(d), free(ws);
+    free(a), free(b), free(c), free(d), free(ws), free(x), free(sa), free(sb);
     return rc;
 }
 

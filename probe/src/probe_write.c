@@ -56,8 +56,9 @@ int probe_write_vectors(const char *dir, const char *gpu, const probe_form *f, s
         snprintf(name, sizeof name, "a_%s_%s.txt", gpu, in);
         if (write_rows(dir, name, f->in, n, f->k, a))
             return -1;
-        snprintf(name, sizeof name, "b_%s_%s.txt", gpu, in);
-        if (write_rows(dir, name, f->in, n, f->k, b))
+        tc_fmt fb = probe_fmt_b(f);
+        snprintf(name, sizeof name, "b_%s_%s.txt", gpu, tc_fmt_get(fb)->name);
+        if (write_rows(dir, name, fb, n, f->k, b))
             return -1;
         /* c as the probe drew it: fp32 for the float accumulators, s32 for s32 */
         tc_fmt cf = f->acc == TC_FMT_S32 ? TC_FMT_S32 : TC_FMT_FP32;
@@ -67,6 +68,38 @@ int probe_write_vectors(const char *dir, const char *gpu, const probe_form *f, s
     }
     snprintf(name, sizeof name, "d_%s_%s.txt", gpu, tc_fmt_get(f->acc)->name);
     return write_rows(dir, name, f->acc, n, 1, d);
+}
+
+/* dir/<p>_<gpu><suffix>.txt: n lines of per scale patterns of s, or (s NULL) the line
+ * `word`. */
+static int write_sf(const char *dir, const char *p, const char *gpu, const char *suffix,
+                    size_t n, unsigned per, const uint32_t *s, const char *word)
+{
+    char path[1024];
+    if (snprintf(path, sizeof path, "%s/%s_%s%s.txt", dir, p, gpu, suffix) >= (int)sizeof path)
+        return say(dir, "path too long");
+    FILE *out = fopen(path, "w");
+    if (!out)
+        return say(path, strerror(errno));
+    for (size_t i = 0; s && i < n; i++)
+        for (unsigned j = 0; j < per; j++)
+            fprintf(out, "%02x%c", (unsigned)s[i * per + j], j + 1 < per ? ' ' : '\n');
+    if (!s)
+        fprintf(out, "%s\n", word);
+    return fclose(out) == 0 ? 0 : say(path, "cannot write");
+}
+
+int probe_write_scales(const char *dir, const char *gpu, const probe_form *f, size_t n,
+                       const uint32_t *sa, const uint32_t *sb)
+{
+    char suffix[32];
+    snprintf(suffix, sizeof suffix, "_%s", tc_fmt_get(f->scale)->name);
+    unsigned nsf = f->k / f->block;
+    return write_sf(dir, "sa", gpu, suffix, n, nsf, sa, NULL) ||
+                   write_sf(dir, "sb", gpu, suffix, n, nsf, sb, NULL) ||
+                   write_sf(dir, "kind", gpu, "", 0, 0, NULL, f->kind)
+               ? -1
+               : 0;
 }
 
 int probe_write_sparse(const char *dir, const char *gpu, const probe_form *f, size_t cases)
@@ -102,7 +135,9 @@ int probe_write_header(const char *path, const probe_gpu *g, const char *date, u
 /* The model's prediction of a point under record r (tc_bench_mma / tc_bench_async). */
 static tc_status predict(const tc_gpu_timing *r, const probe_point *p, tc_bench_result *out)
 {
-    tc_mma_op op = {p->f.m, p->f.n, p->f.k, p->f.in, p->f.acc, p->f.sparse};
+    /* a CTA pair's point is each SM's half: the model's cta_group 2 (tcsim_timing.h) */
+    tc_mma_op op = {p->f.pair ? p->f.m / 2 : p->f.m, p->f.n, p->f.k, p->f.in, p->f.acc,
+                    p->f.sparse};
     if (p->f.instr == TC_INSTR_MMA)
         return tc_bench_mma(r, &op, p->warps, p->ilp, p->iters, out);
     return tc_bench_async(r, &op, p->f.instr, p->warps, p->ilp, p->iters, out);
@@ -291,7 +326,7 @@ int probe_write_record(FILE *out, const char *name, const probe_gpu *g,
     for (size_t i = 0; i < sizeof kv / sizeof kv[0]; i++)
         fprintf(out, "%s %s %s%u", i % 4 == 3 ? " \\\n   " : "", kv[i].key,
                 r.uncalibrated & key_bit(kv[i].key) ? "~" : "", kv[i].v);
-    fprintf(out, "\n# %-28s %5s %3s %10s %10s %10s %10s\n", "point (in>acc)", "warps", "ilp",
+    fprintf(out, "\n# %-35s %5s %3s %10s %10s %10s %10s\n", "point (in>acc)", "warps", "ilp",
             "cyc/iter", "model", "FMA/clk/SM", "model");
     for (size_t i = 0; i < n; i++) {
         const probe_point *p = &pts[i];
@@ -301,16 +336,17 @@ int probe_write_record(FILE *out, const char *name, const probe_gpu *g,
         probe_form_op(&p->f, op, sizeof op);
         snprintf(fmts, sizeof fmts, "%s>%s", tc_fmt_get(p->f.in)->name,
                  tc_fmt_get(p->f.acc)->name);
-        uint64_t fmas = (uint64_t)probe_form_tiles(&p->f) * p->f.m * p->f.n * p->f.k * p->ilp *
+        uint64_t fmas = (uint64_t)probe_form_tiles(&p->f) * (p->f.pair ? p->f.m / 2 : p->f.m) *
+                        p->f.n * p->f.k * p->ilp *
                         p->iters *
                         (p->f.instr == TC_INSTR_MMA ? p->warps : p->warps / 4);
         double lat = (double)p->cycles / p->iters, thr = p->cycles ? (double)fmas / p->cycles : 0;
         if (predict(&r, p, &b) == TC_OK)
-            fprintf(out, "# %-17s %-10s %5u %3u %10.1f %10.1f %10.1f %10.1f\n", op,
+            fprintf(out, "# %-24s %-10s %5u %3u %10.1f %10.1f %10.1f %10.1f\n", op,
                     fmts, p->warps, p->ilp, lat, b.latency_x10 / 10.0,
                     thr, b.fma_per_clk_x10 / 10.0);
         else
-            fprintf(out, "# %-17s %-10s %5u %3u %10.1f %10s %10.1f %10s\n", op,
+            fprintf(out, "# %-24s %-10s %5u %3u %10.1f %10s %10.1f %10s\n", op,
                     fmts, p->warps, p->ilp, lat, "-", thr, "-");
     }
     return ferror(out) ? -1 : 0;

@@ -20,6 +20,11 @@ grep -qE '^mma\.m16n8k32 +e4m3 +fp32 +yes' "$work/list89.txt" || bad "sm_89 lack
 grep -qE '^wgmma\.m64n256k16 +fp16 +fp32 +- +yes$' "$work/list90.txt" || bad "sm_90 lacks wgmma"
 grep -qE '^tcgen05\.m128n256k16 +bf16 +fp32' "$work/list100.txt" || bad "sm_100 lacks tcgen05"
 grep -q wgmma "$work/list100.txt" && bad "sm_100 lists wgmma"
+grep -qE '^tcgen05\.m128n16k32 +e2m1 +fp16 +yes +-$' "$work/list100.txt" || bad "sm_100 lacks fp4 f8f6f4"
+grep -qE '^tcgen05\.m128n16k32 +e4m3xe2m1 +fp32 +yes +-$' "$work/list100.txt" || bad "sm_100 lacks a mixed pair"
+grep -qE '^tcgen05\.mxf4nvf4\.m128n16k64 +e2m1\.ue4m3 +fp32 +yes +-$' "$work/list100.txt" ||
+    bad "sm_100 lacks mxf4nvf4"
+[ "$(grep -c '^tcgen05\.mxf' "$work/list100.txt")" = 8 ] || bad "sm_100: not the 8 block-scaled forms"
 "$probe" --list --sm 61 2>"$work/err" >/dev/null; [ $? = 2 ] && grep -q "sm_61\|--sm 61" "$work/err" || bad "--sm 61 not refused"
 "$probe" --bogus x 2>"$work/err"; [ $? = 2 ] && grep -q "unknown option '--bogus'" "$work/err" || bad "--bogus"
 "$probe" --out "$work/x" --cases 0 2>"$work/err"; [ $? = 2 ] || bad "--cases 0 accepted"
@@ -85,8 +90,30 @@ for dir in "$out"/vectors/tcgen05_*/; do
     "$tcsim" vectors "$dir" --instr tcgen05 >>"$work/vec100.txt" 2>&1 ||
         { bad "tcsim vectors on the canned B200's $(basename "$dir"):"; cat "$work/vec100.txt"; }
 done
-[ "$(grep -c 'blackwell_tcgen05_' "$work/vec100.txt")" = 10 ] ||
-    bad "not the 10 tcgen05 sets read back: $(cat "$work/vec100.txt")"
+# 16 one-format sets (fp16, e4m3, e5m2, e3m2, e2m3, e2m1 with both accumulators, bf16,
+# tf32, int8, uint8), the 40 mixed kind::f8f6f4 sets, 8 block-scaled ones and the CTA
+# pair's fp16 -> fp32 (m256n32, 32 cases an instruction)
+[ "$(grep -c 'blackwell_tcgen05_' "$work/vec100.txt")" = 65 ] ||
+    bad "not the 65 tcgen05 sets read back: $(cat "$work/vec100.txt")"
+[ -f "$out/vectors/tcgen05_pair_m256n32k16_fp16/d_B200_fp32.txt" ] || bad "no CTA pair set"
+grep -qE '^# tcgen05\.pair\.m256n256k16 +fp16>fp32 +16 +4 ' "$out/timing.txt" ||
+    bad "no CTA pair timing point"
+grep -qE '^e2m1xe3m2_fp16 +blackwell_tcgen05_e2m1xe3m2_fp16 +32 +400 +400 +0$' "$work/vec100.txt" ||
+    bad "no mixed pair read back"
+grep -qE '^e2m1_fp32 +blackwell_tcgen05_mxf4nvf4_e2m1_ue4m3_fp32 +64 +400 +400 +0$' \
+    "$work/vec100.txt" || bad "no mxf4nvf4 set read back"
+grep -qE '^e3m2_fp32 +blackwell_tcgen05_mxf8f6f4_e3m2_fp32 +32 +400 +400 +0$' "$work/vec100.txt" ||
+    bad "no mxf8f6f4 set read back"
+sdir="$out/vectors/tcgen05_mxf4_m128n16k64_e2m1_ue8m0"
+[ "$(head -1 "$sdir/sa_B200_ue8m0.txt" | wc -w)" = 2 ] && [ "$(cat "$sdir/kind_B200.txt")" = mxf4 ] ||
+    bad "mxf4's scale files: not 2 scales a case, or not its kind"
+# a scaled set without its kind, or with a scale that is no ue8m0 pattern: refused (2)
+cp -r "$sdir" "$work/nokind" && rm "$work/nokind/kind_B200.txt"
+"$tcsim" vectors "$work/nokind" --instr tcgen05 >/dev/null 2>"$work/err"
+[ $? = 2 ] && grep -q 'kind_B200.txt' "$work/err" || bad "a scaled set without kind_ accepted"
+cp -r "$sdir" "$work/badsf" && sed -i '3s/^[0-9a-f]*/1ff/' "$work/badsf/sb_B200_ue8m0.txt"
+"$tcsim" vectors "$work/badsf" --instr tcgen05 >/dev/null 2>"$work/err"
+[ $? = 2 ] && grep -q 'sb_B200_ue8m0.txt:3:' "$work/err" || bad "a 9-bit ue8m0 scale accepted"
 grep -qE '^int8_s32 +blackwell_tcgen05_int8_s32 +32 +400 +400 +0$' "$work/vec100.txt" ||
     bad "no tcgen05 integer set read back"
 grep -qE '^# tcgen05\.m128n256k32 +e4m3>fp32 +16 +4 ' "$out/timing.txt" || bad "no tcgen05 point in the table"
@@ -100,8 +127,17 @@ t1=$("$tcsim" timing --params "$out/timing.txt" --arch b200 --op tcgen05.m128n25
 [ -n "$t0" ] && [ "$t1" = $((t0 + 8)) ] || bad "tcgen05 latency under the record: $t1, not $t0 + 8"
 PROBE_CANNED_SM=100 PROBE_CANNED_FLIP=1 "$canned" --out "$work/flip100" --cases 64 --iters 10 \
     >/dev/null || bad "flipped canned B200 run exited $?"
-"$tcsim" vectors "$work/flip100/vectors/tcgen05_m128n16k16_bf16" --instr tcgen05 >/dev/null 2>&1
-[ $? = 1 ] || bad "a flipped tcgen05 result went unnoticed"
+for set in tcgen05_m128n16k16_bf16 tcgen05_m128n16k32_e4m3xe2m1 tcgen05_pair_m256n32k16_fp16 \
+           tcgen05_mxf4nvf4_m128n16k64_e2m1_ue8m0 tcgen05_mxf8f6f4_m128n16k32_e2m3_ue8m0; do
+    "$tcsim" vectors "$work/flip100/vectors/$set" --instr tcgen05 >"$work/flip.txt" 2>&1
+    [ $? = 1 ] || bad "a flipped $set result went unnoticed"
+done
+# the differing case as `tcsim dot` input (the scales between b and c) gives the model's d
+line=$(sed -n '/input of/{n;p;q}' "$work/flip.txt")
+want=$(sed -n 's/.*case [0-9]*: model \([0-9a-f]*\),.*/\1/p' "$work/flip.txt" | head -1)
+got=$(echo "$line" | "$tcsim" dot --arch blackwell --instr tcgen05 --in e2m3 --out fp32 \
+      --kind mxf8f6f4 --scale ue8m0 2>&1)
+[ -n "$want" ] && [ "$got" = "$want" ] || bad "the flipped mxf8f6f4 case through tcsim dot: $got, not $want"
 
 # probe/run.sh end to end on the canned device: the probe, then tcsim on what it wrote.
 PROBE_CANNED_SM=89 TCSIM_PROBE="$canned" TCSIM="$tcsim" \

@@ -3,7 +3,8 @@
 # ptxas for every target CMake chose (sm_70 to sm_100a that nvcc offers), one at a time
 # so that a failure names its target; sm_100a without a warning, and its PTX holding
 # every tcgen05.mma kind (a wrong feature guard in tcgen05.cuh would compile them out
-# silently). No GPU needed; skipped (77) without nvcc.
+# silently; the block-scaled kinds with their .scale_vec). No GPU needed; skipped (77)
+# without nvcc.
 nvcc=$1; cu=$2; work=$3; gencodes=$4
 if [ -z "$nvcc" ] || [ ! -x "$nvcc" ]; then
     echo "SKIP: nvcc not found (the CUDA toolkit is not a Debian package)"; exit 77
@@ -26,11 +27,15 @@ if [ -f "$work/sm_100a.log" ]; then
     grep -i warning "$work/sm_100a.log" && { echo "FAIL: sm_100a compiles with warnings"; fail=1; }
     if "$nvcc" -std=c++17 -O2 -arch=sm_100a -I"$(dirname "$cu")/../src" -ptx "$cu" \
         -o "$work/sm_100a.ptx" 2>"$work/sm_100a.ptx.log"; then
-        for k in f16 tf32 f8f6f4 i8; do
+        for k in f16 tf32 f8f6f4 i8 mxf8f6f4.block_scale.scale_vec::1X \
+                 mxf4.block_scale.scale_vec::2X mxf4nvf4.block_scale.scale_vec::4X; do
             grep -q "tcgen05\.mma\.cta_group::1\.kind::$k " "$work/sm_100a.ptx" ||
                 { echo "FAIL: sm_100a's PTX has no tcgen05.mma kind::$k"; fail=1; }
         done
-        for op in alloc dealloc relinquish_alloc_permit commit ld st wait::ld wait::st; do
+        grep -q "tcgen05\.mma\.cta_group::2\.kind::f16 " "$work/sm_100a.ptx" ||
+            { echo "FAIL: sm_100a's PTX has no tcgen05.mma.cta_group::2"; fail=1; }
+        for op in alloc.cta_group::2 dealloc.cta_group::2 commit.cta_group::2 \
+                  alloc dealloc relinquish_alloc_permit commit ld st wait::ld wait::st; do
             grep -q "tcgen05\.$op" "$work/sm_100a.ptx" ||
                 { echo "FAIL: sm_100a's PTX has no tcgen05.$op"; fail=1; }
         done

@@ -8,12 +8,13 @@
 #include <string.h>
 #include "probe.h"
 #include "check.h"
+#include "probe_kinds.h"
 #include "tcsim_timing.h"
 
 
 static probe_form form(unsigned k, tc_fmt in, tc_fmt acc)
 {
-    probe_form f = {TC_INSTR_MMA, 0, 16, 8, k, in, acc, 80, 1, 1};
+    probe_form f = {TC_INSTR_MMA, 0, 16, 8, k, in, acc, 80, 1, 1, 0, in, NULL, TC_FMT_COUNT, 0, 0};
     return f;
 }
 
@@ -235,21 +236,38 @@ static void forms(void)
             dense += !fs[i].sparse;
         }
     CHECK_COND(dense == 24);
-    /* sm_100's tcgen05.mma: numerics at m128n16 for the kinds of PK_TC_FORMS, timing for
-     * every N of fp16 -> fp32 and N = 256 of each; fp6 and fp4 (kind::f8f6f4's 8-bit
-     * containers) neither */
+    /* sm_100's tcgen05.mma: numerics at m128n16 for the kinds of PK_TC_FORMS and
+     * PK_TC_SCALED, timing for every N of fp16 -> fp32 and N = 256 of each one-format
+     * kind; the mixed pairs and block-scaled kinds at N = 16 only, numerics only */
     nf = probe_forms(100, fs, 512);
-    size_t tc_num = 0, tc_time = 0, f6f4 = 0;
+    size_t tc_num = 0, tc_time = 0, f6f4 = 0, pairs = 0, scaled = 0, pair2 = 0;
     for (size_t i = 0; i < nf; i++) {
         const probe_form *f = &fs[i];
         if (f->instr != TC_INSTR_TCGEN05)
             continue;
+        if (f->pair) { /* the CTA pair's m256n32 (numerics and timing) and m256n256 */
+            CHECK_COND(f->m == 256 && f->in == TC_FMT_FP16 && f->acc == TC_FMT_FP32 &&
+                       f->timing && f->numerics == (f->n == 32) && probe_kind(f) == PK_TC2_F16_F32);
+            pair2 += f->n == 32 ? 1 : f->n == 256 ? 10 : 100;
+            continue;
+        }
         CHECK_COND(f->m == 128 && f->sm == 100);
         CHECK_COND(f->numerics == (f->n == 16 && probe_kind(f) >= 0));
         tc_num += (size_t)f->numerics;
         tc_time += (size_t)f->timing;
-        if (f->in == TC_FMT_E3M2 || f->in == TC_FMT_E2M3 || f->in == TC_FMT_E2M1)
-            f6f4 += (size_t)(f->numerics || f->timing || probe_kind(f) >= 0);
+        if (!f->mixed && !f->kind &&
+            (f->in == TC_FMT_E3M2 || f->in == TC_FMT_E2M3 || f->in == TC_FMT_E2M1))
+            f6f4 += (size_t)(f->numerics && f->k == 32);
+        if (f->mixed) {
+            CHECK_COND(f->n == 16 && f->numerics && !f->timing && f->in_b != f->in);
+            pairs++;
+        }
+        if (f->kind) {
+            CHECK_COND(f->n == 16 && f->numerics && !f->timing && f->acc == TC_FMT_FP32);
+            CHECK_COND(f->k == (strcmp(f->kind, "mxf8f6f4") ? 64u : 32u) &&
+                       f->block == (strcmp(f->kind, "mxf4nvf4") ? 32u : 16u));
+            scaled++;
+        }
         if (f->n == 16 && f->in == TC_FMT_FP16 && f->acc == TC_FMT_FP32)
             CHECK_COND(f->numerics && f->timing && f->k == 16);
         if (f->n == 256 && f->in == TC_FMT_TF32)
@@ -257,16 +275,33 @@ static void forms(void)
         if (f->n == 64 && f->in == TC_FMT_BF16)
             CHECK_COND(!f->timing && !f->numerics);
     }
-    /* fp16 (two accumulators), bf16, tf32, e4m3 and e5m2 (two each), int8, uint8 */
-    CHECK_COND(tc_num == 10 && f6f4 == 0);
-    CHECK_COND(tc_time == 10 + 4); /* N = 256 of the 10, and fp16 -> fp32's N 16..128 */
+    /* fp16 (two accumulators), bf16, tf32, e4m3, e5m2, e3m2, e2m3 and e2m1 (two each),
+     * int8, uint8; the 20 ordered pairs of distinct f8f6f4 formats with two accumulators;
+     * mxf8f6f4 of the 5 formats, mxf4, and mxf4nvf4 with ue8m0 and ue4m3 */
+    CHECK_COND(f6f4 == 6 && pairs == 40 && scaled == 8 && pair2 == 11);
+    CHECK_COND(tc_num == 16 + 40 + 8);
+    probe_form mx = {TC_INSTR_TCGEN05, 0, 128, 16, 64, TC_FMT_E2M1, TC_FMT_FP32, 100, 1, 0,
+                     0, TC_FMT_E2M1, "mxf4nvf4", TC_FMT_UE4M3, 16, 0};
+    CHECK_COND(probe_kind(&mx) == PK_TCS_NVF4_UE4M3);
+    mx.block = 32;
+    CHECK_COND(probe_kind(&mx) == -1); /* the model has no such row, nor the table */
+    probe_form pair = {TC_INSTR_TCGEN05, 0, 128, 16, 32, TC_FMT_E2M1, TC_FMT_FP16, 100, 1, 0,
+                       1, TC_FMT_E3M2, NULL, TC_FMT_COUNT, 0, 0};
+    CHECK_COND(probe_kind(&pair) == PK_TC_E2M1xE3M2_F16);
+    char in[32];
+    probe_form_in(&pair, in, sizeof in);
+    CHECK_COND(!strcmp(in, "e2m1xe3m2"));
+    probe_form_in(&mx, in, sizeof in);
+    CHECK_COND(!strcmp(in, "e2m1.ue4m3"));
+    CHECK_COND(tc_time == 16 + 4); /* N = 256 of the 16, and fp16 -> fp32's N 16..128 */
 }
 
 /* A tcgen05.mma m128n16's tiles: case j is row j of A (128 x k), column j of B (k x 16)
  * and C[j][j]; rows 16.. of A and the rest of C zero; D's diagonal read back. */
 static void tcgen05_tiles(void)
 {
-    probe_form f = {TC_INSTR_TCGEN05, 0, 128, 16, 32, TC_FMT_E4M3, TC_FMT_FP32, 100, 1, 1};
+    probe_form f = {TC_INSTR_TCGEN05, 0, 128, 16, 32, TC_FMT_E4M3, TC_FMT_FP32, 100, 1, 1,
+                    0, TC_FMT_E4M3, NULL, TC_FMT_COUNT, 0, 0};
     static uint32_t a[16 * 32], b[16 * 32], c[16], A[128 * 32], B[32 * 16], C[128 * 16];
     uint32_t d[16];
     for (unsigned j = 0; j < 16; j++) {
@@ -379,8 +414,55 @@ static void record_h200(void)
     }
 }
 
+/* The shared-memory rows of kind::f8f6f4's fp6 and fp4 and of mxf4, worked by hand from
+ * the PTX ISA's packing figures: e2m1 elements 3, 0xa, 1, 0xf, then zeros, pack into
+ * bytes 0xa3, 0xf1 and 0 up to byte 7, bytes 8..15 padding; e3m2 0x3f, 0x01, 0x2a, zeros:
+ * the bit stream 0x3f | 0x01 << 6 | 0x2a << 12 is bytes 0x7f, 0xa0, 0x02; mxf4's packed
+ * e2m1 (every other element of x: stride 2) 3, 0xa, 1, 0xf -> 0xa3, 0xf1; e4m3 as it is. */
+static void smem_bytes(void)
+{
+    uint32_t x[32] = {3, 0xa, 1, 0xf}, y[32] = {0x3f, 0x01, 0x2a}, out[32];
+    CHECK_COND(probe_smem_row(TC_FMT_E2M1, 0, x, 32, 1, out) == 32);
+    CHECK_COND(out[0] == 0xa3 && out[1] == 0xf1 && out[2] == 0 && out[8] == 0 && out[15] == 0);
+    x[16] = 0x7; /* the second group's first element: byte 16 */
+    CHECK_COND(probe_smem_row(TC_FMT_E2M1, 0, x, 32, 1, out) == 32 && out[16] == 0x07);
+    CHECK_COND(probe_smem_row(TC_FMT_E3M2, 0, y, 32, 1, out) == 32);
+    CHECK_COND(out[0] == 0x7f && out[1] == 0xa0 && out[2] == 0x02 && out[3] == 0 && out[12] == 0);
+    y[15] = 0x3f; /* element 15: bits 90..95, byte 11's bits 2..7 (0xfc); byte 12 pads */
+    CHECK_COND(probe_smem_row(TC_FMT_E2M3, 0, y, 16, 1, out) == 16 && out[11] == 0xfc &&
+               out[12] == 0);
+    const uint32_t p[8] = {3, 9, 0xa, 9, 1, 9, 0xf, 9};
+    CHECK_COND(probe_smem_row(TC_FMT_E2M1, 1, p, 4, 2, out) == 2 && out[0] == 0xa3 && out[1] == 0xf1);
+    const uint32_t e[2] = {0xab, 0x01};
+    CHECK_COND(probe_smem_row(TC_FMT_E4M3, 0, e, 2, 1, out) == 2 && out[0] == 0xab && out[1] == 1);
+}
+
+/* Scale factors: near 1 (ue8m0 123..131, ue4m3 0x18..0x58: 2^-4 .. 2^4), the extremes
+ * only in cases 7 mod 8; a case's draw repeats, A's and B's differ. */
+static void scales(void)
+{
+    int ends = 0, differ = 0;
+    for (size_t i = 0; i < 64; i++) {
+        uint32_t s[4], t[4], u[4];
+        probe_scales(TC_FMT_UE8M0, 5, i, 0, 4, s);
+        probe_scales(TC_FMT_UE8M0, 5, i, 0, 4, t);
+        probe_scales(TC_FMT_UE4M3, 5, i, 1, 4, u);
+        for (unsigned j = 0; j < 4; j++) {
+            CHECK_COND(s[j] == t[j]);
+            int near8 = s[j] >= 123 && s[j] <= 131, near4 = u[j] >= 0x18 && u[j] <= 0x58;
+            CHECK_COND(i % 8 == 7 || (near8 && near4));
+            ends += !near8 || !near4;
+        }
+        probe_scales(TC_FMT_UE8M0, 5, i, 1, 4, t);
+        differ += memcmp(s, t, sizeof s) != 0;
+    }
+    CHECK_COND(ends > 0 && differ > 32);
+}
+
 int main(void)
 {
+    smem_bytes();
+    scales();
     record();
     record_h200();
     fragments();
