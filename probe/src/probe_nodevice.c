@@ -26,6 +26,15 @@ int probe_dev_tile(const probe_form *f, size_t ntiles, const uint32_t *A, const 
     return -1;
 }
 
+int probe_dev_tile_scaled(const probe_form *f, size_t ntiles, const uint32_t *A,
+                          const uint32_t *B, const uint32_t *SA, const uint32_t *SB,
+                          const uint32_t *C, uint32_t *D, char *err, size_t size)
+{
+    (void)f, (void)ntiles, (void)A, (void)B, (void)SA, (void)SB, (void)C, (void)D;
+    snprintf(err, size, "built without CUDA");
+    return -1;
+}
+
 int probe_dev_time(const probe_form *f, unsigned warps, unsigned ilp, unsigned iters,
                    uint64_t *cycles, char *err, size_t size)
 {
