@@ -71,7 +71,7 @@ run 0 "" list
 grep -qE "^ampere +mma +b1 +s32 +and.popc " out.txt || fail "tcsim list lacks ampere b1 and.popc"
 grep -qE "^turing +mma +int8xuint8 +s32 +int " out.txt || fail "tcsim list lacks turing int8 x uint8"
 grep -qE "^turing +mma +b1 +s32 +and.popc" out.txt && fail "tcsim list shows and.popc on turing"
-grep -qE "formats:.* s32 b1$" out.txt || fail "tcsim list formats: $(grep formats out.txt)"
+grep -qE "formats:.* s32 fp64 b1$" out.txt || fail "tcsim list formats: $(grep formats out.txt)"
 run 0 "" list --forms
 head -1 out.txt | grep -qE "^arch +instr +form +out +source$" || fail "list --forms header: $(head -1 out.txt)"
 grep -qE "^ampere +mma +fp16 +fp32 +vectors a100/fp16$" out.txt || fail "list --forms: ampere fp16"

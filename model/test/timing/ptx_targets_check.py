@@ -21,12 +21,9 @@ TARGETS = [60, 70, 72, 75, 80, 86, 89, 90]
 LATEST = 100  # Blackwell's target: the last arch of the library
 PTX_TYPE = {"fp16": "f16", "bf16": "bf16", "tf32": "tf32", "e4m3": "e4m3", "e5m2": "e5m2",
             "int8": "s8", "uint8": "u8", "int4": "s4", "uint4": "u4", "b1": "b1",
-            "fp32": "f32", "s32": "s32"}
-BITS = {"fp16": 16, "bf16": 16, "tf32": 32, "e4m3": 8, "e5m2": 8, "int8": 8, "uint8": 8,
-        "int4": 4, "uint4": 4, "b1": 1, "fp32": 32, "s32": 32}
             "fp32": "f32", "s32": "s32", "fp64": "f64"}
 BITS = {"fp16": 16, "bf16": 16, "tf32": 32, "e4m3": 8, "e5m2": 8, "int8": 8, "uint8": 8,
-        "int4": 4, "uint4": 4, "fp32": 32, "s32": 32, "fp64": 64}
+        "int4": 4, "uint4": 4, "b1": 1, "fp32": 32, "s32": 32, "fp64": 64}
 
 
 def regs(count, base, kind="r"):
@@ -40,17 +37,13 @@ def instruction(form, m, n, k, fin, acc, op=""):
     a_regs = m * k * BITS[fa] // 1024
     b_regs = k * n * BITS[fb] // 1024
     c_regs = m * n * BITS[acc] // 1024
-<<<<<<< HEAD
     t_a, t_b, t_acc = PTX_TYPE[fa], PTX_TYPE[fb], PTX_TYPE[acc]
     suffix = "." + op if op else ""
-=======
-    t_in, t_acc = PTX_TYPE[fin], PTX_TYPE[acc]
     if fin == "fp64":   # DMMA: fragments of .f64 registers, m*k/32 elements of a per thread
         head = "mma.sync.aligned.m%dn%dk%d.row.col.f64.f64.f64.f64" % (m, n, k)
         return "%s %s, %s, %s, %s;" % (head, regs(m * n // 32, 0, "fd"),
                                        regs(m * k // 32, 100, "fd"), regs(k * n // 32, 200, "fd"),
                                        regs(m * n // 32, 300, "fd"))
->>>>>>> fp64
     if form == "wmma":
         if fin == "fp16":   # Volta's fragments: every thread holds 16 halves of a and b
             a_regs = b_regs = 8
