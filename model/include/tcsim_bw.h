@@ -23,8 +23,10 @@
  *   mxf4nvf4    e2m1                             4  64   fp32, ue8m0 or ue4m3 per 16
  *
  * (fp6 and fp4 sit in the low bits of an 8-bit container for f8f6f4, as PTX unpacks
- * them; mxf4 packs two e2m1 per byte.) A and B share one format (the profile table has
- * one input format per row).
+ * them; mxf4 packs two e2m1 per byte.) A and B each have a format, as the instruction
+ * descriptor has an A type and a B type: f8f6f4 and mxf8f6f4 take any pair of their
+ * five formats (fp4 weights times fp8 activations), i8 any pair of int8 and uint8, the
+ * other kinds one format for both (docs/contract.md, "Mixed A and B formats").
  *
  * Tensor-memory layout of an instruction:
  *  - row i of A and of D lives in lane tc_bw_lane_of_row(M, i): lane i for M = 128;
@@ -72,11 +74,17 @@ tc_status tc_bw_kind_parse(const char *name, tc_bw_kind *out);
 tc_status tc_bw_kind_dims(tc_bw_kind k, unsigned *K, unsigned *W);
 
 /* The profile of (kind, in, out, scale): the blackwell tcgen05 row the instruction's
- * arithmetic is. scale is ignored for kinds without scale factors; scale_block 0 is
- * the kind's default. TC_EUNSUPPORTED for a combination the table of the header does
- * not list. */
+ * arithmetic is, A and B both in `in`. scale is ignored for kinds without scale factors;
+ * scale_block 0 is the kind's default. TC_EUNSUPPORTED for a combination the table of
+ * the header does not list. */
 tc_status tc_bw_profile(tc_bw_kind k, tc_fmt in, tc_fmt out, tc_fmt scale,
                         const tc_profile **out_profile);
+/* The same with A in in_a and B in in_b (with in_a == in_b it is tc_bw_profile): the
+ * pairs are the kind's (table above; the profile's in and in_b are in_a and in_b).
+ * TC_EUNSUPPORTED for a pair the kind lacks (e.g. fp16 x bf16, e4m3 x int8), as for
+ * any combination without a profile. */
+tc_status tc_bw_profile_ab(tc_bw_kind k, tc_fmt in_a, tc_fmt in_b, tc_fmt out, tc_fmt scale,
+                           const tc_profile **out_profile);
 
 /* Element e of a 256-bit row / store value v there (v must fit W bits). */
 uint32_t tc_bw_row_get(const uint32_t row[TC_BW_ROW_WORDS], unsigned W, unsigned e);
@@ -92,7 +100,7 @@ typedef struct tc_bw_smem {
 
 typedef struct tc_bw_mma_desc {
     tc_bw_kind kind;
-    tc_fmt in;              /* format of A and B */
+    tc_fmt in;              /* format of A (and of B unless in_b says otherwise) */
     tc_fmt out;             /* format of D (fp32, fp16, s32) */
     tc_fmt scale;           /* block-scaled kinds: ue8m0 or ue4m3 */
     unsigned M, N;          /* 64 or 128; 8..256 in steps of 8 */
@@ -104,7 +112,15 @@ typedef struct tc_bw_mma_desc {
     unsigned sfa_col, sfb_col;  /* scale-factor columns (block-scaled kinds) */
     uint32_t disable[TC_TMEM_LANES / 32]; /* disable-output-lane: bit l%32 of word l/32 */
     int enable_input_d;     /* 1: D = A*B + D; 0: D = A*B */
+    /* Format of B. TC_FMT_FP32 (0: what a zero-initialised or memset descriptor holds)
+     * means "the same as in": no kind takes fp32 operands, so 0 names no B format, and
+     * a descriptor written before B had a field of its own keeps its meaning. Last, so
+     * that the fields before it keep their offsets. tc_bw_mma_in_b resolves it. */
+    tc_fmt in_b;
 } tc_bw_mma_desc;
+
+/* B's format of an instruction: d->in_b, or d->in where in_b is TC_FMT_FP32 (0). */
+tc_fmt tc_bw_mma_in_b(const tc_bw_mma_desc *d);
 
 /* What one instruction cost in the array model (tc_bw_mma_cost). */
 typedef struct tc_bw_cost {
@@ -116,13 +132,15 @@ typedef struct tc_bw_cost {
 } tc_bw_cost;
 
 /* One tcgen05.mma: reads A, B, C (when enable_input_d) and the scale factors, computes
- * every D[i][j] with tc_dot / tc_dot_scaled in the profile of tc_bw_profile, and writes
- * D back through the tensor memory's D port with the disable-output-lane mask (lanes
- * outside the M rows are never written either). cost may be NULL. The memory must be
- * idle. TC_ESHAPE for a bad M or N, TC_EUNSUPPORTED for a bad kind/format mix,
- * TC_EFORMAT for an element with bits above its format's width in its container: in
- * any row of B, in a row of A only when its lane is enabled (a disabled lane's row is
- * not read). On an error nothing is written. */
+ * every D[i][j] with tc_dot / tc_dot_scaled in the profile of tc_bw_profile_ab (A in
+ * in, B in tc_bw_mma_in_b), and writes D back through the tensor memory's D port with
+ * the disable-output-lane mask (lanes outside the M rows are never written either).
+ * cost may be NULL. The memory must be idle. TC_ESHAPE for a bad M or N,
+ * TC_EUNSUPPORTED for a bad kind/format mix or an A/B pair the kind lacks, TC_EFORMAT
+ * for an element with bits above its own operand's format width in its container (an
+ * e2m1 B beside an e4m3 A may hold 4 bits only): in any row of B, in a row of A only
+ * when its lane is enabled (a disabled lane's row is not read). On an error nothing is
+ * written. */
 tc_status tc_bw_mma(tc_tmem *t, const tc_bw_mma_desc *d, tc_bw_cost *cost);
 
 /* An engine that runs one instruction in place of tc_bw_mma (e.g. the Verilated RTL);
@@ -170,11 +188,14 @@ tc_status tc_conv_out_dims(const tc_conv_shape *sh, unsigned *P, unsigned *Q);
 typedef struct tc_conv_args {
     tc_conv_shape shape;
     tc_bw_kind kind;        /* f16, tf32, f8f6f4 or i8 */
-    tc_fmt in, out;
+    tc_fmt in, out;         /* in: the activations' (A's) format, and the weights' unless
+                               in_b says otherwise */
     tc_conv_algo algo;
     unsigned banks;         /* tensor-memory organization: 8 or 4 (0: 8) */
     tc_bw_mma_fn mma;       /* NULL: tc_bw_mma */
     void *mma_ctx;
+    tc_fmt in_b;            /* the weights' (B's) format; TC_FMT_FP32 (0) is "as in", as
+                               tc_bw_mma_desc's in_b; a pair as the kind's (f8f6f4, i8) */
 } tc_conv_args;
 
 typedef struct tc_conv_stats {

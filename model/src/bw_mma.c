@@ -15,6 +15,8 @@ typedef struct kind_info {
     uint32_t in_fmts;       /* bit f: tc_fmt f allowed for A and B */
     uint32_t out_fmts;      /* bit f: tc_fmt f allowed for D */
     const char *scaled;     /* block-scaled: the profile's kind name, else NULL */
+    int pairs;              /* 1: A and B may each take any of in_fmts (PTX's A and B
+                               types); 0: one format for both */
 } kind_info;
 
 #define BIT(f) (1u << (f))
@@ -23,13 +25,13 @@ typedef struct kind_info {
 
 static const kind_info kinds[TC_BW_KIND_COUNT] = {
     [TC_BW_F16] = {"f16", 16, 16, BIT(TC_FMT_FP16) | BIT(TC_FMT_BF16),
-                   BIT(TC_FMT_FP32) | BIT(TC_FMT_FP16), NULL},
-    [TC_BW_TF32] = {"tf32", 8, 32, BIT(TC_FMT_TF32), BIT(TC_FMT_FP32), NULL},
-    [TC_BW_F8F6F4] = {"f8f6f4", 32, 8, FP8F6F4, BIT(TC_FMT_FP32) | BIT(TC_FMT_FP16), NULL},
-    [TC_BW_I8] = {"i8", 32, 8, BIT(TC_FMT_INT8) | BIT(TC_FMT_UINT8), BIT(TC_FMT_S32), NULL},
-    [TC_BW_MXF8F6F4] = {"mxf8f6f4", 32, 8, FP8F6F4, BIT(TC_FMT_FP32), "mxf8f6f4"},
-    [TC_BW_MXF4] = {"mxf4", 64, 4, BIT(TC_FMT_E2M1), BIT(TC_FMT_FP32), "mxf4"},
-    [TC_BW_MXF4NVF4] = {"mxf4nvf4", 64, 4, BIT(TC_FMT_E2M1), BIT(TC_FMT_FP32), "mxf4nvf4"},
+                   BIT(TC_FMT_FP32) | BIT(TC_FMT_FP16), NULL, 0},
+    [TC_BW_TF32] = {"tf32", 8, 32, BIT(TC_FMT_TF32), BIT(TC_FMT_FP32), NULL, 0},
+    [TC_BW_F8F6F4] = {"f8f6f4", 32, 8, FP8F6F4, BIT(TC_FMT_FP32) | BIT(TC_FMT_FP16), NULL, 1},
+    [TC_BW_I8] = {"i8", 32, 8, BIT(TC_FMT_INT8) | BIT(TC_FMT_UINT8), BIT(TC_FMT_S32), NULL, 1},
+    [TC_BW_MXF8F6F4] = {"mxf8f6f4", 32, 8, FP8F6F4, BIT(TC_FMT_FP32), "mxf8f6f4", 1},
+    [TC_BW_MXF4] = {"mxf4", 64, 4, BIT(TC_FMT_E2M1), BIT(TC_FMT_FP32), "mxf4", 0},
+    [TC_BW_MXF4NVF4] = {"mxf4nvf4", 64, 4, BIT(TC_FMT_E2M1), BIT(TC_FMT_FP32), "mxf4nvf4", 0},
 };
 
 const char *tc_bw_kind_name(tc_bw_kind k)
@@ -58,22 +60,36 @@ tc_status tc_bw_kind_dims(tc_bw_kind k, unsigned *K, unsigned *W)
     return TC_OK;
 }
 
-tc_status tc_bw_profile(tc_bw_kind k, tc_fmt in, tc_fmt out, tc_fmt scale,
-                        const tc_profile **out_profile)
+tc_status tc_bw_profile_ab(tc_bw_kind k, tc_fmt in_a, tc_fmt in_b, tc_fmt out, tc_fmt scale,
+                           const tc_profile **out_profile)
 {
     if ((unsigned)k >= TC_BW_KIND_COUNT || !out_profile)
         return TC_EINVAL;
     const kind_info *ki = &kinds[k];
-    if ((unsigned)in >= TC_FMT_COUNT || (unsigned)out >= TC_FMT_COUNT ||
-        !(ki->in_fmts & BIT(in)) || !(ki->out_fmts & BIT(out)))
+    if ((unsigned)in_a >= TC_FMT_COUNT || (unsigned)in_b >= TC_FMT_COUNT ||
+        (unsigned)out >= TC_FMT_COUNT || !(ki->in_fmts & BIT(in_a)) ||
+        !(ki->in_fmts & BIT(in_b)) || (in_a != in_b && !ki->pairs) ||
+        !(ki->out_fmts & BIT(out)))
         return TC_EUNSUPPORTED;
     if (!ki->scaled)
-        return tc_profile_find(TC_ARCH_BLACKWELL, TC_INSTR_TCGEN05, in, out, out_profile);
+        return tc_profile_find_ab(TC_ARCH_BLACKWELL, TC_INSTR_TCGEN05, in_a, in_b, out,
+                                  out_profile);
     /* mxf8f6f4 and mxf4 scale with ue8m0 only; mxf4nvf4 with ue8m0 or ue4m3 (per 16) */
     if (scale != TC_FMT_UE8M0 && !(k == TC_BW_MXF4NVF4 && scale == TC_FMT_UE4M3))
         return TC_EUNSUPPORTED;
-    return tc_profile_find_scaled(TC_ARCH_BLACKWELL, TC_INSTR_TCGEN05, ki->scaled, in, scale,
-                                  0, out_profile);
+    return tc_profile_find_scaled_ab(TC_ARCH_BLACKWELL, TC_INSTR_TCGEN05, ki->scaled, in_a,
+                                     in_b, scale, 0, out_profile);
+}
+
+tc_status tc_bw_profile(tc_bw_kind k, tc_fmt in, tc_fmt out, tc_fmt scale,
+                        const tc_profile **out_profile)
+{
+    return tc_bw_profile_ab(k, in, in, out, scale, out_profile);
+}
+
+tc_fmt tc_bw_mma_in_b(const tc_bw_mma_desc *d)
+{
+    return d->in_b == TC_FMT_FP32 ? d->in : d->in_b; /* 0: "as A" (tcsim_bw.h) */
 }
 
 /* ------------------------------------------------------------- rows and lanes */
@@ -153,7 +169,8 @@ static tc_status mma_run(tc_tmem *t, const tc_bw_mma_desc *d, const tc_profile *
 {
     const kind_info *ki = &kinds[d->kind];
     const unsigned K = ki->K, W = ki->W, M = d->M, N = d->N;
-    const unsigned in_w = tc_fmt_get(d->in)->width;
+    /* each operand's own width: a pair's narrower side has fewer bits in its container */
+    const unsigned a_w = tc_fmt_get(p->in)->width, b_w = tc_fmt_get(p->in_b)->width;
     const uint32_t out_mask = tc_fmt_get(d->out)->width >= 32
                                   ? 0xffffffffu : (1u << tc_fmt_get(d->out)->width) - 1u;
     uint64_t tmem_cycles = 0, smem_rows = 0;
@@ -169,14 +186,14 @@ static tc_status mma_run(tc_tmem *t, const tc_bw_mma_desc *d, const tc_profile *
             row[k] = d->a_tmem ? w->wide[k * TC_TMEM_LANES + lane]
                                : d->a_smem.words[i * d->a_smem.row_stride + k];
         if (!lane_disabled(d->disable, lane) &&
-            (st = unpack_row(row, W, K, in_w, w->a[i])) != TC_OK)
+            (st = unpack_row(row, W, K, a_w, w->a[i])) != TC_OK)
             return st;
     }
     if (!d->a_tmem)
         smem_rows += M;
     /* B: N rows of shared memory */
     for (unsigned j = 0; j < N; j++)
-        if ((st = unpack_row(d->b_smem.words + j * d->b_smem.row_stride, W, K, in_w,
+        if ((st = unpack_row(d->b_smem.words + j * d->b_smem.row_stride, W, K, b_w,
                              w->b[j])) != TC_OK)
             return st;
     smem_rows += N;
@@ -256,7 +273,7 @@ tc_status tc_bw_mma(tc_tmem *t, const tc_bw_mma_desc *d, tc_bw_cost *cost)
         (!d->a_tmem && (!d->a_smem.words || d->a_smem.row_stride < TC_BW_ROW_WORDS)))
         return TC_EINVAL;
     const tc_profile *p;
-    tc_status st = tc_bw_profile(d->kind, d->in, d->out, d->scale, &p);
+    tc_status st = tc_bw_profile_ab(d->kind, d->in, tc_bw_mma_in_b(d), d->out, d->scale, &p);
     if (st != TC_OK)
         return st;
     mma_work *w = malloc(sizeof *w);

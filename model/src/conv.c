@@ -219,6 +219,7 @@ static tc_status conv_tap(conv_mma *cm, size_t base, unsigned active, unsigned d
     weight_tile(cm, kc, r, s, c0);
     d.kind = cm->ca->kind;
     d.in = cm->ca->in;
+    d.in_b = cm->ca->in_b;   /* the same convention: 0 is "as in" */
     d.out = cm->ca->out;
     d.M = M_TILE;
     d.N = kc_cols(cm, kc);
@@ -387,7 +388,9 @@ tc_status tc_conv(const tc_conv_args *ca, const uint32_t *act, const uint32_t *w
         ca->kind != TC_BW_I8)
         return TC_EUNSUPPORTED; /* block-scaled kinds would need scale tensors */
     const tc_profile *p;
-    if ((st = tc_bw_profile(ca->kind, ca->in, ca->out, TC_FMT_COUNT, &p)) != TC_OK ||
+    /* the weights' format: in_b, or in where it is 0 (tcsim_bw.h) */
+    const tc_fmt in_b = ca->in_b == TC_FMT_FP32 ? ca->in : ca->in_b;
+    if ((st = tc_bw_profile_ab(ca->kind, ca->in, in_b, ca->out, TC_FMT_COUNT, &p)) != TC_OK ||
         (st = tc_bw_kind_dims(ca->kind, &K_el, &W_el)) != TC_OK)
         return st;
     if (ca->banks && ca->banks != 8 && ca->banks != 4)
@@ -401,7 +404,7 @@ tc_status tc_conv(const tc_conv_args *ca, const uint32_t *act, const uint32_t *w
      * place words in rows that keep only a format's width, so without this a too-wide
      * word was an error in Algorithm 1 and silently cut down in 2 and 3. */
     if (!fmt_all_fit(ca->in, (size_t)sh->n * sh->h * sh->w * sh->c, act) ||
-        !fmt_all_fit(ca->in, (size_t)sh->k * sh->r * sh->s * sh->c, wgt))
+        !fmt_all_fit(in_b, (size_t)sh->k * sh->r * sh->s * sh->c, wgt))
         return TC_EFORMAT;
     tc_conv_stats zero;
     memset(&zero, 0, sizeof zero);
