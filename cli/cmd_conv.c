@@ -15,14 +15,18 @@ static void help(void)
 {
     printf("usage: tcsim conv --n N --h H --w W --c C --k K --r R --s S\n"
            "                  [--stride 1] [--pad 0] [--dilation 1] --algo 1|2|3\n"
-           "                  [--kind f16|tf32|f8f6f4|i8] [--in FMT] [--out FMT] [--banks 8|4]\n"
+           "                  [--kind f16|tf32|f8f6f4|i8] [--in FMT | --in-a FMT --in-b FMT]\n"
+           "                  [--out FMT] [--banks 8|4]\n"
            "                  [--seed 1 | --act FILE --wgt FILE] [--engine model|rtl]\n"
            "                  [--progress]\n\n"
            "Convolution of NHWC activations with KRSC weights on the Blackwell tcgen05 model\n"
            "(seed 003): algo 1 direct loops, 2 one MMA per filter tap, 3 activation reuse with\n"
            "tcgen05.shift. All three give the same output bits. --in defaults to fp16 (the kind\n"
            "follows it: fp16/bf16 f16, tf32 tf32, e4m3..e2m1 f8f6f4, int8/uint8 i8), --out to\n"
-           "fp32 (s32 for i8). Inputs are tame random values from --seed, or hex bit patterns\n"
+           "fp32 (s32 for i8). --in sets the format of the activations (A) and the weights (B);\n"
+           "--in-a and --in-b set them apart, a pair the kind has (f8f6f4: any two of e4m3,\n"
+           "e5m2, e3m2, e2m3, e2m1; i8: int8, uint8; the kind follows --in-a).\n"
+           "Inputs are tame random values from --seed, or hex bit patterns\n"
            "(N*H*W*C and K*R*S*C words, '#' starts a comment, lines of at most " CLI_LINE_MAX_TEXT ")\n"
            "from --act and --wgt.\n"
            "Prints, one per line: checksum (FNV-1a 64 of the output words, NPQK order),\n"
@@ -148,7 +152,7 @@ static int run(int argc, char **argv)
     unsigned long long v[ND] = {0, 0, 0, 0, 0, 0, 0, 1, 0, 1, 0, 1, 8};
     int have[ND] = {0};
     const char *act_path = NULL, *wgt_path = NULL, *engine = "model";
-    tc_fmt in = TC_FMT_FP16, out = TC_FMT_FP32;
+    tc_fmt in = TC_FMT_FP16, out = TC_FMT_FP32, in_a = TC_FMT_COUNT, in_b = TC_FMT_COUNT;
     int have_in = 0, have_out = 0, have_kind = 0, force_progress = 0;
     tc_bw_kind kind = TC_BW_F16;
     for (int i = 1; i < argc; i++) {
@@ -165,7 +169,8 @@ static int run(int argc, char **argv)
         for (d = 0; d < ND && strcmp(opt, dims[d]); d++)
             ;
         if (d == ND && strcmp(opt, "--act") && strcmp(opt, "--wgt") && strcmp(opt, "--engine") &&
-            strcmp(opt, "--kind") && strcmp(opt, "--in") && strcmp(opt, "--out")) {
+            strcmp(opt, "--kind") && strcmp(opt, "--in") && strcmp(opt, "--in-a") &&
+            strcmp(opt, "--in-b") && strcmp(opt, "--out")) {
             fprintf(stderr, "tcsim %s: unknown option '%s' (tcsim %s --help)\n", CMD,
                     CLI_WORD(opt), CMD);
             return CLI_USAGE;
@@ -202,6 +207,9 @@ static int run(int argc, char **argv)
                 return CLI_USAGE;
             }
             have_kind = 1;
+        } else if (!strcmp(opt, "--in-a") || !strcmp(opt, "--in-b")) {
+            if (cli_parse_fmt(CMD, opt, a, opt[5] == 'a' ? &in_a : &in_b))
+                return CLI_USAGE;
         } else if (cli_parse_fmt(CMD, opt, a, !strcmp(opt, "--in") ? &in : &out)) {
             return CLI_USAGE;
         } else {
@@ -217,9 +225,24 @@ static int run(int argc, char **argv)
         fprintf(stderr, "tcsim %s: give --act and --wgt together, or --seed\n", CMD);
         return CLI_USAGE;
     }
+    if (have_in && (in_a != TC_FMT_COUNT || in_b != TC_FMT_COUNT)) {
+        fprintf(stderr, "tcsim %s: --in sets both formats: give --in, or --in-a and --in-b, "
+                        "not both\n", CMD);
+        return CLI_USAGE;
+    }
+    if ((in_a != TC_FMT_COUNT) != (in_b != TC_FMT_COUNT)) {
+        fprintf(stderr, "tcsim %s: --in-a and --in-b go together (or --in for both)\n", CMD);
+        return CLI_USAGE;
+    }
+    if (in_a != TC_FMT_COUNT) {
+        in = in_a;
+        have_in = 1;
+    }
     if (!have_in && have_kind) /* the kind's first format */
         in = kind == TC_BW_TF32 ? TC_FMT_TF32 : kind == TC_BW_F8F6F4 ? TC_FMT_E4M3
            : kind == TC_BW_I8 ? TC_FMT_INT8 : TC_FMT_FP16;
+    if (in_b == TC_FMT_COUNT) /* --in (or the default): B as A */
+        in_b = in;
     if (!have_kind)
         kind = kind_of(in);
     if (!have_out && kind == TC_BW_I8)
@@ -233,14 +256,21 @@ static int run(int argc, char **argv)
                                (unsigned)v[D_DIL]};
     ca.kind = kind;
     ca.in = in;
+    ca.in_b = in_b;
     ca.out = out;
     ca.algo = (tc_conv_algo)v[D_ALGO];
     ca.banks = (unsigned)v[D_BANKS];
     const tc_profile *p;
     unsigned P, Q;
-    if (tc_bw_profile(kind, in, out, TC_FMT_COUNT, &p) != TC_OK) {
-        fprintf(stderr, "tcsim %s: kind %s has no %s -> %s\n", CMD, tc_bw_kind_name(kind),
-                tc_fmt_get(in)->name, tc_fmt_get(out)->name);
+    if (tc_bw_profile_ab(kind, in, in_b, out, TC_FMT_COUNT, &p) != TC_OK) {
+        if (in_b != in) /* the instruction and the pair, as `tcsim dot` names them */
+            fprintf(stderr, "tcsim %s: blackwell tcgen05.mma kind::%s has no %s x %s -> %s "
+                            "form (--in-a %s --in-b %s)\n", CMD, tc_bw_kind_name(kind),
+                    tc_fmt_get(in)->name, tc_fmt_get(in_b)->name, tc_fmt_get(out)->name,
+                    tc_fmt_get(in)->name, tc_fmt_get(in_b)->name);
+        else
+            fprintf(stderr, "tcsim %s: kind %s has no %s -> %s\n", CMD, tc_bw_kind_name(kind),
+                    tc_fmt_get(in)->name, tc_fmt_get(out)->name);
         return CLI_USAGE;
     }
     if (tc_conv_out_dims(&ca.shape, &P, &Q) != TC_OK) {
@@ -297,9 +327,10 @@ static int run(int argc, char **argv)
         fprintf(stderr, "tcsim %s: out of memory\n", CMD);
         rc = CLI_FAIL;
     } else if (act_path ? (read_words("--act", act_path, in, na, act) ||
-                           read_words("--wgt", wgt_path, in, nw, wgt))
+                           read_words("--wgt", wgt_path, in_b, nw, wgt))
                         : (tc_random_fill(in, v[D_SEED], na, act) != TC_OK ||
-                           tc_random_fill(in, v[D_SEED] ^ 0x9e3779b97f4a7c15ull, nw, wgt) != TC_OK)) {
+                           tc_random_fill(in_b, v[D_SEED] ^ 0x9e3779b97f4a7c15ull, nw,
+                                          wgt) != TC_OK)) {
         rc = CLI_USAGE;
     } else if ((s = tc_conv(&ca, act, wgt, o, &st)) != TC_OK) {
         cli_progress_abandon(&cm.progress);

@@ -103,6 +103,34 @@ static void known_values(void)
     rc8 = run(args, out, sizeof out, err, sizeof err);
     CHECK(rc8 == 0 && !strncmp(out, want, strlen(want)), "f8f6f4 with --in e5m2: %s%s", out,
           err);
+    /* --in-a e2m1 --in-b e4m3 (issue 33): the activations are e2m1 (0x2 = 1.0, 0x3 = 1.5,
+     * 0xc = -2), the weights e4m3 (0x38 = 1.0, 0x40 = 2.0, 0x44 = 3.0): 1 + 3 - 6 = -2,
+     * fp32 0xc0000000, in every algorithm; the same words both as e4m3 are another sum */
+    write_file("act_e2m1.txt", "2 3 c\n");
+    write_file("wgt_e4m3.txt", "38 40 44\n");
+    uint32_t minus_two = 0xc0000000u;
+    snprintf(want, sizeof want, "checksum: %016llx\n", (unsigned long long)fnv(&minus_two, 1));
+    for (int algo = 1; algo <= 3; algo++) {
+        snprintf(args, sizeof args, "--n 1 --h 1 --w 1 --c 3 --k 1 --r 1 --s 1 --algo %d "
+                 "--in-a e2m1 --in-b e4m3 --act %s/act_e2m1.txt --wgt %s/wgt_e4m3.txt", algo,
+                 work, work);
+        rc8 = run(args, out, sizeof out, err, sizeof err);
+        CHECK(rc8 == 0 && !strncmp(out, want, strlen(want)), "algo %d, e2m1 x e4m3: %s%s", algo,
+              out, err);
+    }
+    snprintf(args, sizeof args, "--n 1 --h 1 --w 1 --c 3 --k 1 --r 1 --s 1 --algo 2 "
+             "--in e4m3 --act %s/act_e2m1.txt --wgt %s/wgt_e4m3.txt", work, work);
+    rc8 = run(args, out, sizeof out, err, sizeof err);
+    CHECK(rc8 == 0 && strncmp(out, want, strlen(want)), "e4m3 x e4m3 gave e2m1 x e4m3's: %s%s",
+          out, err);
+    /* --in-a int8 --in-b uint8: -1 * 255 = -255; as int8 x int8 it would be 1 */
+    write_file("wgt_u8b.txt", "ff\n");
+    uint32_t m255 = (uint32_t)-255;
+    snprintf(want, sizeof want, "checksum: %016llx\n", (unsigned long long)fnv(&m255, 1));
+    snprintf(args, sizeof args, "--n 1 --h 1 --w 1 --c 1 --k 1 --r 1 --s 1 --algo 3 --in-a int8 "
+             "--in-b uint8 --act %s/wgt_u8b.txt --wgt %s/wgt_u8b.txt", work, work);
+    rc8 = run(args, out, sizeof out, err, sizeof err);
+    CHECK(rc8 == 0 && !strncmp(out, want, strlen(want)), "int8 x uint8: %s%s", out, err);
     /* --in uint8 is kind i8 (s32 out): 255 * 2 = 510 */
     write_file("act_u8.txt", "ff\n");
     write_file("wgt_u8.txt", "02\n");
@@ -163,6 +191,9 @@ static void random_agree(void)
         "--n 1 --h 12 --w 10 --c 40 --k 24 --r 5 --s 5 --pad 2 --stride 2",
         "--n 1 --h 12 --w 12 --c 16 --k 16 --r 3 --s 3 --pad 2 --dilation 2 --in bf16",
         "--n 1 --h 8 --w 8 --c 64 --k 16 --r 3 --s 3 --pad 1 --in e2m1 --out fp16",
+        "--n 1 --h 8 --w 8 --c 40 --k 16 --r 3 --s 3 --pad 1 --in-a e2m1 --in-b e5m2",
+        "--n 1 --h 6 --w 7 --c 36 --k 24 --r 3 --s 3 --in-a e4m3 --in-b e2m3 --out fp16",
+        "--n 1 --h 6 --w 6 --c 40 --k 8 --r 3 --s 3 --pad 1 --in-a uint8 --in-b int8",
     };
     char out[3][4096], err[4096], args[1024];
     for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
@@ -270,6 +301,25 @@ static void errors(void)
          "bad value for --banks '5' (8 or 4)"},
         {"--n 1 --h 1 --w 1 --c 3 --k 1 --r 1 --s 1 --algo 1 --act @/act.txt --wgt @/act.txt "
          "--seed 1", "give --act and --wgt together, or --seed"},
+        /* A/B pairs (issue 33): a pair the kind lacks names the instruction and the pair */
+        {"--n 1 --h 5 --w 5 --c 8 --k 8 --r 3 --s 3 --algo 2 --in-a e4m3 --in-b fp16",
+         "blackwell tcgen05.mma kind::f8f6f4 has no e4m3 x fp16 -> fp32 form (--in-a e4m3 "
+         "--in-b fp16)"},
+        {"--n 1 --h 5 --w 5 --c 8 --k 8 --r 3 --s 3 --algo 3 --in-a fp16 --in-b bf16",
+         "blackwell tcgen05.mma kind::f16 has no fp16 x bf16 -> fp32 form"},
+        {"--n 1 --h 5 --w 5 --c 8 --k 8 --r 3 --s 3 --algo 1 --in-a int8 --in-b e4m3 --out s32",
+         "kind::i8 has no int8 x e4m3 -> s32 form"},
+        {"--n 1 --h 5 --w 5 --c 8 --k 8 --r 3 --s 3 --algo 1 --kind f16 --in-a e2m1 "
+         "--in-b e4m3", "kind::f16 has no e2m1 x e4m3 -> fp32 form"},
+        {"--n 1 --h 5 --w 5 --c 8 --k 8 --r 3 --s 3 --algo 1 --in e4m3 --in-a e4m3 --in-b e2m1",
+         "--in sets both formats"},
+        {"--n 1 --h 5 --w 5 --c 8 --k 8 --r 3 --s 3 --algo 1 --in-b e2m1",
+         "--in-a and --in-b go together"},
+        {"--n 1 --h 5 --w 5 --c 8 --k 8 --r 3 --s 3 --algo 1 --in-a e4m3 --in-b e9m9", "e9m9"},
+        /* each file is read in its own operand's format: e4m3 words are too wide for e2m1 */
+        {"--n 1 --h 1 --w 1 --c 3 --k 1 --r 1 --s 1 --algo 2 --in-a e4m3 --in-b e2m1 "
+         "--act @/wgt_e4m3.txt --wgt @/wgt_e4m3.txt",
+         "wgt_e4m3.txt' line 1: a word wider than the input format at '38' (e2m1: 4 bits)"},
     };
     write_file("bad.txt", "3c00 zz 3c00\n");
     write_file("cr.txt", "3c00\r3c00 3c00\n");
