@@ -12,7 +12,8 @@
 // column d_col + j.
 //
 // Kinds (kind_i, the tc_bw_kind codes): 0 f16 (fp16/bf16 -> fp32/fp16), 1 tf32 -> fp32,
-// 2 f8f6f4 (e4m3 e5m2 e3m2 e2m3 e2m1 -> fp32/fp16), 3 i8 (int8/uint8 -> s32), and the
+// 2 f8f6f4 (e4m3 e5m2 e3m2 e2m3 e2m1 -> fp32/fp16, A in in_fmt_i and B in in_fmt_b_i:
+// any pair, as mxf8f6f4), 3 i8 (int8/uint8 -> s32, A and B each its own), and the
 // block-scaled 4 mxf8f6f4 (the f8f6f4 fedp with its ue8m0 scale inputs; f8f6f4 itself
 // gives it 2^0), 5 mxf4 (ue8m0 per 32) and 6 mxf4nvf4 (ue8m0 or ue4m3, scale_fmt_i, per
 // 16) on fedp_grouped.sv. Scale factors come from tensor memory (tcsim_bw.h): byte g of
@@ -65,6 +66,8 @@ module tc_blackwell #(
   parameter int F8Fp32ManBits = tc_pkg::FEDP_BLACKWELL_MXF8F6F4_FP32_MAN_BITS,
   parameter int F8ScaleFmts = tc_pkg::FEDP_BLACKWELL_MXF8F6F4_SCALE_FMTS,
   parameter int F8ZeroPlusFp16 = tc_pkg::FEDP_BLACKWELL_MXF8F6F4_ZERO_PLUS_FP16,
+  // 1: the f8f6f4 fedp decodes b by in_fmt_b_i (kind::f8f6f4 / mxf8f6f4 A/B pairs)
+  parameter int F8InPairs = tc_pkg::FEDP_BLACKWELL_MXF8F6F4_IN_PAIRS,
   parameter int Mx4L = tc_pkg::FEDP_BLACKWELL_MXF4_L,
   parameter int Mx4F = tc_pkg::FEDP_BLACKWELL_MXF4_F,
   parameter int Mx4InFmts = tc_pkg::FEDP_BLACKWELL_MXF4_IN_FMTS,
@@ -85,7 +88,8 @@ module tc_blackwell #(
   // the instruction
   input  logic               start_i,
   input  logic [KW-1:0]      kind_i,
-  input  logic [FW-1:0]      in_fmt_i,
+  input  logic [FW-1:0]      in_fmt_i,        // A's format
+  input  logic [FW-1:0]      in_fmt_b_i,      // B's (f8f6f4, mxf8f6f4, i8 pairs); else = A's
   input  logic [FW-1:0]      out_fmt_i,
   input  logic [FW-1:0]      scale_fmt_i,     // block-scaled kinds: ue8m0 or ue4m3
   input  logic               m128_i,          // 1: M = 128, 0: M = 64
@@ -360,12 +364,12 @@ module tc_blackwell #(
   fedp #(
     .L(F8L), .F(F8F), .InFmts(F8InFmts), .OutFmts(F8OutFmts),
     .EminAlignFp32(F8EminAlignFp32), .EminAlignFp16(F8EminAlignFp16),
-    .Fp32ManBits(F8Fp32ManBits), .ScaleFmts(F8ScaleFmts), .ZeroPlusFp16(F8ZeroPlusFp16)
+    .Fp32ManBits(F8Fp32ManBits), .ScaleFmts(F8ScaleFmts), .ZeroPlusFp16(F8ZeroPlusFp16),
+    .InPairs(F8InPairs)
   ) i_fedp_f8 (
     .clk_i, .rst_ni, .valid_i(mac_valid && (kind_i == KIND_F8 || kind_i == KIND_MXF8)),
-    // one format for a and b: the model's tcgen05 MMA (tc_bw_mma) has one, so the unit
-    // takes no B format (InPairs 0, the default, folds b's select into a's)
-    .in_fmt_i, .in_fmt_b_i(in_fmt_i), .out_fmt_i, .a_i(f8_a), .b_i(f8_b), .c_i(F8_C_W'(mac_c)),
+    // A in in_fmt_i, B in in_fmt_b_i: the instruction descriptor's two type fields
+    .in_fmt_i, .in_fmt_b_i, .out_fmt_i, .a_i(f8_a), .b_i(f8_b), .c_i(F8_C_W'(mac_c)),
     .sa_i(f8_sa), .sb_i(f8_sb), .valid_o(f8_v), .d_o(f8_d)
   );
   fedp_grouped #(
@@ -378,7 +382,8 @@ module tc_blackwell #(
   );
   bw_int_dot #(.L(I8_L)) i_int_dot (
     .clk_i, .rst_ni, .valid_i(mac_valid && kind_i == KIND_I8),
-    .signed_i(in_fmt_i == FW'(tc_pkg::FMT_INT8)), .a_i(mac_a), .b_i(mac_b), .c_i(mac_c),
+    .signed_i(in_fmt_i == FW'(tc_pkg::FMT_INT8)),
+    .signed_b_i(in_fmt_b_i == FW'(tc_pkg::FMT_INT8)), .a_i(mac_a), .b_i(mac_b), .c_i(mac_c),
     .valid_o(i8_v), .d_o(i8_d)
   );
 

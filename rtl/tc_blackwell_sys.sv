@@ -40,6 +40,7 @@ module tc_blackwell_sys #(
   input  logic                         start_i,
   input  logic [2:0]                   kind_i,
   input  logic [FW-1:0]                in_fmt_i,
+  input  logic [FW-1:0]                in_fmt_b_i,
   input  logic [FW-1:0]                out_fmt_i,
   input  logic [FW-1:0]                scale_fmt_i,
   input  logic                         m128_i,
@@ -87,8 +88,8 @@ module tc_blackwell_sys #(
   logic [WIDE_W-1:0] tm_d_data;
 
   tc_blackwell i_unit (
-    .clk_i, .rst_ni, .start_i, .kind_i, .in_fmt_i, .out_fmt_i, .scale_fmt_i, .m128_i,
-    .n8_m1_i, .d_col_i, .a_tmem_i, .a_col_i, .sfa_col_i, .sfb_col_i, .disable_i,
+    .clk_i, .rst_ni, .start_i, .kind_i, .in_fmt_i, .in_fmt_b_i, .out_fmt_i, .scale_fmt_i,
+    .m128_i, .n8_m1_i, .d_col_i, .a_tmem_i, .a_col_i, .sfa_col_i, .sfb_col_i, .disable_i,
     .enable_input_d_i, .busy_o, .done_o, .smem_req_o, .smem_sel_o, .smem_row_o,
     .smem_data_i,
     .tm_a_valid_o   (tm_a_valid),

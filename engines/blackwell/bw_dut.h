@@ -21,7 +21,7 @@ extern "C" {
 typedef struct bw_pins_in {
     int rst_n;
     int start;
-    unsigned kind, in_fmt, out_fmt, scale_fmt, m128, n8_m1, d_col, a_tmem, a_col;
+    unsigned kind, in_fmt, in_fmt_b, out_fmt, scale_fmt, m128, n8_m1, d_col, a_tmem, a_col;
     unsigned sfa_col, sfb_col, enable_input_d;
     uint32_t disable[TC_TMEM_LANES / 32];
     uint32_t smem_data[TC_BW_ROW_WORDS];

@@ -5,7 +5,8 @@
 tc_status bw_pins_load(bw_pins_in *in, const tc_bw_mma_desc *m)
 {
     const tc_profile *p;
-    tc_status st = tc_bw_profile(m->kind, m->in, m->out, m->scale, &p);
+    const tc_fmt in_b = tc_bw_mma_in_b(m);
+    tc_status st = tc_bw_profile_ab(m->kind, m->in, in_b, m->out, m->scale, &p);
     if (st != TC_OK)
         return st;
     if ((m->M != 64 && m->M != 128) || m->N < 8 || m->N > TC_BW_MAX_N || m->N % 8)
@@ -16,6 +17,7 @@ tc_status bw_pins_load(bw_pins_in *in, const tc_bw_mma_desc *m)
         return TC_EINVAL;
     in->kind = (unsigned)m->kind;
     in->in_fmt = (unsigned)m->in;
+    in->in_fmt_b = (unsigned)in_b;
     in->out_fmt = (unsigned)m->out;
     in->scale_fmt = (unsigned)m->scale;
     in->m128 = m->M == 128;

@@ -61,6 +61,7 @@ void bw_shim_set(bw_shim *s, const bw_pins_in *in)
     t->start_i = in->start;
     t->kind_i = in->kind;
     t->in_fmt_i = in->in_fmt;
+    t->in_fmt_b_i = in->in_fmt_b;
     t->out_fmt_i = in->out_fmt;
     t->scale_fmt_i = in->scale_fmt;
     t->m128_i = in->m128;

@@ -15,6 +15,9 @@
  * mxf4nvf4 cases put the alignment exponent at and near its floor, each D word checked
  * against a value worked out by hand as well (see floor_cases); two more check the same
  * way that a group with one zero ue4m3 scale drops out (see zero_scale_cases_run).
+ * Every A/B pair of f8f6f4 and mxf8f6f4 (A in one of e4m3 e5m2 e3m2 e2m3 e2m1, B in
+ * another) and of i8 (int8 x uint8 both ways) runs too, with one element in 16 any
+ * pattern of its format (NaN, Inf, subnormals; see pair_mixes).
  * Every instruction's tensor-memory cycles (A-read and D-write ports) and shared-memory
  * rows must be those the model's cost charges (see run_both), busy_o high from start to
  * done_o and done_o one cycle; half the random cases run with the tensor memory taken by
@@ -64,6 +67,47 @@ static const mix mixes[] = {
     {TC_BW_MXF4NVF4, TC_FMT_E2M1, TC_FMT_FP32, TC_FMT_UE4M3},
 };
 #define N_MIXES (sizeof mixes / sizeof mixes[0])
+
+/* The A/B pairs (issue 33): every ordered pair of two different formats of f8f6f4 (fp32
+ * and fp16 output in turn) and of mxf8f6f4, and i8's two; filled by main. */
+static const tc_fmt f8_fmts[] = {TC_FMT_E4M3, TC_FMT_E5M2, TC_FMT_E3M2, TC_FMT_E2M3,
+                                 TC_FMT_E2M1};
+typedef struct pair_mix {
+    mix mx;         /* A's format in mx.in */
+    tc_fmt in_b;
+} pair_mix;
+static pair_mix pair_mixes[2 * 5 * 4 + 2];
+static size_t n_pairs;
+
+static void pair_mixes_fill(void)
+{
+    for (size_t a = 0; a < 5; a++)
+        for (size_t b = 0; b < 5; b++)
+            if (a != b) {
+                tc_fmt out = (a + b) % 2 ? TC_FMT_FP16 : TC_FMT_FP32;
+                pair_mixes[n_pairs++] = (pair_mix){{TC_BW_F8F6F4, f8_fmts[a], out, NS},
+                                                   f8_fmts[b]};
+                pair_mixes[n_pairs++] = (pair_mix){
+                    {TC_BW_MXF8F6F4, f8_fmts[a], TC_FMT_FP32, TC_FMT_UE8M0}, f8_fmts[b]};
+            }
+    pair_mixes[n_pairs++] = (pair_mix){{TC_BW_I8, TC_FMT_INT8, TC_FMT_S32, NS}, TC_FMT_UINT8};
+    pair_mixes[n_pairs++] = (pair_mix){{TC_BW_I8, TC_FMT_UINT8, TC_FMT_S32, NS}, TC_FMT_INT8};
+}
+
+/* One element of f, tame (tc_random_fill); in a pair's case (wild) one in 16 is any
+ * pattern of f's width instead, so that NaN, Inf, subnormals and the largest values of
+ * each side of the pair meet the other side's. */
+static uint32_t element(tc_fmt f, int wild)
+{
+    uint32_t el;
+    tc_random_fill(f, rnd64(), 1, &el);
+    if (wild) {
+        uint64_t r = rnd64();
+        if ((r & 15u) == 0)
+            el = (uint32_t)(r >> 8) & ((1u << tc_fmt_get(f)->width) - 1u);
+    }
+    return el;
+}
 
 static tk_score score = {.print_max = 50}; /* testkit scoreboard: failed cases by bucket */
 static int verbose;
@@ -217,7 +261,9 @@ typedef struct reset_cut {
     const char *where;
 } reset_cut;
 
-static int one_case(bw_design *dut, const mix *mx, int directed, const reset_cut *cut)
+/* One random case of mix mx, B in in_b (TC_FMT_FP32: in mx->in, as tc_bw_mma_desc's). */
+static int one_case(bw_design *dut, const mix *mx, tc_fmt in_b_sel, int directed,
+                    const reset_cut *cut)
 {
     /* t: the model's instruction; rt: the memory serving the RTL's ports */
     tc_tmem *t, *rt;
@@ -230,6 +276,9 @@ static int one_case(bw_design *dut, const mix *mx, int directed, const reset_cut
     unsigned K, W;
     tc_bw_kind_dims(mx->kind, &K, &W);
     tc_bw_mma_desc d = bw_desc_of_mix(mx->kind, mx->in, mx->out, mx->scale);
+    d.in_b = in_b_sel;
+    const tc_fmt in_b = tc_bw_mma_in_b(&d);
+    const int wild = in_b != mx->in;
     d.M = (rnd64() & 1) ? 128 : 64;
     d.N = 8 * (1 + (unsigned)(rnd64() % (directed ? 32 : 6)));
     if (directed)
@@ -251,14 +300,11 @@ static int one_case(bw_design *dut, const mix *mx, int directed, const reset_cut
     for (unsigned w = 0; w < 4; w++)
         d.disable[w] = (rnd64() & 1) ? (uint32_t)(rnd64() & rnd64()) : 0;
     static uint32_t a_rows[128 * 8], b_rows[256 * 8];
-    uint32_t el;
     memset(a_rows, 0, sizeof a_rows);
     memset(b_rows, 0, sizeof b_rows);
     for (unsigned i = 0; i < d.M; i++) {
-        for (unsigned e = 0; e < K; e++) {
-            tc_random_fill(mx->in, rnd64(), 1, &el);
-            tc_bw_row_set(a_rows + i * 8, W, e, el);
-        }
+        for (unsigned e = 0; e < K; e++)
+            tc_bw_row_set(a_rows + i * 8, W, e, element(mx->in, wild));
         structured_group(mx, a_rows + i * 8, K, W);
         if (d.a_tmem) { /* the same row in both memories */
             for (unsigned k = 0; k < 8; k++) {
@@ -268,10 +314,8 @@ static int one_case(bw_design *dut, const mix *mx, int directed, const reset_cut
         }
     }
     for (unsigned j = 0; j < d.N; j++) {
-        for (unsigned e = 0; e < K; e++) {
-            tc_random_fill(mx->in, rnd64(), 1, &el);
-            tc_bw_row_set(b_rows + j * 8, W, e, el);
-        }
+        for (unsigned e = 0; e < K; e++)
+            tc_bw_row_set(b_rows + j * 8, W, e, element(in_b, wild));
         structured_group(mx, b_rows + j * 8, K, W);
     }
     if (mx->scale != NS) { /* four scale bytes per word: all K-blocks the kind has */
@@ -307,8 +351,9 @@ static int one_case(bw_design *dut, const mix *mx, int directed, const reset_cut
     bw_design_stalls(dut, stalls ? rnd64() | 1 : 0);
     uint64_t cycles = 0;
     char what[200];
-    int n = snprintf(what, sizeof what, "%s %s->%s%s%s M%u N%u a_%s enable_d %d%s",
-             tc_bw_kind_name(mx->kind), tc_fmt_get(mx->in)->name, tc_fmt_get(mx->out)->name,
+    int n = snprintf(what, sizeof what, "%s %s%s%s->%s%s%s M%u N%u a_%s enable_d %d%s",
+             tc_bw_kind_name(mx->kind), tc_fmt_get(mx->in)->name, wild ? " x " : "",
+             wild ? tc_fmt_get(in_b)->name : "", tc_fmt_get(mx->out)->name,
              mx->scale != NS ? " scale " : "", mx->scale != NS ? tc_fmt_get(mx->scale)->name : "",
              d.M, d.N, d.a_tmem ? "tmem" : "smem", d.enable_input_d, stalls ? " stalls" : "");
     unsigned bad = 0;
@@ -555,7 +600,7 @@ int main(int argc, char **argv)
     if (fst) {
         static const mix wave = {TC_BW_MXF4NVF4, TC_FMT_E2M1, TC_FMT_FP32, TC_FMT_UE4M3};
         wave_case = verbose = 1;
-        one_case(dut, &wave, 0, NULL);
+        one_case(dut, &wave, TC_FMT_FP32, 0, NULL);
         printf("the waveform case, %llu RTL cycles, in %s\n",
                (unsigned long long)bw_design_cycles(dut), fst);
         bw_design_free(dut);
@@ -566,16 +611,23 @@ int main(int argc, char **argv)
     for (size_t m = 0; m < N_MIXES; m++)
         for (uint64_t c = 0; c < count && (!only || mixes[m].kind == only_kind);
              c++, cases++)
-            if (one_case(dut, &mixes[m], c == 0, NULL) != 0)
+            if (one_case(dut, &mixes[m], TC_FMT_FP32, c == 0, NULL) != 0)
                 tk_fail(&score, TK_B_TIMING, "the RTL hung (%s case %llu)",
                         tc_bw_kind_name(mixes[m].kind), (unsigned long long)c);
+    pair_mixes_fill();
+    for (size_t m = 0; m < n_pairs; m++)  /* one case each (two from --count 4), N <= 48 */
+        for (uint64_t c = 0;
+             c < (count + 2) / 3 && (!only || pair_mixes[m].mx.kind == only_kind); c++, cases++)
+            if (one_case(dut, &pair_mixes[m].mx, pair_mixes[m].in_b, 0, NULL) != 0)
+                tk_fail(&score, TK_B_TIMING, "the RTL hung (%s pair case %llu)",
+                        tc_bw_kind_name(pair_mixes[m].mx.kind), (unsigned long long)c);
     if (!only || only_kind == TC_BW_MXF4NVF4) {
         floor_cases_run(dut);
         zero_scale_cases_run(dut);
     }
     for (size_t c = 0; c < sizeof reset_cuts / sizeof reset_cuts[0]; c++)
         if (!only || reset_cuts[c].mx.kind == only_kind)
-            if (one_case(dut, &reset_cuts[c].mx, 0, &reset_cuts[c]) != 0)
+            if (one_case(dut, &reset_cuts[c].mx, TC_FMT_FP32, 0, &reset_cuts[c]) != 0)
                 tk_fail(&score, TK_B_TIMING, "the RTL hung (reset cut %zu)", c);
     /* a mix the table does not list (mxf4 scales with ue8m0 only) is refused, not run */
     tc_bw_mma_desc d;
