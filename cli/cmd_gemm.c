@@ -2,7 +2,8 @@
  *
  * Each matrix is read whole and checked (dtype against its format, every element's width,
  * the shapes against each other) before tc_gemm runs; D is written whole or not at all
- * (npy_write). The profile is found as `tcsim dot` finds it (dot_open).
+ * (npy_write). The profile is found as `tcsim dot` finds it (dot_open). fp64 (DMMA) runs
+ * through tc_gemm_f64 on 64-bit words (uint64 or float64 files).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -18,17 +19,21 @@ static void gemm_help(const void *ctx)
         "                  (--in FMT | --in-a FMT --in-b FMT) --out FMT\n"
         "                  --a A.npy --b B.npy [--c C.npy] -o D.npy [--threads N]\n"
         "                  [--kind mxf8f6f4|mxf4|mxf4nvf4 --scale ue8m0|ue4m3 [--block 16|32]\n"
-        "                   --scale-a SA.npy --scale-b SB.npy]\n\n"
+        "                   --scale-a SA.npy --scale-b SB.npy] [--popc and|xor]\n\n"
         "D (M x N) = A (M x K) * B (K x N) + C (M x N) in the profile's arithmetic, every\n"
         "element as `tcsim dot` computes it (K in L-term steps, chained in k order). No C:\n"
         "every c is +0. Block-scaled kinds take SA (M x K/B) and SB (K/B x N) scale patterns.\n"
         "--in-a and --in-b give A and B different formats, where the instruction has the\n"
-        "pair (e4m3 with e5m2; any two f8f6f4 formats on tcgen05, mxf8f6f4 too).\n\n"
+        "pair (e4m3 with e5m2; any two f8f6f4 formats on tcgen05, mxf8f6f4 too), and the\n"
+        "integer kinds int8 with uint8 and int4 with uint4. --in b1 --out s32 takes\n"
+        "--popc and|xor, the 1-bit op (d = c + popcount(a AND b) or (a XOR b) per k).\n"
+        "--in fp64 --out fp64 is DMMA: one binary64 FMA per k, in k order.\n\n"
         "The files are NumPy .npy matrices (versions 1.0, 2.0, 3.0; C or Fortran order;\n"
         "little-endian) of bit patterns: uint8, uint16 or uint32 for any format they are\n"
         "wide enough for, and float16 for fp16, float32 for fp32 and tf32 (its low 13 bits\n"
-        "are ignored). D is written in C order: float16/float32 (fp16/fp32 output) when A,\n"
-        "B or C was a float dtype, else uint16 for fp16 and uint32 for fp32 and s32.\n\n"
+        "are ignored); fp64 takes uint64 or float64 alone. D is written in C order:\n"
+        "float16/float32/float64 (fp16/fp32/fp64 output) when A, B or C was a float dtype,\n"
+        "else uint16 for fp16, uint32 for fp32 and s32, uint64 for fp64.\n\n"
         "--threads N   worker threads (0, the default: one per core); D does not depend on it.\n"
         "A bad file, dtype, element or shape is named on stderr, exit 2; nothing is written.\n"
         "`tcsim list` shows the supported combinations; docs/gemm.md says more.\n");
@@ -82,6 +87,17 @@ static int parse_block(const char *cmd, const char *opt, const char *s, void *ds
     return 0;
 }
 
+static int parse_popc(const char *cmd, const char *opt, const char *s, void *dst)
+{
+    if (strcmp(s, "and") && strcmp(s, "xor")) {
+        fprintf(stderr, "tcsim %s: unknown %s '%s' (and or xor: the b1 op)\n", cmd, opt,
+                CLI_WORD(s));
+        return -1;
+    }
+    *(tc_kind *)dst = !strcmp(s, "and") ? TC_KIND_POPC_AND : TC_KIND_POPC_XOR;
+    return 0;
+}
+
 static int parse_threads(const char *cmd, const char *opt, const char *s, void *dst)
 {
     unsigned long long u;
@@ -92,20 +108,30 @@ static int parse_threads(const char *cmd, const char *opt, const char *s, void *
 }
 
 /* The dtype of o fits its format: an unsigned integer at least as wide, or the float
- * dtype of the same format. 0, or -1 after the message. */
+ * dtype of the same format; fp64 and only fp64 in the 8-byte dtypes (its words are 64
+ * bits, the others' 32). 0, or -1 after the message. */
 static int check_dtype(const operand *o)
 {
     const tc_fmt_info *fi = tc_fmt_get(o->fmt);
     npy_dtype t = o->m.dtype;
+    int wide = npy_dtype_bytes(t) == 8;
+    if (wide != (o->fmt == TC_FMT_FP64)) {
+        fprintf(stderr, "tcsim gemm: %s '%s': dtype %s %s (%s %s)\n", o->opt,
+                CLI_PATH(o->path), npy_dtype_name(t),
+                wide ? "holds 64-bit words, for fp64 alone" : "is not uint64 or float64",
+                o->role, fi->name);
+        return -1;
+    }
     if (npy_dtype_is_float(t)) {
-        int ok = t == NPY_FLOAT16 ? o->fmt == TC_FMT_FP16
-                                  : o->fmt == TC_FMT_FP32 || o->fmt == TC_FMT_TF32;
+        const char *holds = t == NPY_FLOAT16 ? "fp16" : t == NPY_FLOAT32 ? "fp32" : "fp64";
+        int ok = t == NPY_FLOAT16   ? o->fmt == TC_FMT_FP16
+                 : t == NPY_FLOAT64 ? o->fmt == TC_FMT_FP64
+                                    : o->fmt == TC_FMT_FP32 || o->fmt == TC_FMT_TF32;
         if (ok)
             return 0;
         fprintf(stderr, "tcsim gemm: %s '%s': dtype %s holds %s, not %s %s (give %s as "
                         "its bit patterns in an unsigned integer dtype)\n", o->opt,
-                CLI_PATH(o->path), npy_dtype_name(t), t == NPY_FLOAT16 ? "fp16" : "fp32",
-                o->role, fi->name, fi->name);
+                CLI_PATH(o->path), npy_dtype_name(t), holds, o->role, fi->name, fi->name);
         return -1;
     }
     if (npy_dtype_bytes(t) * 8 >= fi->width)
@@ -150,6 +176,12 @@ static tc_matrix as_matrix(const operand *o)
 {
     return (tc_matrix){.data = o->m.data, .layout = o->m.fortran ? TC_LAYOUT_COL : TC_LAYOUT_ROW,
                        .ld = 0};
+}
+
+static tc_matrix64 as_matrix64(const operand *o)
+{
+    return (tc_matrix64){.data = o->m.data64,
+                         .layout = o->m.fortran ? TC_LAYOUT_COL : TC_LAYOUT_ROW, .ld = 0};
 }
 
 /* Reads and checks every given operand, then the shapes: 0, or -1 after the message. */
@@ -198,13 +230,53 @@ static npy_dtype out_dtype(const operand *ops, tc_fmt out)
         floats |= ops[i].path && npy_dtype_is_float(ops[i].m.dtype);
     if (out == TC_FMT_FP16)
         return floats ? NPY_FLOAT16 : NPY_UINT16;
+    if (out == TC_FMT_FP64)
+        return floats ? NPY_FLOAT64 : NPY_UINT64;
     return floats && out == TC_FMT_FP32 ? NPY_FLOAT32 : NPY_UINT32;
+}
+
+/* The reason of a failed tc_gemm or tc_gemm_f64 (every input was checked: only a failure
+ * of the machine is left), or of writing D. */
+static int gemm_done(tc_status st, int write_failed, const char *out, const char *err)
+{
+    if (st != TC_OK) {
+        fprintf(stderr, "tcsim gemm: %s\n", tc_strerror(st));
+        return CLI_FAIL;
+    }
+    if (write_failed) {
+        fprintf(stderr, "tcsim gemm: cannot write '%s' (-o): %s\n", CLI_PATH(out), err);
+        return CLI_FAIL;
+    }
+    return CLI_OK;
+}
+
+/* DMMA: A, B, C in 64-bit words, D through tc_gemm_f64. */
+static int gemm_compute_f64(operand *ops, const tc_profile *p, unsigned threads,
+                            const char *out)
+{
+    size_t M = ops[OP_A].m.rows, K = ops[OP_A].m.cols, N = ops[OP_B].m.cols;
+    uint64_t *d = M <= SIZE_MAX / sizeof *d / N ? malloc(M * N * sizeof *d) : NULL;
+    if (!d) {
+        fprintf(stderr, "tcsim gemm: out of memory for D (%zu x %zu)\n", M, N);
+        return CLI_FAIL;
+    }
+    tc_matrix64 A = as_matrix64(&ops[OP_A]), B = as_matrix64(&ops[OP_B]);
+    tc_matrix64 C = as_matrix64(&ops[OP_C]);
+    tc_gemm_opts opts = {.threads = threads};
+    tc_matrix64_out D = {.data = d, .layout = TC_LAYOUT_ROW, .ld = 0};
+    tc_status st = tc_gemm_f64(p, M, N, K, &A, &B, ops[OP_C].path ? &C : NULL, &D, &opts);
+    char err[NPY_ERR_SIZE];
+    int bad = st == TC_OK && npy_write64(out, out_dtype(ops, p->out), M, N, d, err);
+    free(d);
+    return gemm_done(st, bad, out, err);
 }
 
 static int gemm_compute(operand *ops, const tc_profile *p, unsigned threads, const char *out)
 {
     if (load(ops, p))
         return CLI_USAGE;
+    if (p->kind == TC_KIND_FP64)
+        return gemm_compute_f64(ops, p, threads, out);
     size_t M = ops[OP_A].m.rows, K = ops[OP_A].m.cols, N = ops[OP_B].m.cols;
     uint32_t *d = M <= SIZE_MAX / sizeof *d / N ? malloc(M * N * sizeof *d) : NULL;
     if (!d) {
@@ -219,17 +291,10 @@ static int gemm_compute(operand *ops, const tc_profile *p, unsigned threads, con
     }
     tc_matrix_out D = {.data = d, .layout = TC_LAYOUT_ROW, .ld = 0};
     tc_status st = tc_gemm(p, M, N, K, &A, &B, ops[OP_C].path ? &C : NULL, &D, &opts);
-    int rc = CLI_OK;
     char err[NPY_ERR_SIZE];
-    if (st != TC_OK) { /* every input was checked: only a failure of the machine is left */
-        fprintf(stderr, "tcsim gemm: %s\n", tc_strerror(st));
-        rc = CLI_FAIL;
-    } else if (npy_write(out, out_dtype(ops, p->out), M, N, d, err)) {
-        fprintf(stderr, "tcsim gemm: cannot write '%s' (-o): %s\n", CLI_PATH(out), err);
-        rc = CLI_FAIL;
-    }
+    int bad = st == TC_OK && npy_write(out, out_dtype(ops, p->out), M, N, d, err);
     free(d);
-    return rc;
+    return gemm_done(st, bad, out, err);
 }
 
 /* What is wrong with the options taken together, or NULL; in_a: --in-a's format
@@ -256,9 +321,6 @@ static const char *options_fault(dot_options *o, tc_fmt in_a, const operand *ops
         return "--scale-a and --scale-b are the scales of --kind: --kind needs both";
     if (!o->kind && (ops[OP_SA].path || ops[OP_SB].path))
         return "--scale-a and --scale-b are the scales of --kind: they need --kind";
-    if (o->in == TC_FMT_FP64 || o->out == TC_FMT_FP64) /* its words are 64 bits wide */
-        return "fp64 (DMMA) is not in tcsim gemm, which reads 32-bit words: use tcsim dot "
-               "--in fp64 --out fp64, or tc_gemm_f64 (tcsim_f64.h)";
     return NULL;
 }
 
@@ -291,6 +353,7 @@ static int gemm_run(int argc, char **argv)
         {.name = "--scale-b", .value = &ops[OP_SB].path},
         {.name = "-o", .value = &out},
         {.name = "--threads", .parse = parse_threads, .dst = &threads},
+        {.name = "--popc", .parse = parse_popc, .dst = &o.popc},
     };
     int st = cli_parse_opts(&(cli_opts){"gemm", "option", 1, gemm_help, NULL, opt,
                                         CLI_COUNT(opt)}, argc, argv);

@@ -17,6 +17,8 @@ static const struct {
     [NPY_UINT32] = {"uint32", "<u4", 4, 0},
     [NPY_FLOAT16] = {"float16", "<f2", 2, 1},
     [NPY_FLOAT32] = {"float32", "<f4", 4, 1},
+    [NPY_UINT64] = {"uint64", "<u8", 8, 0},
+    [NPY_FLOAT64] = {"float64", "<f8", 8, 1},
 };
 
 const char *npy_dtype_name(npy_dtype t) { return dtypes[t].name; }

@@ -1,11 +1,12 @@
 /* npy.h - NumPy .npy files of 2-D matrices of bit patterns, read into and written from
- * uint32_t words (the model's tc_matrix), for `tcsim gemm`.
+ * uint32_t words (the model's tc_matrix), or uint64_t words for the 64-bit dtypes (fp64:
+ * tc_matrix64), for `tcsim gemm`.
  *
  * The format is NumPy's own (numpy.lib.format, versions 1.0, 2.0 and 3.0): a magic
  * "\x93NUMPY", a version, a header length, a Python dict literal with 'descr',
  * 'fortran_order' and 'shape', then the elements in C or Fortran order. Only what a
- * matrix of bit patterns needs is read: little-endian uint8, uint16, uint32, float16 and
- * float32, two dimensions, no pickled objects. Everything else is refused with a reason.
+ * matrix of bit patterns needs is read: little-endian uint8, uint16, uint32, uint64,
+ * float16, float32 and float64, two dimensions, no pickled objects. Everything else is refused with a reason.
  */
 #ifndef TCSIM_NPY_H
 #define TCSIM_NPY_H
@@ -19,21 +20,25 @@ typedef enum npy_dtype {
     NPY_UINT32,
     NPY_FLOAT16,
     NPY_FLOAT32,
+    NPY_UINT64,
+    NPY_FLOAT64,
     NPY_DTYPE_COUNT
 } npy_dtype;
 
-const char *npy_dtype_name(npy_dtype t); /* "uint8", ..., "float32" as NumPy names it */
-unsigned npy_dtype_bytes(npy_dtype t);   /* 1, 2 or 4 */
+const char *npy_dtype_name(npy_dtype t); /* "uint8", ..., "float64" as NumPy names it */
+unsigned npy_dtype_bytes(npy_dtype t);   /* 1, 2, 4 or 8 */
 int npy_dtype_is_float(npy_dtype t);
 
 /* A matrix as read: element (r, c) is data[r * cols + c] in C order, data[c * rows + r]
  * in Fortran order (fortran set): the file's order, kept (tc_matrix's TC_LAYOUT_ROW or
- * TC_LAYOUT_COL with a packed ld), each element widened to a uint32_t word. */
+ * TC_LAYOUT_COL with a packed ld), each element widened to a uint32_t word. The 8-byte
+ * dtypes (uint64, float64) fill data64 in the same order instead, and data is NULL. */
 typedef struct npy_matrix {
     npy_dtype dtype;
     int fortran;
     size_t rows, cols;
     uint32_t *data;
+    uint64_t *data64;
 } npy_matrix;
 
 /* Messages of npy_read and npy_write: the reason alone (the caller names the file). */
@@ -53,5 +58,9 @@ void npy_free(npy_matrix *m);
  * 0, or -1 with the reason in err (and no file left behind). */
 int npy_write(const char *path, npy_dtype t, size_t rows, size_t cols, const uint32_t *data,
               char err[NPY_ERR_SIZE]);
+
+/* The same for 64-bit words (t is uint64 or float64). */
+int npy_write64(const char *path, npy_dtype t, size_t rows, size_t cols, const uint64_t *data,
+                char err[NPY_ERR_SIZE]);
 
 #endif

@@ -13,7 +13,7 @@ enum { NPY_MAGIC_LEN = 6 };
  * that the data is aligned (numpy.lib.format's ARRAY_ALIGN). */
 enum { NPY_ALIGN = 64 };
 
-/* The descr NumPy writes for t: "|u1", "<u2", "<u4", "<f2", "<f4". */
+/* The descr NumPy writes for t: "|u1", "<u2", "<u4", "<f2", "<f4", "<u8", "<f8". */
 const char *npy_dtype_descr(npy_dtype t);
 
 /* The reason of an error, printf-style, into err (NPY_ERR_SIZE bytes): returns -1. */

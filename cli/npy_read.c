@@ -73,7 +73,7 @@ static int descr(header *h, char *err)
     skip_blanks(h);
     if (h->p < h->end && *h->p == '[')
         return npy_fail(err, "a structured dtype (descr is a list); tcsim reads uint8, uint16, "
-                        "uint32, float16 or float32");
+                        "uint32, uint64, float16, float32 or float64");
     const char *s;
     size_t n;
     if (string(h, &s, &n, "descr", err))
@@ -92,7 +92,8 @@ static int descr(header *h, char *err)
                             npy_dtype_name((npy_dtype)t), d);
     }
     return npy_fail(err, "unknown dtype '%s'; tcsim reads uint8 (|u1), uint16 (<u2), uint32 "
-                    "(<u4), float16 (<f2) or float32 (<f4)", CLI_WORDN(s, n));
+                    "(<u4), uint64 (<u8), float16 (<f2), float32 (<f4) or float64 (<f8)",
+                    CLI_WORDN(s, n));
 }
 
 static int fortran_order(header *h, char *err)
@@ -236,7 +237,7 @@ static int check_shape(const header *h, unsigned long long data_bytes, size_t *r
     if (r == 0 || c == 0)
         return npy_fail(err, "an empty matrix (shape (%llu, %llu))", r, c);
     /* the words it is widened to must be addressable; the file must hold the data */
-    if (r > SIZE_MAX / sizeof(uint32_t) / c)
+    if (r > SIZE_MAX / (bytes > 4 ? bytes : 4) / c)
         return npy_fail(err, "shape (%llu, %llu) is too large to hold in memory", r, c);
     unsigned long long need = r * c * bytes;
     if (data_bytes < need)
@@ -261,6 +262,18 @@ static void widen(uint32_t *w, size_t n, unsigned bytes)
         memcpy(e, b + i * bytes, bytes);
         w[i] = (uint32_t)e[0] | (uint32_t)e[1] << 8 | (uint32_t)e[2] << 16 |
                (uint32_t)e[3] << 24;
+    }
+}
+
+/* The same for 8-byte elements, in place: each word is exactly its element's bytes. */
+static void words64(uint64_t *w, size_t n)
+{
+    unsigned char *b = (unsigned char *)w;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t v = 0;
+        for (unsigned j = 8; j-- > 0;)
+            v = v << 8 | b[8 * i + j];
+        w[i] = v;
     }
 }
 
@@ -296,7 +309,7 @@ static int read_file(FILE *f, npy_matrix *m, char *err)
     if (bad || check_shape(&h, (unsigned long long)st.st_size - pre - len, &rows, &cols, err))
         return -1;
     size_t n = rows * cols, bytes = npy_dtype_bytes(h.dtype);
-    uint32_t *w = malloc(n * sizeof *w);
+    void *w = malloc(n * (bytes == 8 ? 8 : sizeof(uint32_t)));
     if (!w)
         return npy_fail(err, "out of memory for a %zu x %zu matrix", rows, cols);
     if (fread(w, bytes, n, f) != n) {
@@ -305,9 +318,14 @@ static int read_file(FILE *f, npy_matrix *m, char *err)
         return e ? npy_fail(err, "cannot read the data: %s", strerror(e))
                             : npy_fail(err, "truncated: the file ended while its data was read");
     }
-    widen(w, n, (unsigned)bytes);
-    *m = (npy_matrix){.dtype = h.dtype, .fortran = h.fortran, .rows = rows, .cols = cols,
-                      .data = w};
+    *m = (npy_matrix){.dtype = h.dtype, .fortran = h.fortran, .rows = rows, .cols = cols};
+    if (bytes == 8) {
+        words64(w, n);
+        m->data64 = w;
+    } else {
+        widen(w, n, (unsigned)bytes);
+        m->data = w;
+    }
     return 0;
 }
 
@@ -325,5 +343,7 @@ int npy_read(const char *path, npy_matrix *m, char err[NPY_ERR_SIZE])
 void npy_free(npy_matrix *m)
 {
     free(m->data);
+    free(m->data64);
     m->data = NULL;
+    m->data64 = NULL;
 }

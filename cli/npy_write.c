@@ -36,8 +36,10 @@ static size_t header(char *buf, size_t cap, npy_dtype t, size_t rows, size_t col
     return total;
 }
 
-/* The header, then the elements in C order, little-endian, through stdio's buffer. */
-static int write_all(FILE *f, npy_dtype t, size_t rows, size_t cols, const uint32_t *data)
+/* The header, then the elements in C order, little-endian, through stdio's buffer: from
+ * d32, or from d64 when it is not NULL. */
+static int write_all(FILE *f, npy_dtype t, size_t rows, size_t cols, const uint32_t *d32,
+                     const uint64_t *d64)
 {
     char head[256];
     size_t hn = header(head, sizeof head, t, rows, cols);
@@ -45,16 +47,18 @@ static int write_all(FILE *f, npy_dtype t, size_t rows, size_t cols, const uint3
         return -1;
     unsigned bytes = npy_dtype_bytes(t);
     for (size_t i = 0; i < rows * cols; i++) {
-        unsigned char e[4] = {(unsigned char)data[i], (unsigned char)(data[i] >> 8),
-                              (unsigned char)(data[i] >> 16), (unsigned char)(data[i] >> 24)};
+        uint64_t v = d64 ? d64[i] : d32[i];
+        unsigned char e[8];
+        for (unsigned j = 0; j < 8; j++)
+            e[j] = (unsigned char)(v >> 8 * j);
         if (fwrite(e, 1, bytes, f) != bytes)
             return -1;
     }
     return 0;
 }
 
-int npy_write(const char *path, npy_dtype t, size_t rows, size_t cols, const uint32_t *data,
-              char err[NPY_ERR_SIZE])
+static int write_file(const char *path, npy_dtype t, size_t rows, size_t cols,
+                      const uint32_t *d32, const uint64_t *d64, char *err)
 {
     /* a device or a folder is no file to replace (rename would replace /dev/null itself) */
     struct stat st;
@@ -83,7 +87,7 @@ int npy_write(const char *path, npy_dtype t, size_t rows, size_t cols, const uin
     mode_t mask = umask(0);
     umask(mask);
     FILE *f = fdopen(fd, "wb");
-    int bad = !f || fchmod(fd, 0666 & ~mask) != 0 || write_all(f, t, rows, cols, data) != 0;
+    int bad = !f || fchmod(fd, 0666 & ~mask) != 0 || write_all(f, t, rows, cols, d32, d64) != 0;
     int e = errno;
     if (f ? fclose(f) != 0 : close(fd) != 0) {
         if (!bad)
@@ -101,4 +105,16 @@ int npy_write(const char *path, npy_dtype t, size_t rows, size_t cols, const uin
     }
     free(tmp);
     return 0;
+}
+
+int npy_write(const char *path, npy_dtype t, size_t rows, size_t cols, const uint32_t *data,
+              char err[NPY_ERR_SIZE])
+{
+    return write_file(path, t, rows, cols, data, NULL, err);
+}
+
+int npy_write64(const char *path, npy_dtype t, size_t rows, size_t cols, const uint64_t *data,
+                char err[NPY_ERR_SIZE])
+{
+    return write_file(path, t, rows, cols, NULL, data, err);
 }

@@ -9,6 +9,8 @@ tcsim's own reader):
    mixed pairs (--in-a, --in-b) likewise, each file in its own format;
 2. D does not depend on the files' order, dtype, version or the thread count; D's header
    follows the dtype rule; tcsim reads back what it wrote;
+   b1 with --popc and the fp64 form (uint64 and float64 files) against references
+   computed here (popcounts; an exact rational FMA chain rounded by Python);
 3. every bad file (magic, version, header, dtype, big-endian, dimensions, empty,
    truncated, trailing data, huge shapes: refused before any allocation, under a memory
    limit), bad element, shape mismatch and bad option is named on stderr with status 2,
@@ -36,7 +38,8 @@ os.chdir(WORK)
 
 
 # ---------------------------------------------------------------- .npy by hand
-SIZE = {"|u1": 1, "<u1": 1, "<u2": 2, "<u4": 4, "<f2": 2, "<f4": 4}
+SIZE = {"|u1": 1, "<u1": 1, "<u2": 2, "<u4": 4, "<f2": 2, "<f4": 4, "<u8": 8, "<f8": 8}
+PACK = {1: "B", 2: "H", 4: "I", 8: "Q"}
 
 
 def npy(descr, shape, data, fortran=False, version=(1, 0), header=None, pad=True):
@@ -57,7 +60,7 @@ def npy(descr, shape, data, fortran=False, version=(1, 0), header=None, pad=True
         if fortran and len(shape) == 2:
             r, c = shape
             data = [data[i * c + j] for j in range(c) for i in range(r)]
-        fmt = {1: "B", 2: "H", 4: "I"}[SIZE.get(descr, 4)]
+        fmt = PACK[SIZE.get(descr, 4)]
         body = struct.pack("<%d%s" % (len(data), fmt), *data)
     return b"\x93NUMPY" + bytes(version) + ln + h + body
 
@@ -82,7 +85,7 @@ def read_npy(name):
     n = SIZE[descr]
     body = raw[10 + hl:]
     assert len(body) == r * c * n, (len(body), r, c, n)
-    data = list(struct.unpack("<%d%s" % (r * c, {1: "B", 2: "H", 4: "I"}[n]), body))
+    data = list(struct.unpack("<%d%s" % (r * c, PACK[n]), body))
     return descr, m.group(2) == "True", (r, c), data
 
 
@@ -312,7 +315,9 @@ bad_a(npy("<u2", (2, 3), data6, header=hdr.replace("False", "0")), "fortran_orde
 bad_a(npy("<u2", (2, 3), data6, header=hdr.replace("(2, 3)", "(2, x)")), "shape")
 bad_a(npy("<u2", (2, 3), data6, header=hdr + "junk"), "text after the header dict")
 bad_a(npy("<i4", (2, 3), data6 * 2), "unknown dtype '<i4'")
-bad_a(npy("<f8", (2, 3), data6 * 4), "unknown dtype '<f8'")
+bad_a(npy("<f8", (2, 3), data6), "dtype float64 holds 64-bit words, for fp64 alone")
+bad_a(npy("<u8", (2, 3), data6), "dtype uint64 holds 64-bit words, for fp64 alone")
+bad_a(npy("<i8", (2, 3), data6 * 2), "unknown dtype '<i8'", "float64 (<f8)")
 bad_a(npy(">u2", (2, 3), data6), "big-endian", "'>u2'")
 bad_a(npy(">f2", (2, 3), data6), "big-endian", "'>f2'")
 bad_a(npy("<u2", (2, 3), data6, header=hdr.replace("'<u2'", "[('x', '<u2')]")),
@@ -427,6 +432,114 @@ rc, _, err = tcsim(*pair[:-4], "-o", "d.npy", "--out", "fp32", "--arch", "ada",
                    "--in-a", "e4m3", "--in-b", "e5m2")
 if rc != 0 or read_npy("d.npy")[3] != [0x3fc00000] * 4:
     fail(f"ada e4m3 x e5m2 ones: exited {rc}: {err[:300]}")
+# b1: the option that --in b1 asks for exists, and goes with b1 alone
+b1 = ["gemm", "--arch", "ampere", "--in", "b1", "--out", "s32", "--a", "a8.npy", "--b", "b8.npy",
+      "-o", "D.npy"]
+expect_refused(b1, 2, "--in b1 needs --popc and|xor")
+expect_refused([*b1, "--popc", "or"], 2, "unknown --popc 'or' (and or xor")
+expect_refused([*b1, "--popc", "and"], 2,
+               "--a 'a8.npy': element (0, 0) = 0x38 is wider than --in b1 (1 bits)")
+expect_refused([*base, "--a", "ga.npy", "--b", "gb.npy", "-o", "D.npy", "--popc", "xor"], 2,
+               "--popc xor goes with --in b1 --out s32 alone")
+expect_refused([*b1[:2], "volta", *b1[3:], "--popc", "xor"], 2,
+               "volta mma has no b1 .xor.popc form")
+print("   --popc, fp64 and b1 options and dtypes are checked like the others")
+
+
+def popc_case(op, arch, M, N, K):
+    A = [rng.getrandbits(1) for _ in range(M * K)]
+    B = [rng.getrandbits(1) for _ in range(K * N)]
+    C = [rng.randrange(1 << 20) for _ in range(M * N)]
+    put("pa.npy", npy(rng.choice(["|u1", "<u2", "<u4"]), (M, K), A, fortran=rng.random() < .5))
+    put("pb.npy", npy("|u1", (K, N), B, fortran=rng.random() < .5))
+    put("pc.npy", npy("<u4", (M, N), C))
+    rc, _, err = tcsim("gemm", "--arch", arch, "--in", "b1", "--out", "s32", "--popc", op,
+                       "--a", "pa.npy", "--b", "pb.npy", "--c", "pc.npy", "-o", "d.npy")
+    if rc != 0:
+        return fail(f"b1 {op} {arch} {M}x{N}x{K}: exited {rc}: {err[:300]}")
+    want = [C[i * N + j] + sum((A[i * K + k] & B[k * N + j]) if op == "and" else
+                               (A[i * K + k] ^ B[k * N + j]) for k in range(K))
+            for i in range(M) for j in range(N)]
+    got = read_npy("d.npy")
+    if got[0] != "<u4" or got[3] != want:
+        fail(f"b1 {op} {arch} {M}x{N}x{K}: D {got[0]} {got[3][:4]}..., expected {want[:4]}...")
+
+
+for op, arch in (("and", "ampere"), ("xor", "turing"), ("xor", "hopper")):
+    for _ in range(3):
+        popc_case(op, arch, rng.randint(1, 6), rng.randint(1, 6), rng.choice([1, 128, 300]))
+
+
+def f64_bits(x):
+    return struct.unpack("<Q", struct.pack("<d", x))[0]
+
+
+def f64_of(bits):
+    return struct.unpack("<d", struct.pack("<Q", bits))[0]
+
+
+def fma_chain(c, pairs):
+    """c, then d = fma(a, b, d) in order: each step exact in rationals, rounded once by
+    float() (a correctly rounded int / int). Finite, non-zero results only (the cases
+    below keep to them)."""
+    from fractions import Fraction
+    d = c
+    for a, b in pairs:
+        d = float(Fraction(a) * Fraction(b) + Fraction(d))
+    return d
+
+
+def rand_f64():
+    # random sign, 53-bit significand, exponent within +-40: no overflow, no zero sums
+    m = (1 << 52) | rng.getrandbits(52)
+    return (-1) ** rng.getrandbits(1) * m * 2.0 ** (rng.randint(-40, 40) - 52)
+
+
+for case in range(12):
+    M, N, K = rng.randint(1, 5), rng.randint(1, 5), rng.choice([1, 4, 7, 16, 33])
+    arch = rng.choice(["ampere", "hopper", "blackwell"])
+    A = [rand_f64() for _ in range(M * K)]
+    B = [rand_f64() for _ in range(K * N)]
+    C = [rand_f64() for _ in range(M * N)] if case % 3 else None
+    floats = case % 2 == 0
+    dt = "<f8" if floats else "<u8"
+    put("fa.npy", npy(dt, (M, K), [f64_bits(x) for x in A], fortran=case % 4 == 1,
+                      version=rng.choice([(1, 0), (2, 0)])))
+    put("fb.npy", npy("<u8", (K, N), [f64_bits(x) for x in B], fortran=case % 4 == 2))
+    args = ["gemm", "--arch", arch, "--in", "fp64", "--out", "fp64", "--a", "fa.npy",
+            "--b", "fb.npy", "-o", "d.npy", "--threads", str(case % 3)]
+    if C is not None:
+        put("fc.npy", npy("<u8", (M, N), [f64_bits(x) for x in C]))
+        args += ["--c", "fc.npy"]
+    rc, _, err = tcsim(*args)
+    what = f"fp64 {arch} {M}x{N}x{K} case {case}"
+    if rc != 0:
+        fail(f"{what}: exited {rc}: {err[:300]}")
+        continue
+    descr, fortran, shape, D = read_npy("d.npy")
+    want = [f64_bits(fma_chain(C[i * N + j] if C else 0.0,
+                               [(A[i * K + k], B[k * N + j]) for k in range(K)]))
+            for i in range(M) for j in range(N)]
+    if descr != dt or shape != (M, N) or D != want:
+        bad = [e for e in range(M * N) if D[e] != want[e]]
+        fail(f"{what}: D is {descr} {shape}, expected {dt}; {len(bad)} elements differ from "
+             f"the exact FMA chain, first {[(f64_of(D[e]), f64_of(want[e])) for e in bad[:1]]}")
+# a hand-worked one: 1.0 * 2^-60 + 1.0 rounds to 1.0 in binary64; then + 1.0 * -1.0 = 0
+put("fa.npy", npy("<f8", (1, 2), [f64_bits(2.0 ** -60), f64_bits(1.0)]))
+put("fb.npy", npy("<f8", (2, 1), [f64_bits(1.0), f64_bits(-1.0)]))
+put("fc.npy", npy("<f8", (1, 1), [f64_bits(1.0)]))
+rc, _, err = tcsim("gemm", "--arch", "ampere", "--in", "fp64", "--out", "fp64", "--a", "fa.npy",
+                   "--b", "fb.npy", "--c", "fc.npy", "-o", "d.npy")
+if rc != 0 or read_npy("d.npy")[3] != [0]:
+    fail(f"fp64 1 + 2^-60 - 1: exited {rc}, D {read_npy('d.npy')[3] if rc == 0 else None} "
+         f"(expected +0: the 2^-60 is lost in the first FMA) {err[:200]}")
+expect_refused(["gemm", "--arch", "ampere", "--in", "fp64", "--out", "fp64", "--a", "ga.npy",
+                "--b", "fb.npy", "-o", "D.npy"], 2,
+               "--a 'ga.npy': dtype uint16 is not uint64 or float64 (--in fp64)")
+expect_refused(["gemm", "--arch", "turing", "--in", "fp64", "--out", "fp64", "--a", "fa.npy",
+                "--b", "fb.npy", "-o", "D.npy"], 2, "no profile for --arch turing")
+print("   b1 popcounts and fp64 FMA chains equal the references computed here")
+
 # outputs that cannot be written: status 1, no temporary file left
 expect_refused([*base, "--a", "ga.npy", "--b", "gb.npy", "-o", "no_dir/d.npy"], 1,
                "cannot write 'no_dir/d.npy' (-o): cannot create a file in its folder")

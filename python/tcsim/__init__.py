@@ -5,12 +5,14 @@
     x = tcsim.dot(a_row, b_col, c, arch="ampere", out="fp32")
 
 Arrays hold bit patterns: uint8, uint16 or uint32 for any format they are wide enough
-for, float16 for fp16 and float32 for fp32 and tf32. The input format `inp` may be left
-out for float16 (fp16) and float32 (tf32) arrays; in_a= and in_b= (both, instead of inp)
-give a and b different formats where the instruction has the pair (e4m3 with e5m2; the
-f8f6f4 formats on tcgen05, mxf8f6f4 too). Results come back as float16/float32
-(fp16/fp32 output) when a, b or c was a float array, else as uint16 (fp16) or uint32
-(fp32, s32) bit patterns. Every bad argument raises TcsimError (a ValueError) whose
+for, float16 for fp16 and float32 for fp32 and tf32; fp64 (DMMA) takes uint64 or
+float64 alone. The input format `inp` may be left out for float16 (fp16), float32 (tf32)
+and float64 (fp64) arrays; in_a= and in_b= (both, instead of inp) give a and b
+different formats where the instruction has the pair (e4m3 with e5m2; the f8f6f4
+formats on tcgen05, mxf8f6f4 too; int8 with uint8, int4 with uint4). inp="b1" takes
+popc="and" or "xor" (the 1-bit op). Results come back as float16/float32/float64
+(fp16/fp32/fp64 output) when a, b or c was a float array, else as uint16 (fp16), uint32
+(fp32, s32) or uint64 (fp64) bit patterns. Every bad argument raises TcsimError (a ValueError) whose
 message names the argument and carries the model's status text (tc_strerror).
 docs/gemm.md says more.
 """
@@ -77,14 +79,38 @@ def _pair(inp, in_a, in_b):
     return in_a, in_b
 
 
-def _profile(arch, instr, inp, out, kind, scale, block, a, in_a=None, in_b=None):
+_POPC = {"and": _lib.TC_KIND_POPC_AND, "xor": _lib.TC_KIND_POPC_XOR}
+
+
+def _popc_profile(ar, ins, arch, instr, inp, in_b, out, kind, popc):
+    """The b1 profile: popc names the op, and goes with inp b1, out s32 alone."""
+    if popc is None:
+        raise TcsimError("popc", _lib.TC_EINVAL, "inp='b1' needs popc='and' or 'xor' (the "
+                         "1-bit op)")
+    if popc not in _POPC:
+        raise TcsimError("popc", _lib.TC_EINVAL, f"unknown {popc!r} (one of: and xor)")
+    if inp != "b1" or in_b not in (None, "b1") or out != "s32" or kind is not None:
+        raise TcsimError("popc", _lib.TC_EINVAL, f"popc={popc!r} goes with inp='b1' "
+                         "out='s32' alone (the 1-bit forms)")
+    p = ctypes.POINTER(_lib.Profile)()
+    st = lib.tc_profile_find_popc(ar, ins, _POPC[popc], ctypes.byref(p))
+    if st != _lib.TC_OK:
+        raise TcsimError("arch/instr/popc", st, f"arch={arch!r} instr={instr!r} has no b1 "
+                         f".{popc}.popc form (tcsim list shows the supported combinations)")
+    return p
+
+
+def _profile(arch, instr, inp, out, kind, scale, block, a, in_a=None, in_b=None, popc=None):
     """The profile of the arguments (as `tcsim dot` finds it); inp from a's dtype when
     it is None and no pair (in_a, in_b) is given."""
     ar = _parse("arch", arch, lib.tc_arch_parse, lambda: _names(lib.tc_arch_name))
     ins = _parse("instr", instr, lib.tc_instr_parse, lambda: _names(lib.tc_instr_name))
     inp, in_b = _pair(inp, in_a, in_b)
+    if popc is not None or "b1" in (inp, in_b):
+        return _popc_profile(ar, ins, arch, instr, inp, in_b, out, kind, popc)
     if inp is None:
-        inferred = {np.dtype(np.float16): "fp16", np.dtype(np.float32): "tf32"}
+        inferred = {np.dtype(np.float16): "fp16", np.dtype(np.float32): "tf32",
+                    np.dtype(np.float64): "fp64"}
         inp = inferred.get(np.asarray(a).dtype.newbyteorder("="))
         if inp is None:
             raise TcsimError("inp", _lib.TC_EINVAL, "the input format is needed for a "
@@ -130,6 +156,8 @@ def _out_dtype(p, arrays):
         return np.dtype(np.float16)
     if floats and out == _fmt("out", "fp32"):
         return np.dtype(np.float32)
+    if width == 64:
+        return np.dtype(np.float64 if floats else np.uint64)
     return np.dtype(np.uint16 if width == 16 else np.uint32)
 
 
@@ -137,6 +165,10 @@ def _as_out(words, dtype):
     if dtype.itemsize == 2:
         return words.astype(np.uint16).view(dtype)
     return words.view(dtype)
+
+
+def _is_f64(p):
+    return p.contents.kind == _lib.TC_KIND_FP64
 
 
 def _threads(threads):
@@ -177,13 +209,14 @@ def _check(argument, status):
 
 
 def gemm(a, b, c=None, *, arch, instr="mma", inp=None, out="fp32", threads=0, kind=None,
-         scale=None, block=0, scale_a=None, scale_b=None, in_a=None, in_b=None):
+         scale=None, block=0, scale_a=None, scale_b=None, in_a=None, in_b=None, popc=None):
     """D (M x N) = a (M x K) @ b (K x N) + c (M x N) in the profile's arithmetic, each
-    element as tcsim.dot computes it (tc_gemm). c None: every c is +0. Block-scaled
-    kinds (kind=, scale=, block=) take scale_a (M x K/B) and scale_b (K/B x N).
-    in_a, in_b: a in in_a and b in in_b (a mixed pair), instead of inp for both.
-    threads: worker threads, 0 = one per core; the result does not depend on it."""
-    p = _profile(arch, instr, inp, out, kind, scale, block, a, in_a, in_b)
+    element as tcsim.dot computes it (tc_gemm; fp64: tc_gemm_f64). c None: every c is
+    +0. Block-scaled kinds (kind=, scale=, block=) take scale_a (M x K/B) and scale_b
+    (K/B x N). in_a, in_b: a in in_a and b in in_b (a mixed pair), instead of inp for
+    both. popc: the op of inp="b1" ("and" or "xor"). threads: worker threads, 0 = one
+    per core; the result does not depend on it."""
+    p = _profile(arch, instr, inp, out, kind, scale, block, a, in_a, in_b, popc)
     pr = p.contents
     nthreads = _threads(threads)
     A = as_words("a", a, pr.in_, 2)
@@ -198,9 +231,10 @@ def gemm(a, b, c=None, *, arch, instr="mma", inp=None, out="fp32", threads=0, ki
     scales = _scales(p, kind, K, scale_a, scale_b, lambda n: ((M, n), (n, N)))
     if scales:
         opts.scale_a, opts.scale_b = scales[0].matrix, scales[1].matrix
-    d = np.empty((M, N), np.uint32)
+    f64 = _is_f64(p)
+    d = np.empty((M, N), np.uint64 if f64 else np.uint32)
     D = _lib.Matrix(d.ctypes.data, _lib.TC_LAYOUT_ROW, N)
-    st = lib.tc_gemm(p, M, N, K, ctypes.byref(A.matrix), ctypes.byref(B.matrix),
+    st = (lib.tc_gemm_f64 if f64 else lib.tc_gemm)(p, M, N, K, ctypes.byref(A.matrix), ctypes.byref(B.matrix),
                      ctypes.byref(C.matrix) if C is not None else None, ctypes.byref(D),
                      ctypes.byref(opts))
     _check("gemm", st)
@@ -208,17 +242,24 @@ def gemm(a, b, c=None, *, arch, instr="mma", inp=None, out="fp32", threads=0, ki
 
 
 def dot(a, b, c=0, *, arch, instr="mma", inp=None, out="fp32", kind=None, scale=None,
-        block=0, scale_a=None, scale_b=None, in_a=None, in_b=None):
-    """d = c + sum a[i] * b[i] in the profile's arithmetic (tc_dot; k > L chains steps).
-    a, b: 1-D arrays of k bit patterns (or float16/float32); c: a bit pattern (int) or a
-    float16/float32 scalar; in_a, in_b as for gemm. Returns d as a NumPy scalar of the
-    output dtype."""
-    p = _profile(arch, instr, inp, out, kind, scale, block, a, in_a, in_b)
+        block=0, scale_a=None, scale_b=None, in_a=None, in_b=None, popc=None):
+    """d = c + sum a[i] * b[i] in the profile's arithmetic (tc_dot; k > L chains steps;
+    fp64: tc_dot_f64, one FMA per k). a, b: 1-D arrays of k bit patterns (or
+    float16/float32/float64); c: a bit pattern (int) or a float scalar of the format;
+    in_a, in_b and popc as for gemm. Returns d as a NumPy scalar of the output dtype."""
+    p = _profile(arch, instr, inp, out, kind, scale, block, a, in_a, in_b, popc)
     pr = p.contents
     A = as_words("a", a, pr.in_, 1)
     B = as_words("b", b, pr.in_b, 1, A.shape)
     k = A.shape[0]
     cw = as_words("c", c, pr.out, 0)
+    if _is_f64(p):
+        d64 = ctypes.c_uint64()
+        u64p = ctypes.POINTER(ctypes.c_uint64)
+        st = lib.tc_dot_f64(p, k, A.pointer(u64p), B.pointer(u64p), cw.scalar(),
+                            ctypes.byref(d64))
+        _check("dot", st)
+        return _as_out(np.array([d64.value], np.uint64), _out_dtype(p, (a, b, c)))[0]
     d = ctypes.c_uint32()
     u32p = ctypes.POINTER(ctypes.c_uint32)
     scales = _scales(p, kind, k, scale_a, scale_b, lambda n: ((n,), (n,)))

@@ -40,7 +40,7 @@ class GemmOpts(ctypes.Structure):
 # tcsim.h's enums, as far as the module names them
 TC_OK, TC_EINVAL, TC_EFORMAT, TC_ESHAPE, TC_ENOMEM, TC_EIO, TC_EUNSUPPORTED = range(7)
 TC_LAYOUT_ROW, TC_LAYOUT_COL = 0, 1
-TC_KIND_MX, TC_KIND_MXF4 = 3, 4
+TC_KIND_MX, TC_KIND_MXF4, TC_KIND_POPC_AND, TC_KIND_POPC_XOR, TC_KIND_FP64 = 3, 4, 5, 6, 7
 
 
 def _path():
@@ -61,6 +61,7 @@ def _open():
                           "TCSIM_LIBRARY to libtcsim.so's path)") from e
     P = ctypes.POINTER
     u32p, cint, sz = P(ctypes.c_uint32), ctypes.c_int, ctypes.c_size_t
+    u64p = P(ctypes.c_uint64)
     sigs = {
         "tc_strerror": (ctypes.c_char_p, [cint]),
         "tc_fmt_get": (P(FmtInfo), [cint]),
@@ -78,6 +79,11 @@ def _open():
                                  u32p]),
         "tc_gemm": (cint, [P(Profile), sz, sz, sz, P(Matrix), P(Matrix), P(Matrix),
                            P(Matrix), P(GemmOpts)]),
+        "tc_profile_find_popc": (cint, [cint, cint, cint, P(P(Profile))]),
+        # fp64 (tcsim_f64.h): tc_matrix64 has tc_matrix's layout with 64-bit elements
+        "tc_dot_f64": (cint, [P(Profile), sz, u64p, u64p, ctypes.c_uint64, u64p]),
+        "tc_gemm_f64": (cint, [P(Profile), sz, sz, sz, P(Matrix), P(Matrix), P(Matrix),
+                               P(Matrix), P(GemmOpts)]),
     }
     for name, (res, args) in sigs.items():
         f = getattr(lib, name)

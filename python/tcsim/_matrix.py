@@ -1,7 +1,8 @@
 """NumPy arrays as the model's operands: checked (dtype against the format, every
-element's width, the shape) and seen as 32-bit words, without a copy where the array's
-memory already is one (uint32/float32 in C or Fortran order, or rows or columns at a
-regular stride: tc_matrix's layout and leading dimension)."""
+element's width, the shape) and seen as 32-bit words (64-bit for fp64), without a copy
+where the array's memory already is one (uint32/float32, or uint64/float64 for fp64, in
+C or Fortran order, or rows or columns at a regular stride: tc_matrix's layout and
+leading dimension)."""
 import ctypes
 
 import numpy as np
@@ -21,6 +22,7 @@ class TcsimError(ValueError):
 
 
 _DTYPES = {np.dtype(t) for t in (np.uint8, np.uint16, np.uint32, np.float16, np.float32)}
+_DTYPES64 = {np.dtype(np.uint64), np.dtype(np.float64)}  # fp64's words, and fp64's alone
 
 
 class Words:
@@ -37,6 +39,10 @@ class Words:
     def scalar(self):
         return int(self.array.reshape(-1)[0])
 
+    @property
+    def itemsize(self):
+        return self.array.dtype.itemsize
+
 
 def _fmt_info(fmt):
     return lib.tc_fmt_get(fmt).contents
@@ -46,6 +52,12 @@ def _check_dtype(argument, x, fmt):
     info = _fmt_info(fmt)
     name = info.name.decode()
     dt = x.dtype
+    if name == "fp64" or dt.newbyteorder("=") in _DTYPES64:
+        if name != "fp64" or dt.newbyteorder("=") not in _DTYPES64:
+            raise TcsimError(argument, _lib.TC_EFORMAT, f"dtype {dt} is not uint64 or float64 "
+                             "(fp64)" if name == "fp64" else f"dtype {dt} holds 64-bit words, "
+                             f"for fp64 alone, not {name}")
+        return
     if dt.newbyteorder("=") not in _DTYPES:
         raise TcsimError(argument, _lib.TC_EFORMAT, f"dtype {dt} is not uint8, uint16, "
                          "uint32, float16 or float32 (bit patterns, or fp16/fp32 values)")
@@ -61,11 +73,12 @@ def _check_dtype(argument, x, fmt):
 
 
 def _widen(x):
-    """x's bit patterns as uint32, in x's memory order where it has one."""
+    """x's bit patterns as uint32 (8-byte dtypes: uint64), in x's memory order where it
+    has one."""
     if not x.dtype.isnative:
         x = x.astype(x.dtype.newbyteorder("="))
     u = x.view(f"u{x.dtype.itemsize}")
-    return u if x.dtype.itemsize == 4 else u.astype(np.uint32, order="K")
+    return u if x.dtype.itemsize >= 4 else u.astype(np.uint32, order="K")
 
 
 def check_fits(argument, w, fmt):
@@ -86,14 +99,15 @@ def _layout(w):
     """(array, layout, ld): w itself where its strides are a tc_matrix's, else a copy."""
     rows, cols = w.shape
     s0, s1 = w.strides
+    n = w.dtype.itemsize
     if w.flags.c_contiguous:
         return w, _lib.TC_LAYOUT_ROW, cols
     if w.flags.f_contiguous:
         return w, _lib.TC_LAYOUT_COL, rows
-    if (s1 == 4 or cols == 1) and s0 > 0 and s0 % 4 == 0 and s0 // 4 >= cols:
-        return w, _lib.TC_LAYOUT_ROW, s0 // 4
-    if (s0 == 4 or rows == 1) and s1 > 0 and s1 % 4 == 0 and s1 // 4 >= rows:
-        return w, _lib.TC_LAYOUT_COL, s1 // 4
+    if (s1 == n or cols == 1) and s0 > 0 and s0 % n == 0 and s0 // n >= cols:
+        return w, _lib.TC_LAYOUT_ROW, s0 // n
+    if (s0 == n or rows == 1) and s1 > 0 and s1 % n == 0 and s1 // n >= rows:
+        return w, _lib.TC_LAYOUT_COL, s1 // n
     return np.ascontiguousarray(w), _lib.TC_LAYOUT_ROW, cols
 
 
@@ -115,7 +129,7 @@ def as_words(argument, x, fmt, ndim, shape=None):
         if not 0 <= v < 1 << info.width:
             raise TcsimError(argument, _lib.TC_EFORMAT, f"{v:#x} is not a bit pattern of "
                              f"{info.name.decode()} ({info.width} bits)")
-        return Words(np.array([v], np.uint32), ())
+        return Words(np.array([v], np.uint64 if info.width > 32 else np.uint32), ())
     _check_dtype(argument, x, fmt)
     w = _widen(x)
     check_fits(argument, w, fmt)

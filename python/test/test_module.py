@@ -165,7 +165,7 @@ def test_errors_name_the_argument():
     err(lambda: g(a, b, arch="ampere", inp="bf16"), "a", "bit pattern does not fit its "
         "format", "dtype float16 holds fp16, not bf16")
     err(lambda: g(a.astype(np.float64), b, arch="ampere", inp="fp16"), "a",
-        "dtype float64 is not uint8")
+        "dtype float64 holds 64-bit words, for fp64 alone")
     err(lambda: g(np.ones((2, 3), np.uint8), b, arch="ampere", inp="fp16"), "a",
         "dtype uint8 is narrower than fp16 (16 bits)")
     wide = np.full((2, 3), 0x3c00, np.uint32)
@@ -219,3 +219,77 @@ def test_pair_hand_worked_and_errors():
     # b is checked against its own format: 0x38 does not fit e2m1's 4 bits
     err(lambda: g(a, b, arch="blackwell", instr="tcgen05", in_a="e4m3", in_b="e2m1"), "b",
         "is wider than e2m1 (4 bits)")
+
+
+def _fma_chain(c, pairs):
+    """binary64 FMAs in k order, each exact in rationals and rounded once by float() (a
+    correctly rounded int / int): independent of the model's integer FMA."""
+    from fractions import Fraction
+    d = float(c)
+    for x, y in pairs:
+        d = float(Fraction(float(x)) * Fraction(float(y)) + Fraction(d))
+    return d
+
+
+def _rand_f64(shape):
+    m = RNG.integers(1 << 52, 1 << 53, size=shape, dtype=np.int64).astype(np.float64)
+    e = RNG.integers(-40, 41, size=shape) - 52
+    return np.where(RNG.integers(0, 2, size=shape) == 1, -1.0, 1.0) * np.ldexp(m, e)
+
+
+def test_fp64_against_exact_fma_chain():
+    for arch, (M, N, K) in (("ampere", (3, 4, 4)), ("hopper", (2, 5, 9)),
+                            ("blackwell", (4, 1, 16))):
+        a, b, c = _rand_f64((M, K)), _rand_f64((K, N)), _rand_f64((M, N))
+        d = tcsim.gemm(a, b, c, arch=arch, out="fp64")  # inp from float64: fp64
+        assert d.dtype == np.float64 and d.shape == (M, N)
+        want = np.array([[_fma_chain(c[i, j], zip(a[i], b[:, j])) for j in range(N)]
+                         for i in range(M)])
+        assert (d.view(np.uint64) == want.view(np.uint64)).all(), arch
+        # bit patterns in, bit patterns out; a Fortran-order a and a strided b: the same
+        du = tcsim.gemm(np.asfortranarray(a.view(np.uint64)),
+                        np.repeat(b.view(np.uint64), 2, axis=1)[:, ::2], c.view(np.uint64),
+                        arch=arch, inp="fp64", out="fp64", threads=2)
+        assert du.dtype == np.uint64 and (du == want.view(np.uint64)).all()
+        x = tcsim.dot(a[0], b[:, 0], c[0, 0], arch=arch, out="fp64")
+        assert x.dtype == np.float64 and x.view(np.uint64) == want[0, 0].view(np.uint64)
+    # the order is k's: 1 + 2^-60 rounds to 1 in the first FMA, then 1 - 1 = +0 (a single
+    # rounding of the whole sum would keep the 2^-60)
+    z = tcsim.dot(np.array([2.0 ** -60, 1.0]), np.array([1.0, -1.0]), 1.0, arch="ampere",
+                  out="fp64")
+    assert z.view(np.uint64) == 0
+
+
+def test_b1_popc_against_numpy():
+    A = RNG.integers(0, 2, size=(5, 300), dtype=np.uint8)
+    B = RNG.integers(0, 2, size=(300, 3), dtype=np.uint8)
+    C = RNG.integers(0, 1 << 20, size=(5, 3), dtype=np.uint32)
+    ai, bi = A.astype(np.int64), B.astype(np.int64)
+    want_and = C + ai @ bi
+    want_xor = C + (ai[:, :, None] ^ bi[None, :, :]).sum(axis=1)
+    d = tcsim.gemm(A, B, C, arch="ampere", inp="b1", out="s32", popc="and")
+    assert d.dtype == np.uint32 and (d == want_and).all()
+    d = tcsim.gemm(A, B, C, arch="turing", inp="b1", out="s32", popc="xor")
+    assert (d == want_xor).all()
+    x = tcsim.dot(A[1], B[:, 2], int(C[1, 2]), arch="hopper", inp="b1", out="s32", popc="xor")
+    assert x == want_xor[1, 2]
+
+
+def test_fp64_b1_errors():
+    g = tcsim.gemm
+    a, b = np.ones((2, 4)), np.ones((4, 2))
+    err(lambda: g(a, b, arch="turing", out="fp64"), "arch/instr/inp/out", "no profile")
+    err(lambda: g(a.view(np.uint64).astype(np.uint32), b, arch="ampere", inp="fp64",
+                  out="fp64"), "a", "dtype uint32 is not uint64 or float64")
+    err(lambda: g(a, b, arch="ampere", inp="tf32"), "a", "dtype float64 holds 64-bit words")
+    bits = np.ones((2, 4), np.uint8)
+    err(lambda: g(bits, bits.T, arch="ampere", inp="b1", out="s32"), "popc",
+        "needs popc='and' or 'xor'")
+    err(lambda: g(bits, bits.T, arch="ampere", inp="b1", out="s32", popc="or"), "popc",
+        "unknown 'or'")
+    err(lambda: g(bits, bits.T, arch="ampere", inp="int8", out="s32", popc="and"), "popc",
+        "goes with inp='b1' out='s32' alone")
+    err(lambda: g(bits, bits.T, arch="turing", inp="b1", out="s32", popc="and"),
+        "arch/instr/popc", "has no b1 .and.popc form")
+    err(lambda: g(bits * 2, bits.T, arch="ampere", inp="b1", out="s32", popc="and"), "a",
+        "is wider than b1 (1 bits)")
