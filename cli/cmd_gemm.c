@@ -89,13 +89,16 @@ static int parse_block(const char *cmd, const char *opt, const char *s, void *ds
 
 static int parse_popc(const char *cmd, const char *opt, const char *s, void *dst)
 {
-    if (strcmp(s, "and") && strcmp(s, "xor")) {
-        fprintf(stderr, "tcsim %s: unknown %s '%s' (and or xor: the b1 op)\n", cmd, opt,
-                CLI_WORD(s));
-        return -1;
-    }
-    *(tc_kind *)dst = !strcmp(s, "and") ? TC_KIND_POPC_AND : TC_KIND_POPC_XOR;
-    return 0;
+    static const struct { const char *name; tc_kind op; } ops[] = {
+        {"and", TC_KIND_POPC_AND}, {"xor", TC_KIND_POPC_XOR}};
+    for (size_t i = 0; i < CLI_COUNT(ops); i++)
+        if (!strcmp(s, ops[i].name)) {
+            *(tc_kind *)dst = ops[i].op;
+            return 0;
+        }
+    fprintf(stderr, "tcsim %s: unknown %s '%s' (and or xor: the b1 op)\n", cmd, opt,
+            CLI_WORD(s));
+    return -1;
 }
 
 static int parse_threads(const char *cmd, const char *opt, const char *s, void *dst)
@@ -235,66 +238,52 @@ static npy_dtype out_dtype(const operand *ops, tc_fmt out)
     return floats && out == TC_FMT_FP32 ? NPY_FLOAT32 : NPY_UINT32;
 }
 
-/* The reason of a failed tc_gemm or tc_gemm_f64 (every input was checked: only a failure
- * of the machine is left), or of writing D. */
-static int gemm_done(tc_status st, int write_failed, const char *out, const char *err)
-{
-    if (st != TC_OK) {
-        fprintf(stderr, "tcsim gemm: %s\n", tc_strerror(st));
-        return CLI_FAIL;
-    }
-    if (write_failed) {
-        fprintf(stderr, "tcsim gemm: cannot write '%s' (-o): %s\n", CLI_PATH(out), err);
-        return CLI_FAIL;
-    }
-    return CLI_OK;
-}
-
-/* DMMA: A, B, C in 64-bit words, D through tc_gemm_f64. */
-static int gemm_compute_f64(operand *ops, const tc_profile *p, unsigned threads,
-                            const char *out)
+/* D through tc_gemm, or tc_gemm_f64 for fp64 (64-bit words in A, B, C and d). */
+static tc_status run_gemm(operand *ops, const tc_profile *p, unsigned threads, void *d)
 {
     size_t M = ops[OP_A].m.rows, K = ops[OP_A].m.cols, N = ops[OP_B].m.cols;
-    uint64_t *d = M <= SIZE_MAX / sizeof *d / N ? malloc(M * N * sizeof *d) : NULL;
-    if (!d) {
-        fprintf(stderr, "tcsim gemm: out of memory for D (%zu x %zu)\n", M, N);
-        return CLI_FAIL;
-    }
-    tc_matrix64 A = as_matrix64(&ops[OP_A]), B = as_matrix64(&ops[OP_B]);
-    tc_matrix64 C = as_matrix64(&ops[OP_C]);
     tc_gemm_opts opts = {.threads = threads};
-    tc_matrix64_out D = {.data = d, .layout = TC_LAYOUT_ROW, .ld = 0};
-    tc_status st = tc_gemm_f64(p, M, N, K, &A, &B, ops[OP_C].path ? &C : NULL, &D, &opts);
-    char err[NPY_ERR_SIZE];
-    int bad = st == TC_OK && npy_write64(out, out_dtype(ops, p->out), M, N, d, err);
-    free(d);
-    return gemm_done(st, bad, out, err);
+    if (p->kind == TC_KIND_FP64) {
+        tc_matrix64 A = as_matrix64(&ops[OP_A]), B = as_matrix64(&ops[OP_B]);
+        tc_matrix64 C = as_matrix64(&ops[OP_C]);
+        tc_matrix64_out D = {.data = d, .layout = TC_LAYOUT_ROW, .ld = 0};
+        return tc_gemm_f64(p, M, N, K, &A, &B, ops[OP_C].path ? &C : NULL, &D, &opts);
+    }
+    tc_matrix A = as_matrix(&ops[OP_A]), B = as_matrix(&ops[OP_B]), C = as_matrix(&ops[OP_C]);
+    if (ops[OP_SA].path) {
+        opts.scale_a = as_matrix(&ops[OP_SA]);
+        opts.scale_b = as_matrix(&ops[OP_SB]);
+    }
+    tc_matrix_out D = {.data = d, .layout = TC_LAYOUT_ROW, .ld = 0};
+    return tc_gemm(p, M, N, K, &A, &B, ops[OP_C].path ? &C : NULL, &D, &opts);
 }
 
 static int gemm_compute(operand *ops, const tc_profile *p, unsigned threads, const char *out)
 {
     if (load(ops, p))
         return CLI_USAGE;
-    if (p->kind == TC_KIND_FP64)
-        return gemm_compute_f64(ops, p, threads, out);
-    size_t M = ops[OP_A].m.rows, K = ops[OP_A].m.cols, N = ops[OP_B].m.cols;
-    uint32_t *d = M <= SIZE_MAX / sizeof *d / N ? malloc(M * N * sizeof *d) : NULL;
+    size_t M = ops[OP_A].m.rows, N = ops[OP_B].m.cols;
+    size_t word = p->kind == TC_KIND_FP64 ? sizeof(uint64_t) : sizeof(uint32_t);
+    void *d = M <= SIZE_MAX / word / N ? malloc(M * N * word) : NULL;
     if (!d) {
         fprintf(stderr, "tcsim gemm: out of memory for D (%zu x %zu)\n", M, N);
         return CLI_FAIL;
     }
-    tc_matrix A = as_matrix(&ops[OP_A]), B = as_matrix(&ops[OP_B]), C = as_matrix(&ops[OP_C]);
-    tc_gemm_opts opts = {.threads = threads};
-    if (ops[OP_SA].path) {
-        opts.scale_a = as_matrix(&ops[OP_SA]);
-        opts.scale_b = as_matrix(&ops[OP_SB]);
-    }
-    tc_matrix_out D = {.data = d, .layout = TC_LAYOUT_ROW, .ld = 0};
-    tc_status st = tc_gemm(p, M, N, K, &A, &B, ops[OP_C].path ? &C : NULL, &D, &opts);
+    tc_status st = run_gemm(ops, p, threads, d);
+    npy_dtype t = out_dtype(ops, p->out);
     char err[NPY_ERR_SIZE];
-    int bad = st == TC_OK && npy_write(out, out_dtype(ops, p->out), M, N, d, err);
+    int bad = st == TC_OK && (word == sizeof(uint64_t) ? npy_write64(out, t, M, N, d, err)
+                                                       : npy_write(out, t, M, N, d, err));
     free(d);
-    return gemm_done(st, bad, out, err);
+    if (st != TC_OK) { /* every input was checked: only a failure of the machine is left */
+        fprintf(stderr, "tcsim gemm: %s\n", tc_strerror(st));
+        return CLI_FAIL;
+    }
+    if (bad) {
+        fprintf(stderr, "tcsim gemm: cannot write '%s' (-o): %s\n", CLI_PATH(out), err);
+        return CLI_FAIL;
+    }
+    return CLI_OK;
 }
 
 /* What is wrong with the options taken together, or NULL; in_a: --in-a's format

@@ -59,12 +59,11 @@ int gv_sparse_load(const gv_set *s, size_t n, gv_sparse *out)
     }
     free(line);
     fclose(f);
-    if (bad) {
+    if (bad)
         gv_sparse_free(out);
-        return -1;
-    }
-    out->n = n;
-    return 0;
+    else
+        out->n = n;
+    return bad ? -1 : 0;
 }
 
 void gv_sparse_free(gv_sparse *sp)

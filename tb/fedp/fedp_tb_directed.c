@@ -240,6 +240,24 @@ static void directed_cancellation(tb *t, const tc_profile *p)
         }
 }
 
+/* One operation of random elements whose a and b select (b_only: b's alone, a's in the
+ * set) format f, outside the instance's set: the result is the canonical NaN. */
+static void unsupported_in(tb *t, const tc_profile *p, unsigned f, int b_only)
+{
+    op o;
+    clear_op(&o, p, b_only ? "unsupported b format" : "unsupported input format");
+    for (size_t i = 0; i < p->L; i++)
+        o.a[i] = o.b[i] = tk_bits(&t->r, t->q->elem_bits);
+    if (b_only)
+        o.in_b = f;
+    else
+        o.in = f;
+    o.valid = 1;
+    o.index = t->issued;
+    o.expect = tc_canonical_nan(p->out);
+    cycle(t, &o);
+}
+
 /* A format select outside the instance's set gives the canonical NaN of the output
  * (for an unsupported output select fp32's, or fp16's in an instance without fp32):
  * fedp.sv's contract, not the model's. */
@@ -249,25 +267,9 @@ static void directed_unsupported(tb *t, const tc_profile *p)
     for (unsigned f = 0; f < TC_FMT_COUNT; f++) {
         if ((t->q->in_fmts >> f) & 1u)
             continue;
-        clear_op(&o, p, "unsupported input format");
-        for (size_t i = 0; i < p->L; i++)
-            o.a[i] = o.b[i] = tk_bits(&t->r, t->q->elem_bits);
-        o.in = f;
-        o.valid = 1;
-        o.index = t->issued;
-        o.expect = tc_canonical_nan(p->out);
-        cycle(t, &o);
-        if (!t->q->in_pairs)
-            continue;
-        /* b's own select outside the set, a's in it */
-        clear_op(&o, p, "unsupported b format");
-        for (size_t i = 0; i < p->L; i++)
-            o.a[i] = o.b[i] = tk_bits(&t->r, t->q->elem_bits);
-        o.in_b = f;
-        o.valid = 1;
-        o.index = t->issued;
-        o.expect = tc_canonical_nan(p->out);
-        cycle(t, &o);
+        unsupported_in(t, p, f, 0);
+        if (t->q->in_pairs)
+            unsupported_in(t, p, f, 1);
     }
     tc_fmt nan_fmt = (t->q->out_fmts >> TC_FMT_FP32) & 1u ? TC_FMT_FP32 : TC_FMT_FP16;
     for (unsigned f = 0; f < TC_FMT_COUNT; f++) {

@@ -16,6 +16,7 @@
 #include "tcsim.h"
 
 #include "check.h"
+#include "bw_tmem_check.h"
 #include "test_random.h"
 #include "bw_desc.h"
 #include "test_args.h"
@@ -68,7 +69,7 @@ static uint32_t s32_dot(tc_fmt in, unsigned K, const uint32_t *a, const uint32_t
     return acc;
 }
 
-enum { LANES = 128, COLS = 512 };
+enum { LANES = BW_LANES, COLS = BW_COLS };
 static uint32_t before[LANES][COLS], expect[LANES][COLS];
 
 static void one_case(const mix *mx, unsigned banks, int iter)
@@ -183,16 +184,11 @@ static void one_case(const mix *mx, unsigned banks, int iter)
     st = tc_bw_mma(t, &d, &cost);
     CHECK(st == TC_OK, "%s %s->%s M%u N%u: %s", tc_bw_kind_name(mx->kind), fi->name, fo->name,
           M, N, tc_strerror(st));
-    unsigned bad = 0;
-    for (unsigned l = 0; l < LANES; l++)
-        for (unsigned c = 0; c < COLS; c++) {
-            uint32_t got;
-            tc_tmem_peek(t, l, c, &got);
-            if (got != expect[l][c] && bad++ < 3)
-                CHECK(0, "%s %s->%s M%u N%u a_tmem %d acc %d banks %u: lane %u col %u got %08x "
-                      "want %08x (was %08x)", tc_bw_kind_name(mx->kind), fi->name, fo->name, M,
-                      N, d.a_tmem, d.enable_input_d, banks, l, c, got, expect[l][c], before[l][c]);
-        }
+    char what[160];
+    snprintf(what, sizeof what, "%s %s->%s M%u N%u a_tmem %d acc %d banks %u",
+             tc_bw_kind_name(mx->kind), fi->name, fo->name, M, N, d.a_tmem, d.enable_input_d,
+             banks);
+    bw_tmem_differ(t, expect, before, what);
     /* cost: passes from the array shape; rows from the sources */
     CHECK(cost.array_passes == (uint64_t)(M / 32) * (N / 8), "passes %llu",
           (unsigned long long)cost.array_passes);

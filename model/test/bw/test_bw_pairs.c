@@ -21,10 +21,12 @@
 
 #include "bw_desc.h"
 #include "check.h"
+#include "bw_tmem_check.h"
 #include "test_random.h"
 #include "test_args.h"
 
-enum { LANES = 128, COLS = 512, K = 32, W = 8 }; /* f8f6f4, mxf8f6f4, i8: 32 x 8 bits */
+/* f8f6f4, mxf8f6f4, i8: K = 32 elements of W = 8 bits */
+enum { LANES = BW_LANES, COLS = BW_COLS, K = 32, W = 8 };
 
 static const tc_fmt fp_fmts[] = {TC_FMT_E4M3, TC_FMT_E5M2, TC_FMT_E3M2, TC_FMT_E2M3,
                                  TC_FMT_E2M1};
@@ -84,16 +86,7 @@ static tc_bw_mma_desc pair_desc(const pair_case *pc)
 /* The words of t that differ from want (the first three reported, naming the case). */
 static unsigned differ(const tc_tmem *t, uint32_t want[LANES][COLS], const char *what)
 {
-    unsigned bad = 0;
-    for (unsigned l = 0; l < LANES; l++)
-        for (unsigned c = 0; c < COLS; c++) {
-            uint32_t got;
-            tc_tmem_peek(t, l, c, &got);
-            if (got != want[l][c] && bad++ < 3)
-                CHECK(0, "%s: lane %u col %u: %08x, wanted %08x (was %08x)", what, l, c, got,
-                      want[l][c], before[l][c]);
-        }
-    return bad;
+    return bw_tmem_differ(t, want, before, what);
 }
 
 /* The reference's row of a case; integer rows need only kind, in, in_b and out. */

@@ -43,24 +43,29 @@ expect 0 "^what-if: PTX for a100 \(ampere, sm_80\) has no mma.m16n8k32 with fp16
     --arch a100 --op mma.m16n8k32 --in fp16 --acc fp32
 expect 0 "^what-if: .* has no wmma.m16n8k16 with fp16 inputs and fp16 accumulator: " \
     --arch rtx2080ti --op wmma.m16n8k16 --in fp16 --acc fp16
-for args in "--arch a100 --op mma.m16n8k16 --in fp16 --acc fp32" \
-            "--arch rtx2080ti --op mma.m16n8k8 --in fp16 --acc fp16" \
-            "--arch rtx2080ti --op wmma.m32n8k16 --in int8 --acc s32" \
-            "--arch rtx3070ti --op mma.sp.m16n8k32 --in fp16 --acc fp32"; do
-    if "$tcsim" timing $args 2>&1 | grep -q what-if; then
-        echo "FAIL: tcsim timing $args calls the GPU's own instruction a what-if"; fail=1
-    fi
-done
+# expect_none RE WHAT ARGS...: for each ARGS (one string of options), `tcsim timing ARGS`
+# prints no line matching RE (one that would call the instruction WHAT).
+expect_none() {
+    local re=$1 what=$2 args
+    shift 2
+    for args in "$@"; do
+        if "$tcsim" timing $args 2>&1 | grep -q "$re"; then
+            echo "FAIL: tcsim timing $args calls $what"; fail=1
+        fi
+    done
+}
+expect_none what-if "the GPU's own instruction a what-if" \
+    "--arch a100 --op mma.m16n8k16 --in fp16 --acc fp32" \
+    "--arch rtx2080ti --op mma.m16n8k8 --in fp16 --acc fp16" \
+    "--arch rtx2080ti --op wmma.m32n8k16 --in int8 --acc s32" \
+    "--arch rtx3070ti --op mma.sp.m16n8k32 --in fp16 --acc fp32"
 # Hopper's fp8 mma.sync is an fp16 emulation (the profile's kind; measured on the H200):
 # the structure's native figures say so; Ada's native fp8 mma and Hopper's fp16 do not.
 expect 0 "^emulated: h200 \(hopper\) runs mma with e4m3 inputs as conversions, fp16 mma " \
     --arch h200 --op mma.m16n8k32 --in e4m3 --acc fp32
-for args in "--arch l40s --op mma.m16n8k32 --in e4m3 --acc fp32" \
-            "--arch h200 --op mma.m16n8k16 --in fp16 --acc fp32"; do
-    if "$tcsim" timing $args 2>&1 | grep -q '^emulated:'; then
-        echo "FAIL: tcsim timing $args calls a native mma emulated"; fail=1
-    fi
-done
+expect_none '^emulated:' "a native mma emulated" \
+    "--arch l40s --op mma.m16n8k32 --in e4m3 --acc fp32" \
+    "--arch h200 --op mma.m16n8k16 --in fp16 --acc fp32"
 # Hopper and Blackwell (issue 32): wgmma and tcgen05.mma as asynchronous operations,
 # latencies worked by hand in test_async_timing.c; the records' assumed latencies are
 # named on an uncalibrated: line, which the seed GPUs' figures never print.
