@@ -1,9 +1,10 @@
 /* test_probe_host - the probe's host side without a GPU: the register fragments against
  * positions worked by hand from the PTX ISA's fragment figures for mma.m16n8k16 (.f16),
- * m16n8k8 (.tf32, .f16), m16n8k4 (.tf32), m16n8k32 (.e4m3), m8n8k16 (.s8) and m8n8k4
- * (.f16) (lane 5 is groupID 1, threadID_in_group 1), the case families' defining
- * properties (float and integer), the form lists of four targets, and tcgen05.mma's
- * tiles. */
+ * m16n8k8 (.tf32, .f16), m16n8k4 (.tf32), m16n8k32 (.e4m3), m8n8k16 (.s8), m8n8k4
+ * (.f16), m16n8k64 (.s4), m16n8k256 and m8n8k128 (.b1) (lane 5 is groupID 1,
+ * threadID_in_group 1), the case families' defining properties (float and integer), the
+ * form lists of four targets and their coverage of the PTX target table, and
+ * tcgen05.mma's tiles. */
 #include <stdio.h>
 #include <string.h>
 #include "probe.h"
