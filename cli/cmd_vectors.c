@@ -26,7 +26,8 @@ static void vectors_help(FILE *f)
         "two's-complement words, c in c_<GPU>_s32.txt. A mixed pair names b in its own\n"
         "format (the one b_<GPU>_<in_b>.txt); a block-scaled set adds\n"
         "sa_<GPU>_<scale>.txt and sb_<GPU>_<scale>.txt (k/block scale bit patterns a\n"
-        "line) and kind_<GPU>.txt (mxf8f6f4, mxf4 or mxf4nvf4). Words are hex or 32\n"
+        "line) and kind_<GPU>.txt (mxf8f6f4, mxf4 or mxf4nvf4); a b1 set names its popc\n"
+        "op (and, xor) in kind_<GPU>.txt. Words are hex or 32\n"
         "binary digits, lines at most " CLI_LINE_MAX_TEXT " long. k is taken from the\n"
         "files; k > L chains FEDP steps as the model does.\n\n"
         "  --arch    the architecture; by default from the GPU's name: V100 volta; T4,\n"
@@ -94,6 +95,8 @@ static long check_set(const gv_set *s, const dot_options *base, size_t show)
     gv_cases cs;
     if (gv_load(s, &cs))
         return -1;
+    if (s->in == TC_FMT_B1) /* b1: the op of kind_<GPU>.txt (gv_find checked it) */
+        o.popc = !strcmp(s->kind, "and") ? TC_KIND_POPC_AND : TC_KIND_POPC_XOR;
     if (s->scaled) { /* the block from the files: k / (scales a line) */
         o.scale = s->scale;
         o.kind = s->kind;

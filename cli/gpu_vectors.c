@@ -145,8 +145,9 @@ static int other_file(const char *dir, char **files, size_t nf, char p, const ch
     return found == 1 ? 0 : -1;
 }
 
-/* A block-scaled set's kind: the one word of dir/kind_<GPU>.txt; 0, or -1 with a message. */
-static int read_kind(const char *dir, const char *gpu, char kind[GV_NAME])
+/* A block-scaled set's kind (or a b1 set's op: b1 1): the one word of dir/kind_<GPU>.txt;
+ * 0, or -1 with a message. */
+static int read_kind(const char *dir, const char *gpu, int b1, char kind[GV_NAME])
 {
     char name[GV_PATH], path[GV_PATH];
     snprintf(name, sizeof name, "kind_%s.txt", gpu);
@@ -156,6 +157,11 @@ static int read_kind(const char *dir, const char *gpu, char kind[GV_NAME])
     int ok = f && fscanf(f, "%31s", kind) == 1;
     if (f)
         fclose(f);
+    if (b1 && !(ok && (!strcmp(kind, "and") || !strcmp(kind, "xor")))) {
+        fprintf(stderr, "%s: a b1 set (a_%s_b1.txt) needs its popc op (and or xor) in this "
+                        "file\n", CLI_PATH(path), CLI_WORD(gpu));
+        return -1;
+    }
     if (!ok)
         fprintf(stderr, "%s: a block-scaled set (sa_%s_*.txt) needs its kind (mxf8f6f4, mxf4 "
                         "or mxf4nvf4) in this file\n", CLI_PATH(path), CLI_WORD(gpu));
@@ -191,7 +197,8 @@ static int scan_folder(const char *dir, gv_set *sets, size_t cap, size_t *n)
         }
         char kind[GV_NAME] = "";
         int scaled = other_file(dir, files, nf, 's', gpu, &scale);
-        if (scaled > 0 || (scaled == 0 && read_kind(dir, gpu, kind))) {
+        if (scaled > 0 || (scaled == 0 && read_kind(dir, gpu, 0, kind)) ||
+            (in == TC_FMT_B1 && read_kind(dir, gpu, 1, kind))) {
             rc = -1;
             break;
         }
@@ -219,7 +226,8 @@ static int scan_folder(const char *dir, gv_set *sets, size_t cap, size_t *n)
             snprintf(s->dir, sizeof s->dir, "%s", dir);
             snprintf(s->gpu, sizeof s->gpu, "%s", gpu);
             snprintf(s->name, sizeof s->name, "%s%s%s_%s", tc_fmt_get(in)->name,
-                     in_b != in ? "x" : "", in_b != in ? tc_fmt_get(in_b)->name : "",
+                     in_b != in ? "x" : in == TC_FMT_B1 ? "." : "",
+                     in_b != in ? tc_fmt_get(in_b)->name : in == TC_FMT_B1 ? kind : "",
                      tc_fmt_get(out)->name);
             s->in = in;
             s->out = out;

@@ -19,7 +19,9 @@
  * mxf4, mxf4nvf4) adds
  *   sa_<GPU>_<scale>.txt, sb_<GPU>_<scale>.txt  a case a line, k / block words: the scale
  *                                       factors' own bit patterns (ue8m0, ue4m3), in k order
- *   kind_<GPU>.txt                      the kind's name, one word */
+ *   kind_<GPU>.txt                      the kind's name, one word
+ * A b1 set (a_<GPU>_b1.txt: words 0 or 1) names its popc op in kind_<GPU>.txt: "and" or
+ * "xor" (the .and.popc and .xor.popc forms). */
 #ifndef GPU_VECTORS_H
 #define GPU_VECTORS_H
 
@@ -40,7 +42,7 @@ typedef struct gv_set {
     tc_fmt in_b;
     int scaled;             /* block-scaled: scale factors of `scale`, kind `kind` */
     tc_fmt scale;
-    char kind[GV_NAME];     /* kind_<GPU>.txt's word */
+    char kind[GV_NAME];     /* kind_<GPU>.txt's word (block-scaled; b1: and, xor) */
 } gv_set;
 
 /* Its cases in the model's formats: a, b (n*k words of `in`), c, d (n words of `out`). */

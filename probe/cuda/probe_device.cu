@@ -53,7 +53,7 @@ template <int K>
 __device__ __forceinline__ int mma(uint32_t *d, const uint32_t *a, const uint32_t *b,
                                    const uint32_t *c, uint32_t e)
 {
-#define PK_MMA_CASE(kind, sp, m, n, k, in, acc, regs, types, sm) \
+#define PK_MMA_CASE(kind, sp, m, n, k, in, inb, acc, op, regs, types, sm) \
     if constexpr (K == kind && PK_ARCH >= sm) {                  \
         PK_ASM_##regs(types);                                    \
         return 1;                                                \
@@ -68,7 +68,7 @@ __device__ __forceinline__ int mma(uint32_t *d, const uint32_t *a, const uint32_
 template <int K>
 __device__ constexpr bool pk_sparse()
 {
-#define PK_SP_CASE(kind, sp, m, n, k, in, acc, regs, types, sm) \
+#define PK_SP_CASE(kind, sp, m, n, k, in, inb, acc, op, regs, types, sm) \
     if (K == kind)                                              \
         return sp;
     PK_MMA_FORMS(PK_SP_CASE)
@@ -78,11 +78,11 @@ __device__ constexpr bool pk_sparse()
 
 /* Whether kind K's inputs are fp8 (e4m3, e5m2). */
 enum { PK_FP8_FP16 = 0, PK_FP8_BF16 = 0, PK_FP8_TF32 = 0, PK_FP8_INT8 = 0, PK_FP8_UINT8 = 0,
-       PK_FP8_E4M3 = 1, PK_FP8_E5M2 = 1 };
+       PK_FP8_INT4 = 0, PK_FP8_UINT4 = 0, PK_FP8_B1 = 0, PK_FP8_E4M3 = 1, PK_FP8_E5M2 = 1 };
 template <int K>
 __device__ constexpr bool pk_fp8()
 {
-#define PK_FP8_CASE(kind, sp, m, n, k, in, acc, regs, types, sm) \
+#define PK_FP8_CASE(kind, sp, m, n, k, in, inb, acc, op, regs, types, sm) \
     if (K == kind)                                               \
         return PK_FP8_##in;
     PK_MMA_FORMS(PK_FP8_CASE)
@@ -588,7 +588,7 @@ extern "C" int probe_cuda_mma(int kind, size_t nmma, unsigned na, unsigned nb, u
         uint32_t *da = r.a, *db = r.b, *dc = r.c, *dd = r.d;
         int *missing = r.missing;
         switch (kind) {
-#define PK_RUN_CASE(k, sp, m, n, kk, in, acc, regs, types, sm) \
+#define PK_RUN_CASE(k, sp, m, n, kk, in, inb, acc, op, regs, types, sm) \
         case k: launch_run<k>(nmma, na, nb, nc, da, db, dc, dd, missing); break;
         PK_MMA_FORMS(PK_RUN_CASE)
 #undef PK_RUN_CASE
@@ -677,7 +677,7 @@ static int async_kind(int kind, Args... args)
 #define PK_WG_CASE(k) \
     case k: return F::template go<k>(args...);
 #define PK_TC_CASE(k, in, inb, acc, ptx, dfmt, afmt, bfmt, kk) PK_WG_CASE(k)
-#define PK_TCS_CASE(k, in, scale, block, ptx, vec, abfmt, sfmt, kk) PK_WG_CASE(k)
+#define PK_TCS_CASE(k, in, inb, scale, block, ptx, vec, afmt, bfmt, sfmt, kk) PK_WG_CASE(k)
     switch (kind) {
     PK_WG_KINDS(PK_WG_CASE)
     PK_TC_FORMS(PK_TC_CASE)
@@ -695,7 +695,7 @@ struct async_timer {
     static int go(unsigned n, unsigned warps, unsigned ilp, unsigned iters,
                   unsigned long long *out, uint32_t *sink, int *missing)
     {
-        if constexpr (PK_IS_TC_SCALED(K) || PK_IS_TC_MIXED(K))
+        if constexpr (PK_IS_TC_SCALED(K) || PK_IS_TC_MIXED(K) || PK_IS_WG_MIXED(K))
             return 0; /* numerics only: a mixed pair runs at its formats' rate */
         else if constexpr (PK_IS_TC_PAIR(K)) { /* the numerics N and the peak's */
             if (n == PK_TC2_NUMERICS_N)
@@ -728,7 +728,7 @@ static cudaError_t time_once(int kind, unsigned n, unsigned warps, unsigned ilp,
     if (e == cudaSuccess) e = cudaMemset(missing, 0, sizeof *missing);
     if (e == cudaSuccess) {
         switch (kind) {
-#define PK_TIME_CASE(k, sp, m, n, kk, in, acc, regs, types, sm) \
+#define PK_TIME_CASE(k, sp, m, n, kk, in, inb, acc, op, regs, types, sm) \
         case k: launch_time<k>(warps, ilp, iters, out, sink, missing); break;
         PK_MMA_FORMS(PK_TIME_CASE)
 #undef PK_TIME_CASE

@@ -96,7 +96,7 @@ __host__ __device__ constexpr uint32_t tc_idesc(unsigned dfmt, unsigned afmt, un
  * "Instruction descriptor format for .kind::mxf8f6f4, .kind::mxf4 and .kind::mxf4nvf4"):
  *   bits  0-2   sparsity: 0, dense
  *   bits  4-5   B's scale-factor ID: 0, the first byte of its TMEM word
- *   bits  7-9   A's format, bits 10-12 B's (abfmt: probe_kinds.h)
+ *   bits  7-9   A's format (afmt), bits 10-12 B's (bfmt: probe_kinds.h)
  *   bits 13-16  negate and transpose A and B: 0, K-major
  *   bits 17-22  N >> 3
  *   bit  23     scale type (sfmt): ue4m3 0, ue8m0 1
@@ -104,10 +104,10 @@ __host__ __device__ constexpr uint32_t tc_idesc(unsigned dfmt, unsigned afmt, un
  *               the same bit)
  *   bits 29-30  A's scale-factor ID: 0
  *   bit  31     K size: 0, the dense K (32 for mxf8f6f4, 64 for mxf4 and mxf4nvf4) */
-__host__ __device__ constexpr uint32_t tc_idesc_scaled(unsigned abfmt, unsigned sfmt,
-                                                       unsigned m, unsigned n)
+__host__ __device__ constexpr uint32_t tc_idesc_scaled(unsigned afmt, unsigned bfmt,
+                                                       unsigned sfmt, unsigned m, unsigned n)
 {
-    return abfmt << 7 | abfmt << 10 | (n >> 3) << 17 | sfmt << 23 | (m >> 4) << 24;
+    return afmt << 7 | bfmt << 10 | (n >> 3) << 17 | sfmt << 23 | (m >> 4) << 24;
 }
 
 /* The instruction descriptor of kind KIND (PK_TC_FORMS or PK_TC_SCALED), shape m x n. */
@@ -117,9 +117,9 @@ __host__ __device__ constexpr uint32_t tc_idesc_of(unsigned m, unsigned n)
 #define TC_IDESC_CASE(kind, in, inb, acc, ptx, dfmt, afmt, bfmt, k) \
     if (KIND == kind)                                                \
         return tc_idesc(dfmt, afmt, bfmt, m, n);
-#define TC_IDESC_SCALED(kind, in, scale, block, ptx, vec, abfmt, sfmt, k) \
+#define TC_IDESC_SCALED(kind, in, inb, scale, block, ptx, vec, afmt, bfmt, sfmt, k) \
     if (KIND == kind)                                                      \
-        return tc_idesc_scaled(abfmt, sfmt, m, n);
+        return tc_idesc_scaled(afmt, bfmt, sfmt, m, n);
     PK_TC_FORMS(TC_IDESC_CASE)
     PK_TC_PAIR_FORMS(TC_IDESC_CASE)
     PK_TC_SCALED(TC_IDESC_SCALED)
@@ -319,7 +319,7 @@ __device__ __forceinline__ int tc_mma_scaled(uint32_t d, uint64_t da, uint64_t d
                                              int acc)
 {
 #if TC05_ON
-#define TC_MMAS_CASE(kind, in, scale, block, ptx, vec, abfmt, sfmt, k)                       \
+#define TC_MMAS_CASE(kind, in, inb, scale, block, ptx, vec, afmt, bfmt, sfmt, k)                       \
     if constexpr (KIND == kind) {                                                         \
         asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %6, 0;\n"                           \
                      "tcgen05.mma.cta_group::1.kind::" ptx ".block_scale.scale_vec::" vec  \

@@ -40,7 +40,8 @@
 template <int KIND>
 __host__ __device__ constexpr int wg_acc16()
 {
-    return KIND == PK_WG_F16_F16 || KIND == PK_WG_E4M3_F16 || KIND == PK_WG_E5M2_F16;
+    return KIND == PK_WG_F16_F16 || KIND == PK_WG_E4M3_F16 || KIND == PK_WG_E5M2_F16 ||
+           KIND == PK_WG_E4M3xE5M2_F16 || KIND == PK_WG_E5M2xE4M3_F16;
 }
 template <int KIND, int N>
 __host__ __device__ constexpr int wg_regs()
@@ -93,6 +94,12 @@ __device__ __forceinline__ int wgmma(uint32_t *d, uint64_t da, uint64_t db)
     WG_KIND16(PK_WG_E5M2_F16, 32, ".f16.e5m2.e5m2", ", 1, 1")
     WG_KIND32(PK_WG_S8_S32, 32, ".s32.s8.s8", "")
     WG_KIND32(PK_WG_U8_S32, 32, ".s32.u8.u8", "")
+    WG_KIND32(PK_WG_E4M3xE5M2_F32, 32, ".f32.e4m3.e5m2", ", 1, 1")
+    WG_KIND16(PK_WG_E4M3xE5M2_F16, 32, ".f16.e4m3.e5m2", ", 1, 1")
+    WG_KIND32(PK_WG_E5M2xE4M3_F32, 32, ".f32.e5m2.e4m3", ", 1, 1")
+    WG_KIND16(PK_WG_E5M2xE4M3_F16, 32, ".f16.e5m2.e4m3", ", 1, 1")
+    WG_KIND32(PK_WG_S8xU8_S32, 32, ".s32.s8.u8", "")
+    WG_KIND32(PK_WG_U8xS8_S32, 32, ".s32.u8.s8", "")
 #endif
     (void)d, (void)da, (void)db;
     return 0;

@@ -23,9 +23,12 @@ typedef struct probe_form {
     unsigned sm;             /* first target that has it */
     int numerics;            /* 1: this build has a numerics kernel for it */
     int timing;              /* 1: this build has a timing kernel for it */
-    /* tcgen05.mma only (zero elsewhere): */
-    int mixed;               /* B in in_b (kind::f8f6f4's mixed pairs), else in */
+    int mixed;               /* B in in_b (issue 33's pairs: mma's int8 x uint8, int4 x
+                                uint4, e4m3 x e5m2; tcgen05's), else in */
     tc_fmt in_b;
+    tc_kind op;              /* b1: TC_KIND_POPC_AND or _XOR (the op is part of the
+                                form); 0 for the others */
+    /* tcgen05.mma only (zero elsewhere): */
     const char *kind;        /* block-scaled: "mxf8f6f4", "mxf4", "mxf4nvf4"; else NULL */
     tc_fmt scale;            /* block-scaled: the scale factors' format */
     unsigned block;          /* block-scaled: elements a scale factor */
@@ -38,7 +41,7 @@ tc_status probe_profile(tc_arch arch, const probe_form *f, const tc_profile **p)
 
 /* The forms of target sm (70..100), in a fixed order: every mma and mma.sp row of the
  * library's PTX table (tc_ptx_instr_get) the target has and the arithmetic times (its
- * profile table), then wgmma (sm_90) and tcgen05.mma (sm_100) over the formats of their
+ * profile table; the pairs and b1's ops too, not fp64's DMMA), then wgmma (sm_90) and tcgen05.mma (sm_100) over the formats of their
  * profiles. Returns the count (<= cap). */
 size_t probe_forms(unsigned sm, probe_form *out, size_t cap);
 /* Independent m x n x k tiles one instruction computes: 4 for mma.m8n8k4 (one per
@@ -50,7 +53,7 @@ int probe_kind(const probe_form *f);
  * "tcgen05.mxf4nvf4.m128n16k64", a CTA pair's "tcgen05.pair.m256n32k16" into buf. */
 void probe_form_op(const probe_form *f, char *buf, size_t size);
 /* The inputs' formats: "e4m3", a mixed pair's "e4m3xe2m1", a block-scaled form's
- * elements and scales "e2m1.ue4m3". */
+ * elements and scales "e2m1.ue4m3", a b1 form's with its op "b1.and". */
 void probe_form_in(const probe_form *f, char *buf, size_t size);
 /* The arch of a target: 70 volta, 75 turing, 80..87 ampere, 89 ada, 90 hopper, 100..
  * blackwell; TC_ARCH_COUNT for another. */
@@ -178,6 +181,9 @@ int probe_write_vectors(const char *dir, const char *gpu, const probe_form *f, s
  * every pattern), and kind_<GPU>.txt, the kind's name (cli/gpu_vectors.h). */
 int probe_write_scales(const char *dir, const char *gpu, const probe_form *f, size_t n,
                        const uint32_t *sa, const uint32_t *sb);
+/* A b1 form's op beside its vectors: kind_<GPU>.txt, "and" or "xor" (the words of
+ * `tcsim dot --popc`). */
+int probe_write_popc(const char *dir, const char *gpu, const probe_form *f);
 /* mma.sp: sparse_<GPU>.txt beside the vectors, a line a case: "keep I J", the two
  * elements of every four k that the case's A kept (the vectors hold the kept k/2 terms
  * of a and b, in k order). Case i is instruction i / n's, pattern (i / n) mod 6. */

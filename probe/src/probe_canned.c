@@ -39,12 +39,12 @@ int probe_dev_mma(const probe_form *f, size_t nmma, const uint32_t *a_regs,
     probe_frag fr;
     const tc_profile *p;
     tc_arch arch = probe_arch_of_sm(env_u("PROBE_CANNED_SM", 90));
-    if (probe_frag_of(f, &fr) != TC_OK ||
-        tc_profile_find(arch, TC_INSTR_MMA, f->in, f->acc, &p) != TC_OK) {
+    if (probe_frag_of(f, &fr) != TC_OK || probe_profile(arch, f, &p) != TC_OK) {
         snprintf(err, size, "canned device: no mma for this form");
         return -1;
     }
-    uint32_t A[16 * 64], B[64 * 8], C[16 * 8], D[16 * 8]; /* k up to 64 (mma.sp) */
+    static uint32_t A[16 * 256], B[256 * 8]; /* k up to 256 (b1 m16n8k256) */
+    uint32_t C[16 * 8], D[16 * 8];
     for (size_t t = 0; t < nmma; t++) {
         probe_frag_unpack_ab(f, a_regs + t * PROBE_LANES * fr.a_regs,
                              b_regs + t * PROBE_LANES * fr.b_regs,

@@ -6,6 +6,11 @@
 #include "probe.h"
 #include "probe_kinds.h"
 
+/* probe_kinds.h's op column */
+#define PK_OP_NONE 0
+#define PK_OP_AND TC_KIND_POPC_AND
+#define PK_OP_XOR TC_KIND_POPC_XOR
+
 tc_arch probe_arch_of_sm(unsigned sm)
 {
     if (sm == 70 || sm == 72)
@@ -31,6 +36,17 @@ unsigned probe_form_tiles(const probe_form *f)
 int probe_kind(const probe_form *f)
 {
     int acc16 = f->acc == TC_FMT_FP16;
+    if (f->instr == TC_INSTR_WGMMA && f->mixed) { /* e4m3 x e5m2, s8 x u8, both ways */
+        if (f->in == TC_FMT_E4M3 && f->in_b == TC_FMT_E5M2)
+            return acc16 ? PK_WG_E4M3xE5M2_F16 : PK_WG_E4M3xE5M2_F32;
+        if (f->in == TC_FMT_E5M2 && f->in_b == TC_FMT_E4M3)
+            return acc16 ? PK_WG_E5M2xE4M3_F16 : PK_WG_E5M2xE4M3_F32;
+        if (f->in == TC_FMT_INT8 && f->in_b == TC_FMT_UINT8)
+            return PK_WG_S8xU8_S32;
+        if (f->in == TC_FMT_UINT8 && f->in_b == TC_FMT_INT8)
+            return PK_WG_U8xS8_S32;
+        return -1;
+    }
     if (f->instr == TC_INSTR_WGMMA) {
         switch (f->in) {
         case TC_FMT_FP16: return acc16 ? PK_WG_F16_F16 : PK_WG_F16_F32;
@@ -53,9 +69,10 @@ int probe_kind(const probe_form *f)
     if (!f->kind && f->m == PK_TC_NUMERICS_M && f->k == k_ && f->in == TC_FMT_##in_ &&       \
         probe_fmt_b(f) == TC_FMT_##inb_ && f->acc == TC_FMT_##acc_)                          \
         return kd;
-#define PK_TCS_MATCH(kd, in_, scale_, block_, ptx, vec, abfmt, sfmt, k_)                     \
+#define PK_TCS_MATCH(kd, in_, inb_, scale_, block_, ptx, vec, afmt, bfmt, sfmt, k_)          \
     if (f->kind && !strcmp(f->kind, ptx) && f->m == PK_TC_NUMERICS_M && f->k == k_ &&        \
-        f->in == TC_FMT_##in_ && f->scale == TC_FMT_##scale_ && f->block == block_)          \
+        f->in == TC_FMT_##in_ && probe_fmt_b(f) == TC_FMT_##inb_ &&                          \
+        f->scale == TC_FMT_##scale_ && f->block == block_)                                   \
         return kd;
         PK_TC_FORMS(PK_TC_MATCH)
         PK_TC_SCALED(PK_TCS_MATCH)
@@ -65,9 +82,10 @@ int probe_kind(const probe_form *f)
     }
     if (f->instr != TC_INSTR_MMA)
         return -1;
-#define PK_MATCH(kind, sp, m_, n_, k_, in_, acc_, regs, types, sm)                          \
+#define PK_MATCH(kind, sp, m_, n_, k_, in_, inb_, acc_, op_, regs, types, sm)                \
     if (!f->sparse == !sp && f->m == m_ && f->n == n_ && f->k == k_ &&                      \
-        f->in == TC_FMT_##in_ && f->acc == TC_FMT_##acc_)                                  \
+        f->in == TC_FMT_##in_ && probe_fmt_b(f) == TC_FMT_##inb_ &&                         \
+        f->acc == TC_FMT_##acc_ && f->op == PK_OP_##op_)                                    \
         return kind;
     PK_MMA_FORMS(PK_MATCH)
 #undef PK_MATCH
@@ -81,8 +99,10 @@ int probe_kind(const probe_form *f)
  * N of fp16 -> fp32 and N = 256 of every format pair (its peak rate). */
 static int has_numerics(const probe_form *f)
 {
-    /* tf32's sparsity is 1:2 with its own metadata rule: timing only */
-    if (probe_kind(f) < 0 || (f->sparse && f->in == TC_FMT_TF32))
+    /* tf32's sparsity is 1:2 and the 4-bit integers' keeps pairs, each with its own
+     * metadata rule (probe_frag.c's patterns are 2:4 of single elements): timing only */
+    if (probe_kind(f) < 0 ||
+        (f->sparse && (f->in == TC_FMT_TF32 || tc_fmt_get(f->in)->width == 4)))
         return 0;
     return f->instr == TC_INSTR_MMA ||
            f->n == (f->instr == TC_INSTR_WGMMA ? PK_WG_NUMERICS_N
@@ -91,8 +111,9 @@ static int has_numerics(const probe_form *f)
 
 static int has_timing(const probe_form *f)
 {
-    /* a mixed pair runs at its formats' rate; the timing model has no block-scaled op */
-    if (probe_kind(f) < 0 || f->mixed || f->kind)
+    /* a mixed pair runs at its formats' rate; the timing model has no block-scaled op
+     * and no b1 one */
+    if (probe_kind(f) < 0 || f->mixed || f->kind || f->op)
         return 0;
     return f->instr == TC_INSTR_MMA || (f->in == TC_FMT_FP16 && f->acc == TC_FMT_FP32) ||
            f->n == 256 || f->pair;
@@ -122,13 +143,14 @@ size_t probe_forms(unsigned sm, probe_form *out, size_t cap)
     const tc_profile *p;
     tc_ptx_instr r;
     for (size_t i = 0; tc_ptx_instr_get(i, &r) == TC_OK; i++) {
-        /* one format for A and B: the pairs and the b1 ops (issue 33) are not probed */
-        if (r.form == TC_PTX_WMMA || r.sm > sm || r.in_b != r.in ||
-            r.in == TC_FMT_FP64 || /* fp64 (DMMA): the cases carry 32-bit words */
-            tc_profile_find(arch, TC_INSTR_MMA, r.in, r.acc, &p) != TC_OK)
+        /* wmma's rows are the same arithmetic as mma's (its fragments are opaque) */
+        if (r.form == TC_PTX_WMMA || r.sm > sm ||
+            r.in == TC_FMT_FP64) /* fp64 (DMMA): the cases carry 32-bit words */
             continue;
         probe_form f = {TC_INSTR_MMA, r.form == TC_PTX_MMA_SP, r.m, r.n, r.k, r.in, r.acc,
-                        r.sm, 0, 0, 0, r.in, NULL, TC_FMT_COUNT, 0, 0};
+                        r.sm, 0, 0, r.in_b != r.in, r.in_b, r.op, NULL, TC_FMT_COUNT, 0, 0};
+        if (probe_profile(arch, &f, &p) != TC_OK)
+            continue;
         n = add(out, n, cap, f);
     }
     /* wgmma (sm_90a only: Blackwell has tcgen05 instead) and tcgen05.mma, over the
@@ -142,17 +164,11 @@ size_t probe_forms(unsigned sm, probe_form *out, size_t cap)
     size_t nrows = tc_profile_table(&rows);
     for (size_t i = 0; i < nrows; i++) {
         p = &rows[i];
-        /* wgmma's kernels take one format for A and B */
-        if (p->arch != arch || p->instr != async ||
-            (async == TC_INSTR_WGMMA && (p->scale != TC_FMT_COUNT || p->in_b != p->in)))
-            continue;
-        /* tcgen05's pairs with a kernel are kind::f8f6f4's; kind::i8's signedness pairs
-         * and mxf8f6f4's format pairs (issue 33) have none yet */
-        if (p->in_b != p->in && (p->kind == TC_KIND_INT || p->scale != TC_FMT_COUNT))
+        if (p->arch != arch || p->instr != async)
             continue;
         unsigned m = async == TC_INSTR_WGMMA ? 64 : 128;
         probe_form f = {async, 0, m, 0, k32(p->in), p->in, p->out,
-                        async == TC_INSTR_WGMMA ? 90 : 100, 0, 0, p->in_b != p->in, p->in_b,
+                        async == TC_INSTR_WGMMA ? 90 : 100, 0, 0, p->in_b != p->in, p->in_b, 0,
                         NULL, TC_FMT_COUNT, 0, 0};
         if (p->scale != TC_FMT_COUNT) { /* the kind is the profile name's word after
                                            "_tcgen05_" (profile.c's names) */
@@ -165,8 +181,9 @@ size_t probe_forms(unsigned sm, probe_form *out, size_t cap)
             f.k = p->kind == TC_KIND_MXF4 ? 64 : 32;
         }
         /* mixed pairs and block-scaled kinds: numerics at the smallest N only */
-        unsigned last = f.mixed || f.kind ? PK_TC_NUMERICS_N : 256;
-        for (f.n = async == TC_INSTR_WGMMA ? 8 : 16; f.n <= last; f.n *= 2)
+        unsigned first = async == TC_INSTR_WGMMA ? PK_WG_NUMERICS_N : PK_TC_NUMERICS_N;
+        unsigned last = f.mixed || f.kind ? first : 256;
+        for (f.n = first; f.n <= last; f.n *= 2)
             n = add(out, n, cap, f);
     }
     /* the CTA pair (cta_group::2) of fp16 -> fp32: its numerics N and the peak's */
@@ -174,7 +191,7 @@ size_t probe_forms(unsigned sm, probe_form *out, size_t cap)
     if (async == TC_INSTR_TCGEN05 &&
         tc_profile_find(arch, async, TC_FMT_FP16, TC_FMT_FP32, &f16) == TC_OK) {
         probe_form f = {async, 0, PK_TC2_NUMERICS_M, PK_TC2_NUMERICS_N, 16, TC_FMT_FP16,
-                        TC_FMT_FP32, 100, 0, 0, 0, TC_FMT_FP16, NULL, TC_FMT_COUNT, 0, 1};
+                        TC_FMT_FP32, 100, 0, 0, 0, TC_FMT_FP16, 0, NULL, TC_FMT_COUNT, 0, 1};
         n = add(out, n, cap, f);
         f.n = 256;
         n = add(out, n, cap, f);
@@ -190,7 +207,10 @@ tc_fmt probe_fmt_b(const probe_form *f)
 tc_status probe_profile(tc_arch arch, const probe_form *f, const tc_profile **p)
 {
     if (f->kind)
-        return tc_profile_find_scaled(arch, f->instr, f->kind, f->in, f->scale, f->block, p);
+        return tc_profile_find_scaled_ab(arch, f->instr, f->kind, f->in, probe_fmt_b(f),
+                                         f->scale, f->block, p);
+    if (f->op)
+        return tc_profile_find_popc(arch, f->instr, f->op, p);
     return tc_profile_find_ab(arch, f->instr, f->in, probe_fmt_b(f), f->acc, p);
 }
 
@@ -204,6 +224,9 @@ void probe_form_op(const probe_form *f, char *buf, size_t size)
 
 void probe_form_in(const probe_form *f, char *buf, size_t size)
 {
-    snprintf(buf, size, "%s%s%s", tc_fmt_get(f->in)->name, f->mixed ? "x" : f->kind ? "." : "",
-             f->mixed ? tc_fmt_get(f->in_b)->name : f->kind ? tc_fmt_get(f->scale)->name : "");
+    snprintf(buf, size, "%s%s%s", tc_fmt_get(f->in)->name,
+             f->mixed ? "x" : f->kind || f->op ? "." : "",
+             f->mixed  ? tc_fmt_get(f->in_b)->name
+             : f->kind ? tc_fmt_get(f->scale)->name
+             : f->op   ? (f->op == TC_KIND_POPC_AND ? "and" : "xor") : "");
 }

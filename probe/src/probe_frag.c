@@ -7,7 +7,7 @@
 #include "probe.h"
 #include "tcsim_tc.h"
 
-enum { MAX_M = 16, MAX_N = 8, MAX_K = 64 };
+enum { MAX_M = 16, MAX_N = 8, MAX_K = 256 }; /* k: b1 m16n8k256 */
 
 /* Bits of one input element in a register. */
 static unsigned ebits(tc_fmt in)
@@ -94,7 +94,10 @@ tc_status probe_frag_of(const probe_form *f, probe_frag *out)
 /* Element i of a lane's fragment of op: its row and column in the tile (A m x k, B
  * k x n, C and D m x n). 0 for an element of another tile (m8n8k4's tiles 1..3). The
  * m16n8kK layouts are the PTX ISA's "Matrix fragments for mma.m16n8kK" (groupID g =
- * lane / 4, threadID_in_group t = lane % 4), m8n8k16's its "mma.m8n8k16" figures. */
+ * lane / 4, threadID_in_group t = lane % 4), m8n8k16's, m8n8k32's and m8n8k128's its
+ * figures of those shapes (one register of A and of B: the same rule's first step).
+ * Every width follows one rule over the e elements of a register (32 tf32, 16-bit,
+ * 8-bit, 4-bit and 1-bit: e = 1, 2, 4, 8, 32). */
 static int pos(const probe_form *f, operand op, unsigned lane, unsigned i, unsigned *row,
                unsigned *col)
 {
@@ -109,26 +112,18 @@ static int pos(const probe_form *f, operand op, unsigned lane, unsigned i, unsig
         *col = e.col;
         return e.tile == 0;
     }
+    /* e elements a register; A's registers walk k in steps of e (a step of 4e after
+     * two registers, the second holding rows g + 8), B's walk k down column g */
+    unsigned e = 32 / eb;
     if (op == OP_C) {
         *row = g + 8 * (i >> 1);
         *col = t * 2 + (i & 1);
-    } else if (f->m == 8) { /* m8n8k16: one register of four 8-bit elements */
-        *row = op == OP_A ? g : t * 4 + i;
-        *col = op == OP_A ? t * 4 + i : g;
     } else if (op == OP_B) {
         *col = g;
-        *row = eb == 16 ? t * 2 + (i & 1) + 8 * (i >> 1)
-             : eb == 32 ? t + 4 * i
-                        : t * 4 + (i & 3) + 16 * (i >> 2);
-    } else if (eb == 16) {
-        *row = g + 8 * (i >> 1 & 1);
-        *col = t * 2 + (i & 1) + 8 * (i >> 2);
-    } else if (eb == 32) {
-        *row = g + 8 * (i & 1);
-        *col = t + 4 * (i >> 1);
+        *row = t * e + i % e + 4 * e * (i / e);
     } else {
-        *row = g + 8 * (i >> 2 & 1);
-        *col = t * 4 + (i & 3) + 16 * (i >> 3);
+        *row = g + 8 * (i / e & 1);
+        *col = t * e + i % e + 4 * e * (i / (2 * e));
     }
     return 1;
 }

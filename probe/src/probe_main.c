@@ -132,10 +132,10 @@ static int numerics(const char *dir, const char *gpu, const probe_form *forms, s
                     size_t cases, uint64_t seed, unsigned *failed)
 {
     /* the most cases an instruction (the CTA pair's tcgen05.mma m256n32), the largest k
-     * (mma.sp's and mxf4's), the most scratch words any form needs for 16 cases
+     * (b1 m16n8k256's), the most scratch words any form needs for 16 cases
      * (tcgen05.mma m128n16k64 with its scale factors: more than half the pair's m256n32k16
      * tiles, or two mma.sync's registers) */
-    enum { MAX_PER = 32, MAX_K = 64, MAX_SF = 4,
+    enum { MAX_PER = 32, MAX_K = 256, MAX_SF = 4,
            MAX_TILE16 = 128 * 64 + 64 * 16 + 2 * 128 * 16 + (128 + 16) * MAX_SF };
     size_t n = (cases + MAX_PER - 1) / MAX_PER * MAX_PER;
     size_t ws_words = n / 16 * MAX_TILE16;
@@ -199,6 +199,7 @@ static int numerics(const char *dir, const char *gpu, const probe_form *forms, s
         /* the fp32 and fp16 accumulators of a shape share its cases: inputs once */
         int first = !prev || prev->instr != f->instr || prev->m != f->m || prev->n != f->n ||
                     prev->k != f->k || prev->in != f->in || prev->sparse != f->sparse ||
+                    prev->op != f->op ||
                     probe_fmt_b(prev) != probe_fmt_b(f) || prev->kind != f->kind ||
                     prev->scale != f->scale;
         /* mma.sp: the kept k/2 terms of a and b, in k order (the dense arithmetic over
@@ -220,6 +221,8 @@ static int numerics(const char *dir, const char *gpu, const probe_form *forms, s
             rc = probe_write_scales(sub, gpu, f, cases, sa, sb);
         if (rc == 0 && first && f->sparse)
             rc = probe_write_sparse(sub, gpu, f, cases);
+        if (rc == 0 && first && f->op)
+            rc = probe_write_popc(sub, gpu, f);
         prev = f;
     }
     free(a), free(b), free(c), free(d), free(ws), free(x), free(sa), free(sb);

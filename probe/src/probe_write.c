@@ -102,6 +102,11 @@ int probe_write_scales(const char *dir, const char *gpu, const probe_form *f, si
                : 0;
 }
 
+int probe_write_popc(const char *dir, const char *gpu, const probe_form *f)
+{
+    return write_sf(dir, "kind", gpu, "", 0, 0, NULL, f->op == TC_KIND_POPC_AND ? "and" : "xor");
+}
+
 int probe_write_sparse(const char *dir, const char *gpu, const probe_form *f, size_t cases)
 {
     char path[1024];

@@ -24,7 +24,19 @@ grep -qE '^tcgen05\.m128n16k32 +e2m1 +fp16 +yes +-$' "$work/list100.txt" || bad 
 grep -qE '^tcgen05\.m128n16k32 +e4m3xe2m1 +fp32 +yes +-$' "$work/list100.txt" || bad "sm_100 lacks a mixed pair"
 grep -qE '^tcgen05\.mxf4nvf4\.m128n16k64 +e2m1\.ue4m3 +fp32 +yes +-$' "$work/list100.txt" ||
     bad "sm_100 lacks mxf4nvf4"
-[ "$(grep -c '^tcgen05\.mxf' "$work/list100.txt")" = 8 ] || bad "sm_100: not the 8 block-scaled forms"
+[ "$(grep -c '^tcgen05\.mxf' "$work/list100.txt")" = 28 ] ||
+    bad "sm_100: not the 28 block-scaled forms (8 one-format, 20 mxf8f6f4 pairs)"
+# issue 33's forms: b1, the pairs, each with a numerics kernel
+grep -qE '^mma\.m16n8k256 +b1\.and +s32 +yes +-$' "$work/list80.txt" || bad "sm_80 lacks b1 .and.popc"
+grep -qE '^mma\.m8n8k32 +int4xuint4 +s32 +yes +-$' "$work/list80.txt" || bad "sm_80 lacks s4 x u4"
+grep -qE '^mma\.m16n8k64 +uint4 +s32 +yes +yes$' "$work/list89.txt" || bad "sm_89 lacks u4"
+grep -qE '^mma\.m16n8k32 +e5m2xe4m3 +fp16 +yes +-$' "$work/list89.txt" || bad "sm_89 lacks e5m2 x e4m3"
+grep -qE '^mma\.sp\.m16n8k64 +e4m3xe5m2 +fp32 +yes +-$' "$work/list90.txt" || bad "sm_90 lacks sparse fp8 pairs"
+grep -qE '^wgmma\.m64n8k32 +e4m3xe5m2 +fp16 +yes +-$' "$work/list90.txt" || bad "sm_90 lacks wgmma fp8 pairs"
+grep -qE '^wgmma\.m64n8k32 +uint8xint8 +s32 +yes +-$' "$work/list90.txt" || bad "sm_90 lacks wgmma u8 x s8"
+grep -qE '^tcgen05\.m128n16k32 +int8xuint8 +s32 +yes +-$' "$work/list100.txt" || bad "sm_100 lacks i8 pairs"
+grep -qE '^tcgen05\.mxf8f6f4\.m128n16k32 +e2m1xe4m3 +fp32 +yes +-$' "$work/list100.txt" ||
+    bad "sm_100 lacks mxf8f6f4 pairs"
 "$probe" --list --sm 61 2>"$work/err" >/dev/null; [ $? = 2 ] && grep -q "sm_61\|--sm 61" "$work/err" || bad "--sm 61 not refused"
 "$probe" --bogus x 2>"$work/err"; [ $? = 2 ] && grep -q "unknown option '--bogus'" "$work/err" || bad "--bogus"
 "$probe" --out "$work/x" --cases 0 2>"$work/err"; [ $? = 2 ] || bad "--cases 0 accepted"
@@ -46,10 +58,23 @@ for dir in "$out"/vectors/*/; do
         { bad "tcsim vectors on the canned run's $form:"; cat "$work/vec.txt"; }
 done
 # sm_90's 24 dense mma forms (the m16n8k4..k32, m8n8k16 and m8n8k4 shapes), 12 mma.sp
-# ones (all but tf32's) and 10 wgmma m64n8 (8 floating-point, int8 and uint8)
-[ "$(grep -c 'hopper_mma_' "$work/vec.txt")" = 36 ] || bad "not the 36 mma sets read back"
+# ones (all but tf32's), issue 33's 6 b1, 6 + 4 int8 pairs and 8 + 2 e4m3 x e5m2 pairs
+# (dense + mma.sp), and 16 wgmma m64n8 (8 floating-point, int8 and uint8, 4 fp8 pairs,
+# 2 int8 pairs)
+[ "$(grep -c 'hopper_mma_' "$work/vec.txt")" = 62 ] || bad "not the 62 mma sets read back"
 [ -f "$out/vectors/mma_sp_m16n8k64_e4m3/d_H100_fp32.txt" ] || bad "no mma.sp set"
-[ "$(grep -c 'hopper_wgmma_' "$work/vec.txt")" = 10 ] || bad "not the 10 wgmma sets read back"
+[ "$(grep -c 'hopper_wgmma_' "$work/vec.txt")" = 16 ] || bad "not the 16 wgmma sets read back"
+grep -qE '^b1\.xor_s32 +hopper_mma_b1_xor_s32 +256 +400 +400 +0$' "$work/vec.txt" ||
+    bad "no b1 set read back"
+[ "$(cat "$out/vectors/mma_m16n8k128_b1_and/kind_H100.txt")" = and ] || bad "no b1 op file"
+grep -qE '^uint8xint8_s32 +hopper_mma_uint8xint8_s32 +32 +400 +400 +0$' "$work/vec.txt" ||
+    bad "no mma int8 pair read back"
+grep -qE '^e5m2xe4m3_fp16 +hopper_wgmma_e5m2xe4m3_fp16 +32 +400 +400 +0$' "$work/vec.txt" ||
+    bad "no wgmma fp8 pair read back"
+# a b1 set without its op: refused naming the file
+cp -r "$out/vectors/mma_m8n8k128_b1_xor" "$work/noop" && echo or >"$work/noop/kind_H100.txt"
+"$tcsim" vectors "$work/noop" >/dev/null 2>"$work/err"
+[ $? = 2 ] && grep -q 'kind_H100.txt' "$work/err" || bad "a b1 set with a bad op accepted"
 grep -qE '^int8_s32 +hopper_mma_int8_s32 +32 +400 +400 +0$' "$work/vec.txt" ||
     bad "no integer set read back"
 [ "$(head -c 8 "$out/vectors/mma_m16n8k32_int8/c_H100_s32.txt")" ] || bad "no s32 c file"
@@ -75,6 +100,11 @@ PROBE_CANNED_SM=90 PROBE_CANNED_FLIP=1 "$canned" --out "$work/flip" --cases 80 -
 "$tcsim" vectors "$work/flip/vectors/mma_m16n8k16_fp16" >/dev/null 2>&1; [ $? = 1 ] || bad "a flipped result went unnoticed"
 "$tcsim" vectors "$work/flip/vectors/wgmma_m64n8k16_fp16" --instr wgmma >/dev/null 2>&1
 [ $? = 1 ] || bad "a flipped wgmma result went unnoticed"
+for set in mma_m16n8k256_b1_xor mma_m8n8k16_uint8xint8 mma_m16n8k32_e5m2xe4m3 \
+           mma_sp_m16n8k64_e4m3xe5m2 wgmma_m64n8k32_e4m3xe5m2 wgmma_m64n8k32_int8xuint8; do
+    "$tcsim" vectors "$work/flip/vectors/$set" --instr "${set%%_*}" >/dev/null 2>&1
+    [ $? = 1 ] || bad "a flipped $set result went unnoticed"
+done
 
 # A canned B200 run: tcgen05.mma's numerics sets (m128n16, 16 cases an instruction:
 # fp16 and e4m3/e5m2 with both accumulators, bf16, tf32, int8, uint8) read back by
@@ -91,10 +121,15 @@ for dir in "$out"/vectors/tcgen05_*/; do
         { bad "tcsim vectors on the canned B200's $(basename "$dir"):"; cat "$work/vec100.txt"; }
 done
 # 16 one-format sets (fp16, e4m3, e5m2, e3m2, e2m3, e2m1 with both accumulators, bf16,
-# tf32, int8, uint8), the 40 mixed kind::f8f6f4 sets, 8 block-scaled ones and the CTA
-# pair's fp16 -> fp32 (m256n32, 32 cases an instruction)
-[ "$(grep -c 'blackwell_tcgen05_' "$work/vec100.txt")" = 65 ] ||
-    bad "not the 65 tcgen05 sets read back: $(cat "$work/vec100.txt")"
+# tf32, int8, uint8), the 40 mixed kind::f8f6f4 sets and kind::i8's 2 pairs, 8
+# block-scaled ones and the 20 mxf8f6f4 pairs, and the CTA pair's fp16 -> fp32 (m256n32,
+# 32 cases an instruction)
+[ "$(grep -c 'blackwell_tcgen05_' "$work/vec100.txt")" = 87 ] ||
+    bad "not the 87 tcgen05 sets read back: $(cat "$work/vec100.txt")"
+grep -qE '^int8xuint8_s32 +blackwell_tcgen05_int8xuint8_s32 +32 +400 +400 +0$' "$work/vec100.txt" ||
+    bad "no kind::i8 pair read back"
+grep -qE '^e2m1xe4m3_fp32 +blackwell_tcgen05_mxf8f6f4_e2m1xe4m3_fp32 +32 +400 +400 +0$' \
+    "$work/vec100.txt" || bad "no mxf8f6f4 pair read back"
 [ -f "$out/vectors/tcgen05_pair_m256n32k16_fp16/d_B200_fp32.txt" ] || bad "no CTA pair set"
 grep -qE '^# tcgen05\.pair\.m256n256k16 +fp16>fp32 +16 +4 ' "$out/timing.txt" ||
     bad "no CTA pair timing point"
@@ -128,6 +163,7 @@ t1=$("$tcsim" timing --params "$out/timing.txt" --arch b200 --op tcgen05.m128n25
 PROBE_CANNED_SM=100 PROBE_CANNED_FLIP=1 "$canned" --out "$work/flip100" --cases 64 --iters 10 \
     >/dev/null || bad "flipped canned B200 run exited $?"
 for set in tcgen05_m128n16k16_bf16 tcgen05_m128n16k32_e4m3xe2m1 tcgen05_pair_m256n32k16_fp16 \
+           tcgen05_m128n16k32_uint8xint8 tcgen05_mxf8f6f4_m128n16k32_e3m2xe2m1 \
            tcgen05_mxf4nvf4_m128n16k64_e2m1_ue8m0 tcgen05_mxf8f6f4_m128n16k32_e2m3_ue8m0; do
     "$tcsim" vectors "$work/flip100/vectors/$set" --instr tcgen05 >"$work/flip.txt" 2>&1
     [ $? = 1 ] || bad "a flipped $set result went unnoticed"

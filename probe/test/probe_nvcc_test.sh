@@ -3,8 +3,8 @@
 # ptxas for every target CMake chose (sm_70 to sm_100a that nvcc offers), one at a time
 # so that a failure names its target; sm_100a without a warning, and its PTX holding
 # every tcgen05.mma kind (a wrong feature guard in tcgen05.cuh would compile them out
-# silently; the block-scaled kinds with their .scale_vec). No GPU needed; skipped (77)
-# without nvcc.
+# silently; the block-scaled kinds with their .scale_vec), and issue 33's mma.sync forms
+# (b1, the pairs). No GPU needed; skipped (77) without nvcc.
 nvcc=$1; cu=$2; work=$3; gencodes=$4
 if [ -z "$nvcc" ] || [ ! -x "$nvcc" ]; then
     echo "SKIP: nvcc not found (the CUDA toolkit is not a Debian package)"; exit 77
@@ -32,6 +32,15 @@ if [ -f "$work/sm_100a.log" ]; then
             grep -q "tcgen05\.mma\.cta_group::1\.kind::$k " "$work/sm_100a.ptx" ||
                 { echo "FAIL: sm_100a's PTX has no tcgen05.mma kind::$k"; fail=1; }
         done
+        # issue 33's mma.sync forms (each compiled from its first target on)
+        for t in m16n8k256.row.col.s32.b1.b1.s32.and.popc m8n8k128.row.col.s32.b1.b1.s32.xor.popc \
+                 m16n8k64.row.col.s32.s4.u4.s32 m16n8k32.row.col.f16.e5m2.e4m3.f16 \
+                 m8n8k16.row.col.s32.u8.s8.s32; do
+            grep -q "mma\.sync\.aligned\.$t" "$work/sm_100a.ptx" ||
+                { echo "FAIL: sm_100a's PTX has no mma.sync.aligned.$t"; fail=1; }
+        done
+        grep -q "mma\.sp::ordered_metadata\.sync\.aligned\.m16n8k64\.row\.col\.f32\.e4m3\.e5m2" \
+            "$work/sm_100a.ptx" || { echo "FAIL: sm_100a's PTX has no sparse e4m3 x e5m2"; fail=1; }
         grep -q "tcgen05\.mma\.cta_group::2\.kind::f16 " "$work/sm_100a.ptx" ||
             { echo "FAIL: sm_100a's PTX has no tcgen05.mma.cta_group::2"; fail=1; }
         for op in alloc.cta_group::2 dealloc.cta_group::2 commit.cta_group::2 \

@@ -1,9 +1,10 @@
 /* test_probe_host - the probe's host side without a GPU: the register fragments against
  * positions worked by hand from the PTX ISA's fragment figures for mma.m16n8k16 (.f16),
- * m16n8k8 (.tf32, .f16), m16n8k4 (.tf32), m16n8k32 (.e4m3), m8n8k16 (.s8) and m8n8k4
- * (.f16) (lane 5 is groupID 1, threadID_in_group 1), the case families' defining
- * properties (float and integer), the form lists of four targets, and tcgen05.mma's
- * tiles. */
+ * m16n8k8 (.tf32, .f16), m16n8k4 (.tf32), m16n8k32 (.e4m3), m8n8k16 (.s8), m8n8k4
+ * (.f16), m16n8k64 (.s4), m16n8k256 and m8n8k128 (.b1) (lane 5 is groupID 1,
+ * threadID_in_group 1), the case families' defining properties (float and integer), the
+ * form lists of four targets and their coverage of the PTX target table, and
+ * tcgen05.mma's tiles. */
 #include <stdio.h>
 #include <string.h>
 #include "probe.h"
@@ -14,7 +15,7 @@
 
 static probe_form form(unsigned k, tc_fmt in, tc_fmt acc)
 {
-    probe_form f = {TC_INSTR_MMA, 0, 16, 8, k, in, acc, 80, 1, 1, 0, in, NULL, TC_FMT_COUNT, 0, 0};
+    probe_form f = {TC_INSTR_MMA, 0, 16, 8, k, in, acc, 80, 1, 1, 0, in, 0, NULL, TC_FMT_COUNT, 0, 0};
     return f;
 }
 
@@ -26,6 +27,60 @@ static void fill(unsigned k, uint32_t *a, uint32_t *b, uint32_t *c)
             a[j * k + x] = b[j * k + x] = j * 32 + x;
         c[j] = 0x3f800000u + (j << 23); /* 1, 2, 4, ... in fp32 */
     }
+}
+
+/* Every case's a[x] = b[x] = x mod 3 (0, 1, 2: an int4, uint4 or b1 value where x mod
+ * 3 < 2 for b1: a[x] = (x mod 3 == 0)); c[j] = j. */
+static void fill_mod3(unsigned k, int b1, uint32_t *a, uint32_t *b, uint32_t *c)
+{
+    for (unsigned j = 0; j < 8; j++) {
+        for (unsigned x = 0; x < k; x++)
+            a[j * k + x] = b[j * k + x] = b1 ? x % 3 == 0 : x % 3;
+        c[j] = j;
+    }
+}
+
+/* Issue 33's sub-byte layouts (PTX ISA, "Matrix fragments for mma.m16n8k64" (.s4/.u4)
+ * and "mma.m16n8k256" (.b1)), lane 5 (g 1, t 1) and lane 4 (t 0), worked by hand. */
+static void fragments_subbyte(void)
+{
+    static uint32_t a[8 * 256], b[8 * 256], c[8], ar[32 * 8], br[32 * 8], cr[32 * 8];
+    /* int4 k64: a0..a7 = A[g][8t..8t+7] (nibble i element i), a8..a15 row g+8,
+     * a16..a23 = A[g][8t+32..]; b0..b7 = B[8t..8t+7][g], b8..b15 = B[8t+32..][g].
+     * Lane 5: cols 8..15 are 2,0,1,2,0,1,2,0 (0x02102102), cols 40..47 1,2,0,1,2,0,1,2
+     * (0x21021021) */
+    probe_form f = form(64, TC_FMT_INT4, TC_FMT_S32);
+    fill_mod3(64, 0, a, b, c);
+    CHECK_COND(probe_frag_pack(&f, a, b, c, ar, br, cr) == TC_OK);
+    CHECK_COND(ar[5 * 4 + 0] == 0x02102102u && ar[5 * 4 + 1] == 0);
+    CHECK_COND(ar[5 * 4 + 2] == 0x21021021u && ar[5 * 4 + 3] == 0);
+    CHECK_COND(br[5 * 2 + 0] == 0x02102102u && br[5 * 2 + 1] == 0x21021021u);
+    /* lane 4: cols 0..7 are 0,1,2,0,1,2,0,1 (0x10210210) */
+    CHECK_COND(ar[4 * 4 + 0] == 0x10210210u && br[4 * 2 + 0] == 0x10210210u);
+    CHECK_COND(cr[4 * 4 + 1] == c[1] && cr[5 * 4 + 0] == 0);
+    /* b1 k256: a0..a31 = A[g][32t..32t+31] (bit i element i), a32..a63 row g+8,
+     * a64..a95 = A[g][32t+128..]; b0..b31 = B[32t..][g], b32..b63 = B[32t+128..][g].
+     * Lane 5: cols 32..63 have x mod 3 = 0 at bits 1, 4, .., 31 (0x92492492), cols
+     * 160..191 at bits 2, 5, .., 29 (0x24924924); lane 4's cols 0..31 at bits 0, 3, ..
+     * (0x49249249) */
+    f = form(256, TC_FMT_B1, TC_FMT_S32);
+    f.op = TC_KIND_POPC_AND;
+    fill_mod3(256, 1, a, b, c);
+    CHECK_COND(probe_frag_pack(&f, a, b, c, ar, br, cr) == TC_OK);
+    CHECK_COND(ar[5 * 4 + 0] == 0x92492492u && ar[5 * 4 + 1] == 0);
+    CHECK_COND(ar[5 * 4 + 2] == 0x24924924u && ar[5 * 4 + 3] == 0);
+    CHECK_COND(br[5 * 2 + 0] == 0x92492492u && br[5 * 2 + 1] == 0x24924924u);
+    CHECK_COND(ar[4 * 4 + 0] == 0x49249249u);
+    /* b1 m8n8k128: one register, a0..a31 = A[g][32t..], b0..b31 = B[32t..][g] */
+    f.m = 8;
+    f.k = 128;
+    fill_mod3(128, 1, a, b, c);
+    CHECK_COND(probe_frag_pack(&f, a, b, c, ar, br, cr) == TC_OK);
+    CHECK_COND(ar[5] == 0x92492492u && br[5] == 0x92492492u && ar[4] == 0x49249249u);
+    /* the way back (the canned device's) */
+    uint32_t A[8 * 128], B[128 * 8], C[8 * 8];
+    probe_frag_unpack_ab(&f, ar, br, cr, A, B, C);
+    CHECK_COND(A[3 * 128 + 99] == 1 && A[3 * 128 + 100] == 0 && B[99 * 8 + 3] == 1);
 }
 
 static void fragments(void)
@@ -225,17 +280,26 @@ static void forms(void)
     CHECK_COND(listed(100, TC_INSTR_TCGEN05, 128, 256, 16, TC_FMT_BF16, TC_FMT_FP32));
     CHECK_COND(!listed(100, TC_INSTR_WGMMA, 64, 256, 16, TC_FMT_FP16, TC_FMT_FP32));
     CHECK_COND(probe_forms(60, NULL, 0) == 0);
-    /* every mma form of sm_90 has a timing kernel and a numerics kernel, but mma.sp
-     * with tf32 (1:2 sparsity, timing only) */
+    /* every mma form of sm_90 has a numerics kernel, but mma.sp with tf32 (1:2
+     * sparsity) and int4 (kept pairs): timing only; every one-format form a timing
+     * kernel */
     static probe_form fs[512];
-    size_t nf = probe_forms(90, fs, 512), dense = 0;
+    size_t nf = probe_forms(90, fs, 512), dense = 0, b1 = 0, mixed = 0;
     for (size_t i = 0; i < nf; i++)
         if (fs[i].instr == TC_INSTR_MMA) {
-            CHECK_COND(fs[i].numerics == !(fs[i].sparse && fs[i].in == TC_FMT_TF32) &&
-                       fs[i].timing);
+            CHECK_COND(fs[i].numerics == !(fs[i].sparse && (fs[i].in == TC_FMT_TF32 ||
+                                                            fs[i].in == TC_FMT_INT4 ||
+                                                            fs[i].in == TC_FMT_UINT4)));
+            CHECK_COND(fs[i].timing == !(fs[i].mixed || fs[i].op));
             dense += !fs[i].sparse;
+            b1 += fs[i].in == TC_FMT_B1;
+            mixed += (size_t)fs[i].mixed;
         }
-    CHECK_COND(dense == 24);
+    /* 24 one-format (the m16n8k4..k32, m8n8k16 and m8n8k4 shapes; Hopper's profiles
+     * have no int4), 6 b1 (and, xor at m8n8k128, m16n8k128, m16n8k256), 6 int8 pairs
+     * (3 shapes both ways), 8 e4m3 x e5m2 (2 shapes, both ways, 2 accumulators); mma.sp
+     * adds 4 int8 and 2 fp8 pairs */
+    CHECK_COND(dense == 24 + 6 + 6 + 8 && b1 == 6 && mixed == 6 + 8 + 6);
     /* sm_100's tcgen05.mma: numerics at m128n16 for the kinds of PK_TC_FORMS and
      * PK_TC_SCALED, timing for every N of fp16 -> fp32 and N = 256 of each one-format
      * kind; the mixed pairs and block-scaled kinds at N = 16 only, numerics only */
@@ -276,17 +340,18 @@ static void forms(void)
             CHECK_COND(!f->timing && !f->numerics);
     }
     /* fp16 (two accumulators), bf16, tf32, e4m3, e5m2, e3m2, e2m3 and e2m1 (two each),
-     * int8, uint8; the 20 ordered pairs of distinct f8f6f4 formats with two accumulators;
-     * mxf8f6f4 of the 5 formats, mxf4, and mxf4nvf4 with ue8m0 and ue4m3 */
-    CHECK_COND(f6f4 == 6 && pairs == 40 && scaled == 8 && pair2 == 11);
-    CHECK_COND(tc_num == 16 + 40 + 8);
+     * int8, uint8; the 20 ordered pairs of distinct f8f6f4 formats with two accumulators
+     * and kind::i8's 2 signedness pairs; mxf8f6f4 of the 5 formats and their 20 pairs,
+     * mxf4, and mxf4nvf4 with ue8m0 and ue4m3 */
+    CHECK_COND(f6f4 == 6 && pairs == 40 + 2 + 20 && scaled == 8 + 20 && pair2 == 11);
+    CHECK_COND(tc_num == 16 + 40 + 2 + 8 + 20);
     probe_form mx = {TC_INSTR_TCGEN05, 0, 128, 16, 64, TC_FMT_E2M1, TC_FMT_FP32, 100, 1, 0,
-                     0, TC_FMT_E2M1, "mxf4nvf4", TC_FMT_UE4M3, 16, 0};
+                     0, TC_FMT_E2M1, 0, "mxf4nvf4", TC_FMT_UE4M3, 16, 0};
     CHECK_COND(probe_kind(&mx) == PK_TCS_NVF4_UE4M3);
     mx.block = 32;
     CHECK_COND(probe_kind(&mx) == -1); /* the model has no such row, nor the table */
     probe_form pair = {TC_INSTR_TCGEN05, 0, 128, 16, 32, TC_FMT_E2M1, TC_FMT_FP16, 100, 1, 0,
-                       1, TC_FMT_E3M2, NULL, TC_FMT_COUNT, 0, 0};
+                       1, TC_FMT_E3M2, 0, NULL, TC_FMT_COUNT, 0, 0};
     CHECK_COND(probe_kind(&pair) == PK_TC_E2M1xE3M2_F16);
     char in[32];
     probe_form_in(&pair, in, sizeof in);
@@ -296,12 +361,86 @@ static void forms(void)
     CHECK_COND(tc_time == 16 + 4); /* N = 256 of the 16, and fp16 -> fp32's N 16..128 */
 }
 
+/* Every mma and mma.sp row of the PTX target table up to target sm is in its list
+ * (tcsim-probe --list --sm NN prints probe_forms), with a numerics kernel, and a timing
+ * kernel where it is one format; and every wgmma (sm_90) and tcgen05.mma (sm_100)
+ * profile of the arch has a numerics form. The exceptions, named:
+ *  - wmma rows: the same arithmetic as mma's of the same formats (wmma's fragments are
+ *    opaque, so no case can be placed in them); the probe runs the mma forms;
+ *  - mma.sp with tf32 (1:2) and with int4/uint4 (kept pairs of elements): metadata
+ *    rules of their own that probe_frag.c's 2:4 patterns do not write: timing only;
+ *  - fp64 (DMMA): its 64-bit words do not fit the probe's 32-bit case words yet;
+ *  - sm_90's and sm_100's int4 rows: the profile table has no Hopper or Blackwell
+ *    int4 mma (int8 alone there), so the probe has nothing to hold them to;
+ *  - pairs and b1 have no timing: a pair runs at its formats' rate, and the timing
+ *    model has no b1 op. */
+static void ptx_coverage(void)
+{
+    static const unsigned sms[] = {80, 89, 90, 100};
+    static probe_form fs[1024];
+    for (size_t s = 0; s < sizeof sms / sizeof sms[0]; s++) {
+        unsigned sm = sms[s];
+        size_t nf = probe_forms(sm, fs, 1024);
+        CHECK_COND(nf > 0 && nf <= 1024);
+        tc_ptx_instr r;
+        for (size_t i = 0; tc_ptx_instr_get(i, &r) == TC_OK; i++) {
+            if (r.sm > sm || r.form == TC_PTX_WMMA || r.in == TC_FMT_FP64)
+                continue;
+            int sp = r.form == TC_PTX_MMA_SP, found = 0;
+            probe_form key = {TC_INSTR_MMA, sp, r.m, r.n, r.k, r.in, r.acc, r.sm, 0, 0,
+                              r.in_b != r.in, r.in_b, r.op, NULL, TC_FMT_COUNT, 0, 0};
+            const tc_profile *q;
+            if (probe_profile(probe_arch_of_sm(sm), &key, &q) != TC_OK) {
+                /* a row the arch's profile table lacks has nothing to check against:
+                 * only Hopper's and Blackwell's int4 (the table keeps int8 alone) */
+                if (!(sm >= 90 && tc_fmt_get(r.in)->width == 4))
+                    printf("sm_%u: PTX row %zu has no profile\n", sm, i);
+                CHECK_COND(sm >= 90 && tc_fmt_get(r.in)->width == 4);
+                continue;
+            }
+            for (size_t j = 0; j < nf; j++) {
+                const probe_form *f = &fs[j];
+                if (f->instr != TC_INSTR_MMA || f->sparse != sp || f->m != r.m ||
+                    f->n != r.n || f->k != r.k || f->in != r.in || probe_fmt_b(f) != r.in_b ||
+                    f->acc != r.acc || f->op != r.op)
+                    continue;
+                found++;
+                int sp_rule = sp && (r.in == TC_FMT_TF32 || tc_fmt_get(r.in)->width == 4);
+                CHECK_COND(f->numerics == !sp_rule && probe_kind(f) >= 0);
+                CHECK_COND(f->timing == !(r.in_b != r.in || r.op));
+                CHECK_COND(f->mixed == (r.in_b != r.in));
+            }
+            if (found != 1)
+                printf("sm_%u: PTX row %zu (%s m%un%uk%u %s x %s -> %s) listed %d times\n", sm,
+                       i, tc_ptx_form_name(r.form), r.m, r.n, r.k, tc_fmt_get(r.in)->name,
+                       tc_fmt_get(r.in_b)->name, tc_fmt_get(r.acc)->name, found);
+            CHECK_COND(found == 1);
+        }
+        tc_arch arch = probe_arch_of_sm(sm);
+        tc_instr async = sm == 90 ? TC_INSTR_WGMMA : sm == 100 ? TC_INSTR_TCGEN05 : TC_INSTR_COUNT;
+        const tc_profile *rows;
+        size_t np = tc_profile_table(&rows);
+        for (size_t i = 0; async != TC_INSTR_COUNT && i < np; i++) {
+            const tc_profile *p = &rows[i], *q;
+            if (p->arch != arch || p->instr != async)
+                continue;
+            int found = 0;
+            for (size_t j = 0; j < nf; j++)
+                found += fs[j].instr == async && !fs[j].pair && fs[j].numerics &&
+                         probe_profile(arch, &fs[j], &q) == TC_OK && q == p;
+            if (found != 1)
+                printf("sm_%u: profile %s has %d numerics forms\n", sm, p->name, found);
+            CHECK_COND(found == 1);
+        }
+    }
+}
+
 /* A tcgen05.mma m128n16's tiles: case j is row j of A (128 x k), column j of B (k x 16)
  * and C[j][j]; rows 16.. of A and the rest of C zero; D's diagonal read back. */
 static void tcgen05_tiles(void)
 {
     probe_form f = {TC_INSTR_TCGEN05, 0, 128, 16, 32, TC_FMT_E4M3, TC_FMT_FP32, 100, 1, 1,
-                    0, TC_FMT_E4M3, NULL, TC_FMT_COUNT, 0, 0};
+                    0, TC_FMT_E4M3, 0, NULL, TC_FMT_COUNT, 0, 0};
     static uint32_t a[16 * 32], b[16 * 32], c[16], A[128 * 32], B[32 * 16], C[128 * 16];
     uint32_t d[16];
     for (unsigned j = 0; j < 16; j++) {
@@ -466,9 +605,11 @@ int main(void)
     record();
     record_h200();
     fragments();
+    fragments_subbyte();
     cases();
     int_cases();
     forms();
+    ptx_coverage();
     tcgen05_tiles();
     printf("probe host: %lu checks, %d failed\n", checks, failures);
     return failures ? 1 : 0;
