@@ -91,19 +91,27 @@ module fedp #(
   /* verilator lint_on UNUSEDPARAM */
 
   // The cuts that hold registers at each depth, besides d_q: bit 0 mul, 1 align, 2 add,
-  // 3 cpa, 4 norm. Chosen from the stage delays of volta_fp16 (synth/README.md): MUL and
-  // ALIGN are the longest stages and keep their own registers from depth 4 on; ADD (one
-  // 3:2 tree) joins CPA until depth 6; depth 3 splits the sum from the normalisation.
-  function automatic bit [4:0] cuts_of(input int depth);
+  // 3 cpa, 4 norm. Chosen from the stage delays of volta_fp16 and hopper_half
+  // (synth/README.md, "Stage balance"). The front end grows with L and the back end
+  // hardly: volta_fp16's (L 4) MUL and ALIGN take 4.5 and 5.4 ns against 5.4-5.9 for
+  // ADD..CPA and NORM..ROUND, hopper_half's (L 16: sixteen products, a tree of 17
+  // exponents, 18 terms to add) 9.7 and 9.0 ns against 6.8 and 6.3. So at depths 2 and 3
+  // an instance of L 16 or more cuts after MUL and ALIGN first, where volta cuts the
+  // back end; from depth 4 on both cut every front-end stage. MUL and ALIGN keep their
+  // own registers from depth 4 on; ADD (one 3:2 tree) joins CPA until depth 6.
+  localparam bit FRONT_HEAVY = L >= 16;
+  function automatic bit [4:0] cuts_of(input int depth, input bit front_heavy);
     case (depth)
-      2:       cuts_of = 5'b00100;  // MUL..ADD | CPA..ROUND
-      3:       cuts_of = 5'b01010;  // MUL..ALIGN | ADD..CPA | NORM..ROUND
+      // MUL..ALIGN | ADD..ROUND, or MUL..ADD | CPA..ROUND
+      2:       cuts_of = front_heavy ? 5'b00010 : 5'b00100;
+      // MUL | ALIGN | ADD..ROUND, or MUL..ALIGN | ADD..CPA | NORM..ROUND
+      3:       cuts_of = front_heavy ? 5'b00011 : 5'b01010;
       4:       cuts_of = 5'b01011;  // MUL | ALIGN | ADD..CPA | NORM..ROUND
       5:       cuts_of = 5'b11011;  // MUL | ALIGN | ADD..CPA | NORM | ROUND
       default: cuts_of = 5'b11111;  // one stage each
     endcase
   endfunction
-  localparam bit [4:0] CUTS /*verilator public*/ = cuts_of(Depth);
+  localparam bit [4:0] CUTS /*verilator public*/ = cuts_of(Depth, FRONT_HEAVY);
   localparam int FP32 = tc_pkg::FMT_FP32;
   localparam int FP16 = tc_pkg::FMT_FP16;
   localparam int NONE = tc_pkg::EMIN_ALIGN_NONE;
@@ -117,7 +125,6 @@ module fedp #(
 
   localparam int N   = L + 1;                           // terms of the sum: L products and c
   localparam int NW  = $clog2(N + 1);                   // how many of them are negative
-  localparam int MAX_SELECT_N = 5;  // the most keys ALIGN compares pairwise (see there)
   localparam int MB  = tc_pkg::max_man_bits(InFmts);    // every element's fraction, left-justified
   localparam int PFB = 2 * MB;                          // product fraction bits: exact
   // A product is in [0, 4): it is not renormalised.
@@ -319,20 +326,12 @@ module fedp #(
     align_keys[L*EW +: EW] = mul_czero_q ? align_floor : mul_cexp_q;
   end
 
-  // A few keys: all pairwise comparisons at once (fedp_max_select.sv), about half the
-  // delay of a tree; more: the tree (fedp_max_tree.sv), whose comparators grow as N, not
-  // N^2 (MAX_SELECT_N: volta and the tf32 units of L 4 take the first).
-  if (N <= MAX_SELECT_N) begin : gen_max_select
-    fedp_max_select #(.N(N), .W(EW)) i_max_exp (
-      .vals_i(align_keys),
-      .max_o (align_e)
-    );
-  end else begin : gen_max_tree
-    fedp_max_tree #(.N(N), .W(EW)) i_max_exp (
-      .vals_i(align_keys),
-      .max_o (align_e)
-    );
-  end
+  // The maximum by a tree whose nodes compare up to five keys pairwise at once
+  // (fedp_max_tree.sv): five keys or fewer (volta, the tf32 units of L 4) are one node.
+  fedp_max_tree #(.N(N), .W(EW)) i_max_exp (
+    .vals_i(align_keys),
+    .max_o (align_e)
+  );
 
   // Each term is shifted right by E - e and truncated toward zero to F fraction bits
   // relative to 2^E, in sign-magnitude (docs/contract.md step 4: no guard, round or sticky):
