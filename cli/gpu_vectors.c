@@ -225,10 +225,20 @@ static int scan_folder(const char *dir, gv_set *sets, size_t cap, size_t *n)
             memset(s, 0, sizeof *s);
             snprintf(s->dir, sizeof s->dir, "%s", dir);
             snprintf(s->gpu, sizeof s->gpu, "%s", gpu);
-            snprintf(s->name, sizeof s->name, "%s%s%s_%s", tc_fmt_get(in)->name,
-                     in_b != in ? "x" : in == TC_FMT_B1 ? "." : "",
-                     in_b != in ? tc_fmt_get(in_b)->name : in == TC_FMT_B1 ? kind : "",
-                     tc_fmt_get(out)->name);
+            /* format names are short and kind at most 31 characters (read_kind), so
+             * the name fits; the length is checked all the same, as -Wformat-truncation
+             * asks when it cannot see that */
+            int len = snprintf(s->name, sizeof s->name, "%s%s%s_%s", tc_fmt_get(in)->name,
+                               in_b != in ? "x" : in == TC_FMT_B1 ? "." : "",
+                               in_b != in ? tc_fmt_get(in_b)->name
+                                          : in == TC_FMT_B1 ? kind : "",
+                               tc_fmt_get(out)->name);
+            if (len < 0 || (size_t)len >= sizeof s->name) {
+                fprintf(stderr, "%s/%s: the set's name is longer than %d characters\n",
+                        CLI_PATH(dir), CLI_PATH(files[j]), GV_NAME - 1);
+                rc = -1;
+                break;
+            }
             s->in = in;
             s->out = out;
             s->mixed = in_b != in;
