@@ -39,10 +39,6 @@ class Words:
     def scalar(self):
         return int(self.array.reshape(-1)[0])
 
-    @property
-    def itemsize(self):
-        return self.array.dtype.itemsize
-
 
 def _fmt_info(fmt):
     return lib.tc_fmt_get(fmt).contents
@@ -52,11 +48,12 @@ def _check_dtype(argument, x, fmt):
     info = _fmt_info(fmt)
     name = info.name.decode()
     dt = x.dtype
-    if name == "fp64" or dt.newbyteorder("=") in _DTYPES64:
-        if name != "fp64" or dt.newbyteorder("=") not in _DTYPES64:
-            raise TcsimError(argument, _lib.TC_EFORMAT, f"dtype {dt} is not uint64 or float64 "
-                             "(fp64)" if name == "fp64" else f"dtype {dt} holds 64-bit words, "
-                             f"for fp64 alone, not {name}")
+    wide = dt.newbyteorder("=") in _DTYPES64
+    if wide != (name == "fp64"):
+        raise TcsimError(argument, _lib.TC_EFORMAT, f"dtype {dt} holds 64-bit words, for "
+                         f"fp64 alone, not {name}" if wide else f"dtype {dt} is not uint64 "
+                         "or float64 (fp64)")
+    if wide:
         return
     if dt.newbyteorder("=") not in _DTYPES:
         raise TcsimError(argument, _lib.TC_EFORMAT, f"dtype {dt} is not uint8, uint16, "
