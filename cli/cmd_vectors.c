@@ -27,7 +27,9 @@ static void vectors_help(FILE *f)
         "format (the one b_<GPU>_<in_b>.txt); a block-scaled set adds\n"
         "sa_<GPU>_<scale>.txt and sb_<GPU>_<scale>.txt (k/block scale bit patterns a\n"
         "line) and kind_<GPU>.txt (mxf8f6f4, mxf4 or mxf4nvf4); a b1 set names its popc\n"
-        "op (and, xor) in kind_<GPU>.txt. Words are hex or 32\n"
+        "op (and, xor) in kind_<GPU>.txt. An fp64 (DMMA) set is a_, b_, c_ and\n"
+        "d_<GPU>_fp64.txt of binary64 patterns (16 hex or 64 binary digits), checked\n"
+        "through the chain of binary64 FMAs. Words are hex or 32\n"
         "binary digits, lines at most " CLI_LINE_MAX_TEXT " long. k is taken from the\n"
         "files; k > L chains FEDP steps as the model does.\n\n"
         "  --arch    the architecture; by default from the GPU's name: V100 volta; T4,\n"
@@ -84,6 +86,42 @@ static void print_case(const tc_profile *p, const gv_cases *cs, size_t i)
     printf("%0*x\n", (int)wo, cs->c[i]);
 }
 
+/* An fp64 (DMMA) set's cases through tc_dot_f64 (the chain of binary64 FMAs), printed
+ * as check_set prints a set: returns the differing cases, or -1. */
+static long check_f64(const gv_set *s, const gv_cases *cs, const tc_profile *p, size_t show)
+{
+    uint64_t *d = malloc((cs->n ? cs->n : 1) * sizeof *d);
+    long bad = d ? 0 : -1;
+    for (size_t i = 0; i < cs->n && bad >= 0; i++) {
+        tc_status st = tc_dot_f64(p, cs->k, cs->a64 + i * cs->k, cs->b64 + i * cs->k,
+                                  cs->c64[i], &d[i]);
+        if (st != TC_OK) {
+            fprintf(stderr, "tcsim vectors: %s, set %s, case %zu: %s\n", CLI_PATH(s->dir),
+                    s->name, i + 1, tc_strerror(st));
+            bad = -1;
+        }
+        bad += bad >= 0 && d[i] != cs->d64[i];
+    }
+    if (bad >= 0)
+        printf("%-12s %-28s %3zu %7zu %10zu %7ld\n", s->name, p->name, cs->k, cs->n,
+               cs->n - (size_t)bad, bad);
+    for (size_t i = 0, shown = 0; bad > 0 && i < cs->n && shown < show; i++) {
+        if (d[i] == cs->d64[i])
+            continue;
+        printf("    case %zu: model %016llx, %s %016llx; input of `tcsim dot --arch %s --instr "
+               "%s --in fp64 --out fp64`:\n      ", i + 1, (unsigned long long)d[i],
+               CLI_WORD(s->gpu), (unsigned long long)cs->d64[i], tc_arch_name(p->arch),
+               tc_instr_name(p->instr));
+        for (size_t t = 0; t < 2 * cs->k; t++)
+            printf("%016llx ", (unsigned long long)(t < cs->k ? cs->a64[i * cs->k + t]
+                                                              : cs->b64[i * cs->k + t - cs->k]));
+        printf("%016llx\n", (unsigned long long)cs->c64[i]);
+        shown++;
+    }
+    free(d);
+    return bad;
+}
+
 /* One set: returns the differing cases, or -1 if it could not be run. */
 static long check_set(const gv_set *s, const dot_options *base, size_t show)
 {
@@ -102,10 +140,24 @@ static long check_set(const gv_set *s, const dot_options *base, size_t show)
         o.kind = s->kind;
         o.block = (unsigned)(cs.k / cs.nsf);
     }
+    if (s->in == TC_FMT_FP64 && o.rtl) {
+        fprintf(stderr, "tcsim vectors: %s, set %s: --engine rtl has no fp64 datapath (the "
+                        "model's DMMA only)\n", CLI_PATH(s->dir), s->name);
+        gv_free(&cs);
+        return -1;
+    }
+    if (s->in == TC_FMT_FP64)
+        o.rtl = 0;
     dot_stream ds;
     if (dot_open("vectors", &o, &ds)) {
         gv_free(&cs);
         return -1;
+    }
+    if (s->in == TC_FMT_FP64) {
+        long bad = check_f64(s, &cs, ds.p, show);
+        gv_free(&cs);
+        dot_close(&ds);
+        return bad;
     }
     const tc_profile *p = ds.p;
     unsigned wo = (tc_fmt_get(p->out)->width + 3) / 4;

@@ -249,6 +249,15 @@ static int scan_folder(const char *dir, gv_set *sets, size_t cap, size_t *n)
             /* c in the output format if given, else fp32 (rounded when loaded) */
             snprintf(name, sizeof name, "c_%s_%s.txt", gpu, tc_fmt_get(out)->name);
             s->c_fmt = is_file(dir, name) ? out : TC_FMT_FP32;
+            /* fp64 (DMMA): every file binary64, c too (no fp32 c to round) */
+            if ((in == TC_FMT_FP64) != (out == TC_FMT_FP64) ||
+                (out == TC_FMT_FP64 && (in_b != in || s->c_fmt != out))) {
+                fprintf(stderr, "%s/%s: an fp64 set is a_, b_, c_ and d_%s_fp64.txt together "
+                                "(binary64 patterns)\n", CLI_PATH(dir), CLI_PATH(files[j]),
+                        CLI_WORD(gpu));
+                rc = -1;
+                break;
+            }
             snprintf(name, sizeof name, "c_%s_fp32.txt", gpu);
             if (s->c_fmt == TC_FMT_FP32 && !is_file(dir, name)) {
                 if (out == TC_FMT_FP32)
@@ -306,22 +315,23 @@ typedef struct word_conv {
     int raw;
 } word_conv;
 
-/* Parses one word: hex (at most 8 digits, 0x optional) or 32 binary digits. */
-static int parse_word(const char *tok, uint32_t *out)
+/* Parses one word of `bits` (32, or 64 for fp64): hex (at most bits / 4 digits, 0x
+ * optional) or `bits` binary digits. */
+static int parse_word(const char *tok, unsigned bits, uint64_t *out)
 {
     size_t len = strlen(tok);
-    if (len == 32 && strspn(tok, "01") == 32) {
-        uint32_t v = 0;
-        for (size_t i = 0; i < 32; i++)
-            v = v << 1 | (uint32_t)(tok[i] - '0');
+    if (len == bits && strspn(tok, "01") == bits) {
+        uint64_t v = 0;
+        for (size_t i = 0; i < bits; i++)
+            v = v << 1 | (uint64_t)(tok[i] - '0');
         *out = v;
         return 0;
     }
     const char *h = (tok[0] == '0' && (tok[1] == 'x' || tok[1] == 'X')) ? tok + 2 : tok;
     size_t hl = strlen(h);
-    if (hl == 0 || hl > 8 || strspn(h, "0123456789abcdefABCDEF") != hl)
+    if (hl == 0 || hl > bits / 4 || strspn(h, "0123456789abcdefABCDEF") != hl)
         return -1;
-    *out = (uint32_t)strtoul(h, NULL, 16);
+    *out = (uint64_t)strtoull(h, NULL, 16);
     return 0;
 }
 
@@ -355,9 +365,10 @@ static tc_status exact_from_fp32(uint32_t w, tc_fmt to, uint32_t *out)
     return TC_EINVAL;
 }
 
-/* Reads a file of rows of *k words (*k == 0: the first row's count), converting each.
- * Returns the words (rows * k of them), or NULL with a message naming file and line. */
-static uint32_t *read_rows(const char *dir, const char *file, const word_conv *cv, size_t *k,
+/* Reads a file of rows of *k words (*k == 0: the first row's count), converting each
+ * (an fp64 file's words are binary64 patterns as they are). Returns the words (rows * k
+ * of them, 64 bits wide for any format), or NULL with a message naming file and line. */
+static uint64_t *read_rows(const char *dir, const char *file, const word_conv *cv, size_t *k,
                            size_t *rows)
 {
     char path[GV_PATH];
@@ -369,7 +380,8 @@ static uint32_t *read_rows(const char *dir, const char *file, const word_conv *c
         return NULL;
     }
     size_t cap = 4096, len = 0, line_no = 0, nrows = 0;
-    uint32_t *w = malloc(cap * sizeof *w);
+    uint64_t *w = malloc(cap * sizeof *w);
+    const unsigned bits = cv->to == TC_FMT_FP64 ? 64 : 32;
     char *line = NULL;
     size_t line_cap = 0;
     int bad = !w;
@@ -380,15 +392,20 @@ static uint32_t *read_rows(const char *dir, const char *file, const word_conv *c
         line_no++;
         size_t words = 0;
         for (char *tok = strtok(line, " \t\r\n"); tok && !bad; tok = strtok(NULL, " \t\r\n")) {
+            uint64_t v64;
             uint32_t v, c;
-            if (parse_word(tok, &v)) {
-                fprintf(stderr, "%s:%zu: word '%s' is neither hex (at most 8 digits) nor 32 "
-                                "binary digits\n", CLI_PATH(path), line_no, CLI_WORD(tok));
+            if (parse_word(tok, bits, &v64)) {
+                fprintf(stderr, "%s:%zu: word '%s' is neither hex (at most %u digits) nor %u "
+                                "binary digits%s\n", CLI_PATH(path), line_no, CLI_WORD(tok),
+                        bits / 4, bits, bits == 64 ? " (an fp64 pattern)" : "");
                 bad = 1;
                 break;
             }
+            v = (uint32_t)v64;
             int is_int = tc_fmt_get(cv->to)->cls == TC_CLASS_INT;
-            if (cv->raw) {
+            if (bits == 64) {
+                c = 0; /* every 64-bit word is a binary64 pattern: kept whole below */
+            } else if (cv->raw) {
                 c = v;
                 if (v >> tc_fmt_get(cv->to)->width) {
                     fprintf(stderr, "%s:%zu: word '%s' is not a %s bit pattern\n",
@@ -397,7 +414,7 @@ static uint32_t *read_rows(const char *dir, const char *file, const word_conv *c
                     break;
                 }
             }
-            tc_status st = cv->raw    ? TC_OK
+            tc_status st = cv->raw || bits == 64 ? TC_OK
                            : is_int   ? int_from_word(v, cv->to, &c)
                            : cv->round ? tc_convert_rne(TC_FMT_FP32, v, cv->to, &c)
                                        : exact_from_fp32(v, cv->to, &c);
@@ -414,7 +431,7 @@ static uint32_t *read_rows(const char *dir, const char *file, const word_conv *c
                 break;
             }
             if (len == cap) {
-                uint32_t *nw = realloc(w, (cap *= 2) * sizeof *w);
+                uint64_t *nw = realloc(w, (cap *= 2) * sizeof *w);
                 if (!nw) {
                     fprintf(stderr, "%s:%zu: out of memory\n", CLI_PATH(path), line_no);
                     bad = 1;
@@ -422,7 +439,7 @@ static uint32_t *read_rows(const char *dir, const char *file, const word_conv *c
                 }
                 w = nw;
             }
-            w[len++] = c;
+            w[len++] = bits == 64 ? v64 : c;
             words++;
         }
         if (bad || words == 0)
@@ -458,6 +475,19 @@ static uint32_t *read_rows(const char *dir, const char *file, const word_conv *c
     return w;
 }
 
+/* The words of a 32-bit format's file narrowed (read_rows kept each within 32 bits); w
+ * is freed. NULL for a NULL w, or when memory runs out (said). */
+static uint32_t *narrow(uint64_t *w, size_t n, const char *dir)
+{
+    uint32_t *x = w ? malloc((n ? n : 1) * sizeof *x) : NULL;
+    if (w && !x)
+        fprintf(stderr, "%s: out of memory\n", CLI_PATH(dir));
+    for (size_t i = 0; x && i < n; i++)
+        x[i] = (uint32_t)w[i];
+    free(w);
+    return x;
+}
+
 int gv_load(const gv_set *s, gv_cases *out)
 {
     memset(out, 0, sizeof *out);
@@ -472,30 +502,44 @@ int gv_load(const gv_set *s, gv_cases *out)
     word_conv cin = {s->in, 0, 0}, cinb = {in_b, 0, 0}, cc = {s->out, s->c_fmt != s->out, 0},
               cd = {s->out, 0, 0};
     size_t ka = 0, kb = 0, one_c = 1, one_d = 1, na = 0, nb = 0, nc = 0, nd = 0;
-    out->a = read_rows(s->dir, fa, &cin, &ka, &na);
-    out->b = out->a ? read_rows(s->dir, fb, &cinb, &kb, &nb) : NULL;
-    out->c = out->b ? read_rows(s->dir, fc, &cc, &one_c, &nc) : NULL;
-    out->d = out->c ? read_rows(s->dir, fd, &cd, &one_d, &nd) : NULL;
-    if (!out->d) {
-        gv_free(out);
-        return -1;
-    }
-    if (ka != kb || na != nb || na != nc || na != nd) {
+    uint64_t *a = read_rows(s->dir, fa, &cin, &ka, &na);
+    uint64_t *b = a ? read_rows(s->dir, fb, &cinb, &kb, &nb) : NULL;
+    uint64_t *c = b ? read_rows(s->dir, fc, &cc, &one_c, &nc) : NULL;
+    uint64_t *d = c ? read_rows(s->dir, fd, &cd, &one_d, &nd) : NULL;
+    if (d && (ka != kb || na != nb || na != nc || na != nd)) {
         fprintf(stderr, "%s: %s has %zu x %zu words, %s %zu x %zu, %s %zu, %s %zu: the files "
                         "must hold the same cases\n", CLI_PATH(s->dir), CLI_PATH(fa), na, ka,
                 CLI_PATH(fb), nb, kb, CLI_PATH(fc), nc, CLI_PATH(fd), nd);
-        gv_free(out);
+        free(d);
+        d = NULL;
+    }
+    if (!d) {
+        free(a), free(b), free(c);
         return -1;
     }
     out->n = na;
     out->k = ka;
+    if (s->in == TC_FMT_FP64) { /* binary64 patterns, kept 64 bits wide */
+        out->a64 = a, out->b64 = b, out->c64 = c, out->d64 = d;
+        return 0;
+    }
+    out->a = narrow(a, na * ka, s->dir);
+    out->b = narrow(b, na * ka, s->dir);
+    out->c = narrow(c, na, s->dir);
+    out->d = narrow(d, na, s->dir);
+    if (!out->a || !out->b || !out->c || !out->d) {
+        gv_free(out);
+        return -1;
+    }
     if (s->scaled) { /* the scale factors, as many cases */
         word_conv cs = {s->scale, 0, 1};
         size_t nsa = 0, nsb = 0, ksa = 0, ksb = 0;
         snprintf(fa, sizeof fa, "sa_%s_%s.txt", s->gpu, tc_fmt_get(s->scale)->name);
         snprintf(fb, sizeof fb, "sb_%s_%s.txt", s->gpu, tc_fmt_get(s->scale)->name);
-        out->sa = read_rows(s->dir, fa, &cs, &ksa, &nsa);
-        out->sb = out->sa ? read_rows(s->dir, fb, &cs, &ksb, &nsb) : NULL;
+        uint64_t *sa = read_rows(s->dir, fa, &cs, &ksa, &nsa); /* then nsa, ksa are set */
+        out->sa = narrow(sa, nsa * ksa, s->dir);
+        uint64_t *sb = out->sa ? read_rows(s->dir, fb, &cs, &ksb, &nsb) : NULL;
+        out->sb = narrow(sb, nsb * ksb, s->dir);
         if (!out->sb || ksa != ksb || nsa != na || nsb != na || ka % ksa) {
             if (out->sb)
                 fprintf(stderr, "%s: %s has %zu x %zu words, %s %zu x %zu: the scale factors "
@@ -517,5 +561,9 @@ void gv_free(gv_cases *c)
     free(c->d);
     free(c->sa);
     free(c->sb);
+    free(c->a64);
+    free(c->b64);
+    free(c->c64);
+    free(c->d64);
     memset(c, 0, sizeof *c);
 }

@@ -10,7 +10,9 @@
  *                                       unless a c_<GPU>_fp16.txt is given)
  *   d_<GPU>_<out>.txt                   the GPU's result (fp32 bits; an fp16 result
  *                                       widened exactly), one file per output format
- * A word is hex (at most 8 digits, 0x optional) or a 32-character binary string. <in>
+ * A word is hex (at most 8 digits, 0x optional) or a 32-character binary string. An fp64
+ * (DMMA) set is a_, b_, c_ and d_<GPU>_fp64.txt, each word a binary64 bit pattern: hex
+ * of at most 16 digits (the probe writes 16) or a 64-character binary string. <in>
  * and <out> are format names as tcsim spells them (tcsim list). For the integer formats
  * (int8, uint8, ..., s32) a word is the value as a 32-bit two's-complement integer
  * (int8 -1 is ffffffff) and c is given as c_<GPU>_s32.txt.
@@ -45,10 +47,12 @@ typedef struct gv_set {
     char kind[GV_NAME];     /* kind_<GPU>.txt's word (block-scaled; b1: and, xor) */
 } gv_set;
 
-/* Its cases in the model's formats: a, b (n*k words of `in`), c, d (n words of `out`). */
+/* Its cases in the model's formats: a, b (n*k words of `in`), c, d (n words of `out`);
+ * for an fp64 set a64, b64, c64, d64 instead (binary64 patterns), a .. d NULL. */
 typedef struct gv_cases {
     size_t n, k;
     uint32_t *a, *b, *c, *d;
+    uint64_t *a64, *b64, *c64, *d64;
     size_t nsf;             /* block-scaled: scale factors a case of a and of b */
     uint32_t *sa, *sb;      /* n * nsf patterns of scale each, else NULL */
 } gv_cases;

@@ -38,6 +38,38 @@
 #define PK_ASM_SP_A2B2C2(t) PK_ASM(PK_SPARSE, t, " {%0,%1}, {%2,%3}, {%4,%5}, {%6,%7}, %8, 0x0", PK_OUT2, PK_IN2(a), PK_IN2(b), PK_IN2(c), "r"(e))
 #define PK_ASM_SP_A4B4C4(t) PK_ASM(PK_SPARSE, t, " {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9,%10,%11}, {%12,%13,%14,%15}, %16, 0x0", PK_OUT4, PK_IN4(a), PK_IN4(b), PK_IN4(c), "r"(e))
 #define PK_ASM_SP_A4B4C2(t) PK_ASM(PK_SPARSE, t, " {%0,%1}, {%2,%3,%4,%5}, {%6,%7,%8,%9}, {%10,%11}, %12, 0x0", PK_OUT2, PK_IN4(a), PK_IN4(b), PK_IN2(c), "r"(e))
+/* fp64 (DMMA, the D_ register lists): .f64 registers ("d"), each joined from a pair of
+ * the host's words, low word first (probe_frag.c), and D split back the same way. */
+#define PK_DOUT2 "=d"(dd[0]), "=d"(dd[1])
+#define PK_DOUT4 PK_DOUT2, "=d"(dd[2]), "=d"(dd[3])
+#define PK_DIN1(x) "d"(x[0])
+#define PK_DIN2(x) PK_DIN1(x), "d"(x[1])
+#define PK_DIN4(x) PK_DIN2(x), "d"(x[2]), "d"(x[3])
+#define PK_DIN8(x) PK_DIN4(x), "d"(x[4]), "d"(x[5]), "d"(x[6]), "d"(x[7])
+#define PK_F64(na, nb, nc, stmt)                                         \
+    {                                                                    \
+        double da[8], db[4], dc[4], dd[4];                               \
+        pk_join(da, a, na), pk_join(db, b, nb), pk_join(dc, c, nc);      \
+        stmt;                                                            \
+        pk_split(d, dd, nc);                                             \
+    }
+#define PK_ASM_D_A1B1C2(t) PK_F64(1, 1, 2, PK_ASM(PK_DENSE, t, " {%0,%1}, {%2}, {%3}, {%4,%5}", PK_DOUT2, PK_DIN1(da), PK_DIN1(db), PK_DIN2(dc)))
+#define PK_ASM_D_A2B1C4(t) PK_F64(2, 1, 4, PK_ASM(PK_DENSE, t, " {%0,%1,%2,%3}, {%4,%5}, {%6}, {%7,%8,%9,%10}", PK_DOUT4, PK_DIN2(da), PK_DIN1(db), PK_DIN4(dc)))
+#define PK_ASM_D_A4B2C4(t) PK_F64(4, 2, 4, PK_ASM(PK_DENSE, t, " {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%10,%11,%12,%13}", PK_DOUT4, PK_DIN4(da), PK_DIN2(db), PK_DIN4(dc)))
+#define PK_ASM_D_A8B4C4(t) PK_F64(8, 4, 4, PK_ASM(PK_DENSE, t, " {%0,%1,%2,%3}, {%4,%5,%6,%7,%8,%9,%10,%11}, {%12,%13,%14,%15}, {%16,%17,%18,%19}", PK_DOUT4, PK_DIN8(da), PK_DIN4(db), PK_DIN4(dc)))
+
+__device__ __forceinline__ void pk_join(double *x, const uint32_t *w, int n)
+{
+    for (int i = 0; i < n; i++)
+        x[i] = __hiloint2double((int)w[2 * i + 1], (int)w[2 * i]);
+}
+__device__ __forceinline__ void pk_split(uint32_t *w, const double *x, int n)
+{
+    for (int i = 0; i < n; i++) {
+        w[2 * i] = (uint32_t)__double2loint(x[i]);
+        w[2 * i + 1] = (uint32_t)__double2hiint(x[i]);
+    }
+}
 
 #ifdef __CUDA_ARCH__
 #define PK_ARCH __CUDA_ARCH__
@@ -45,8 +77,8 @@
 #define PK_ARCH 0
 #endif
 
-/* One mma of kind K: d = a * b + c, registers as the PTX fragments (a[4], b[4], c[8],
- * d[8] hold the largest), e mma.sp's metadata word. Returns 0 where the target lacks the instruction: each form is
+/* One mma of kind K: d = a * b + c, registers as the PTX fragments (a[16], b[8], c[8],
+ * d[8] hold the largest: fp64 m16n8k16's words), e mma.sp's metadata word. Returns 0 where the target lacks the instruction: each form is
  * compiled only for the targets from its sm on (a discarded if constexpr branch is not
  * instantiated, so ptxas never sees an instruction its target lacks). */
 template <int K>
@@ -78,7 +110,8 @@ __device__ constexpr bool pk_sparse()
 
 /* Whether kind K's inputs are fp8 (e4m3, e5m2). */
 enum { PK_FP8_FP16 = 0, PK_FP8_BF16 = 0, PK_FP8_TF32 = 0, PK_FP8_INT8 = 0, PK_FP8_UINT8 = 0,
-       PK_FP8_INT4 = 0, PK_FP8_UINT4 = 0, PK_FP8_B1 = 0, PK_FP8_E4M3 = 1, PK_FP8_E5M2 = 1 };
+       PK_FP8_INT4 = 0, PK_FP8_UINT4 = 0, PK_FP8_B1 = 0, PK_FP8_E4M3 = 1, PK_FP8_E5M2 = 1,
+       PK_FP8_FP64 = 0 };
 template <int K>
 __device__ constexpr bool pk_fp8()
 {
@@ -100,7 +133,7 @@ __global__ void mma_run(size_t nmma, unsigned na, unsigned nb, unsigned nc,
     unsigned lane = threadIdx.x % 32;
     if (w >= nmma)
         return;
-    uint32_t ar[5] = {0}, br[4] = {0}, cr[8] = {0}, dr[8] = {0};
+    uint32_t ar[16] = {0}, br[8] = {0}, cr[8] = {0}, dr[8] = {0}; /* fp64 m16n8k16's */
     for (unsigned i = 0; i < na; i++)
         ar[i] = a[(w * 32 + lane) * na + i];
     for (unsigned i = 0; i < nb; i++)
@@ -601,16 +634,20 @@ extern "C" int probe_cuda_mma(int kind, size_t nmma, unsigned na, unsigned nb, u
     return finish(e, miss, "mma kernel", err, size);
 }
 
+/* 0 for a kind with no timing kernel (fp64). */
 template <int K>
-static void launch_time(unsigned warps, unsigned ilp, unsigned iters, unsigned long long *out,
-                        uint32_t *sink, int *missing)
+static int launch_time(unsigned warps, unsigned ilp, unsigned iters, unsigned long long *out,
+                       uint32_t *sink, int *missing)
 {
-    if (ilp == 1)
+    if constexpr (PK_IS_F64(K)) /* numerics only: the timing model has no fp64 op */
+        return 0;
+    else if (ilp == 1)
         mma_time<K, 1><<<1, warps * 32>>>(iters, out, sink, missing);
     else if (ilp == 2)
         mma_time<K, 2><<<1, warps * 32>>>(iters, out, sink, missing);
     else
         mma_time<K, 4><<<1, warps * 32>>>(iters, out, sink, missing);
+    return 1;
 }
 
 /* The launch of an asynchronous timing kernel, one class a kernel (a kernel template
@@ -729,7 +766,7 @@ static cudaError_t time_once(int kind, unsigned n, unsigned warps, unsigned ilp,
     if (e == cudaSuccess) {
         switch (kind) {
 #define PK_TIME_CASE(k, sp, m, n, kk, in, inb, acc, op, regs, types, sm) \
-        case k: launch_time<k>(warps, ilp, iters, out, sink, missing); break;
+        case k: *miss |= !launch_time<k>(warps, ilp, iters, out, sink, missing); break;
         PK_MMA_FORMS(PK_TIME_CASE)
 #undef PK_TIME_CASE
         default:

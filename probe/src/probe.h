@@ -41,11 +41,11 @@ tc_status probe_profile(tc_arch arch, const probe_form *f, const tc_profile **p)
 
 /* The forms of target sm (70..100), in a fixed order: every mma and mma.sp row of the
  * library's PTX table (tc_ptx_instr_get) the target has and the arithmetic times (its
- * profile table; the pairs and b1's ops too, not fp64's DMMA), then wgmma (sm_90) and tcgen05.mma (sm_100) over the formats of their
- * profiles. Returns the count (<= cap). */
+ * profile table; the pairs, b1's ops and fp64's DMMA too), then wgmma (sm_90) and
+ * tcgen05.mma (sm_100) over the formats of their profiles. Returns the count (<= cap). */
 size_t probe_forms(unsigned sm, probe_form *out, size_t cap);
-/* Independent m x n x k tiles one instruction computes: 4 for mma.m8n8k4 (one per
- * quad-pair), else 1. */
+/* Independent m x n x k tiles one instruction computes: 4 for mma.m8n8k4 of fp16 (one
+ * per quad-pair), else 1 (fp64's m8n8k4 is one warp-wide tile). */
 unsigned probe_form_tiles(const probe_form *f);
 /* The kernel kind of a form (probe_kinds.h), -1 where the kernels have none. */
 int probe_kind(const probe_form *f);
@@ -75,6 +75,14 @@ enum {
  * extremes and the s32 overflow instead), drawn from seed and i only (any order). */
 void probe_case(tc_fmt in, unsigned k, uint64_t seed, size_t i, uint32_t *a, uint32_t *b,
                 uint32_t *c);
+/* The same for fp64 (DMMA): binary64 patterns a[k], b[k] and c, the families read for a
+ * chain of binary64 FMAs: any 64 bits; binary64's corners among moderate values; an
+ * exact cancellation; products in binary64's subnormal range (exponents summing to
+ * -1080..-1020) beside a zero or subnormal c; c = 0; and, in the floor family's place
+ * (fp64 has no alignment floor), c = +-0 with products that cancel exactly in pairs,
+ * whose zero's sign RNE decides. */
+void probe_case_f64(unsigned k, uint64_t seed, size_t i, uint64_t *a, uint64_t *b,
+                    uint64_t *c);
 
 /* Scale factors of a block-scaled form: case i's n scale patterns of fmt (ue8m0 or
  * ue4m3), drawn from seed, i and which (0: A's, 1: B's) only: mostly near 1 (2^-4 ..
@@ -93,12 +101,13 @@ unsigned probe_smem_row(tc_fmt fmt, int packed, const uint32_t *x, unsigned k, u
 /* ---- fragments: the mma.sync register layouts of the PTX ISA ("Matrix fragments for
  * mma.m16n8kK"). One mma carries n independent cases: case j is row j of A, column j
  * of B and C[j][j], read back from D[j][j]; A's rows n.. and the rest of C are zero. */
-enum { PROBE_LANES = 32, PROBE_MAX_REGS = 8 };
+enum { PROBE_LANES = 32, PROBE_MAX_REGS = 16 }; /* fp64 m16n8k16's A: 8 f64, 16 words */
 typedef struct probe_frag {
     unsigned a_regs, b_regs, c_regs, d_regs;   /* 32-bit registers per lane */
 } probe_frag;
 /* TC_OK and the register counts for an mma form with a numerics kernel; else
- * TC_EUNSUPPORTED. */
+ * TC_EUNSUPPORTED. An fp64 element takes two registers, its low word first (the kernel
+ * joins them into the .f64 register the PTX fragment names). */
 tc_status probe_frag_of(const probe_form *f, probe_frag *out);
 /* Packs cases [0, n) (a: n*k, b: n*k patterns of in; c: n fp32 patterns, converted to
  * the accumulator format RNE) into one mma's registers: regs[lane * count + r]. */
@@ -136,6 +145,16 @@ void probe_frag_unpack_ab(const probe_form *f, const uint32_t *a_regs, const uin
 /* D (m x n, accumulator patterns) into registers, and d[j] = D[j][j] out of them. */
 void probe_frag_pack_d(const probe_form *f, const uint32_t *D, uint32_t *d_regs);
 void probe_frag_diag(const probe_form *f, const uint32_t *d_regs, uint32_t *d);
+/* fp64 (DMMA): the same four on binary64 patterns (PTX ISA "Matrix fragments for
+ * mma.m8n8k4 with .f64" and for m16n8k4/k8/k16 with .f64: one f64 a register pair);
+ * c is already binary64. */
+tc_status probe_frag_pack_f64(const probe_form *f, const uint64_t *a, const uint64_t *b,
+                              const uint64_t *c, uint32_t *a_regs, uint32_t *b_regs,
+                              uint32_t *c_regs);
+void probe_frag_unpack_f64(const probe_form *f, const uint32_t *a_regs, const uint32_t *b_regs,
+                           const uint32_t *c_regs, uint64_t *A, uint64_t *B, uint64_t *C);
+void probe_frag_pack_d_f64(const probe_form *f, const uint64_t *D, uint32_t *d_regs);
+void probe_frag_diag_f64(const probe_form *f, const uint32_t *d_regs, uint64_t *d);
 
 /* ---- the device (probe_device.c: CUDA; probe_canned.c: the tests') */
 typedef struct probe_gpu {
@@ -175,6 +194,11 @@ int probe_dev_time(const probe_form *f, unsigned warps, unsigned ilp, unsigned i
 int probe_write_vectors(const char *dir, const char *gpu, const probe_form *f, size_t n,
                         const uint32_t *a, const uint32_t *b, const uint32_t *c,
                         const uint32_t *d, int write_inputs);
+/* An fp64 form's: a_<GPU>_fp64.txt, b_..., c_<GPU>_fp64.txt and d_<GPU>_fp64.txt, every
+ * word a binary64 pattern in 16 hex digits (cli/gpu_vectors.h). */
+int probe_write_vectors_f64(const char *dir, const char *gpu, const probe_form *f, size_t n,
+                            const uint64_t *a, const uint64_t *b, const uint64_t *c,
+                            const uint64_t *d);
 /* A mixed pair's b is b_<GPU>_<in_b>.txt. A block-scaled form's scale factors beside
  * them: sa_<GPU>_<scale>.txt and sb_<GPU>_<scale>.txt, a line a case of k / block
  * patterns (hex, the format's own bits: a scale factor has no exact fp32 image for

@@ -8,7 +8,8 @@
  * record writer must find again. PROBE_CANNED_SM picks the target (default 90),
  * PROBE_CANNED_FLIP=1 flips the low bit of case 2's result of each mma form and case 3's
  * of each wgmma and tcgen05.mma form (a GPU that disagrees with the model). Mixed pairs
- * and the block-scaled kinds go through the model's profiles of them. */
+ * and the block-scaled kinds go through the model's profiles of them, fp64 (DMMA)
+ * through tc_mma_tile_f64. */
 #include <stdlib.h>
 #include <string.h>
 #include "probe.h"
@@ -45,7 +46,20 @@ int probe_dev_mma(const probe_form *f, size_t nmma, const uint32_t *a_regs,
     }
     static uint32_t A[16 * 256], B[256 * 8]; /* k up to 256 (b1 m16n8k256) */
     uint32_t C[16 * 8], D[16 * 8];
-    for (size_t t = 0; t < nmma; t++) {
+    for (size_t t = 0; f->in == TC_FMT_FP64 && t < nmma; t++) { /* DMMA: binary64 tiles */
+        uint64_t A64[16 * 16], B64[16 * 8], C64[16 * 8], D64[16 * 8];
+        probe_frag_unpack_f64(f, a_regs + t * PROBE_LANES * fr.a_regs,
+                              b_regs + t * PROBE_LANES * fr.b_regs,
+                              c_regs + t * PROBE_LANES * fr.c_regs, A64, B64, C64);
+        if (tc_mma_tile_f64(p, f->m, f->n, f->k, A64, B64, C64, D64) != TC_OK) {
+            snprintf(err, size, "canned device: tc_mma_tile_f64 failed");
+            return -1;
+        }
+        if (t == 0 && env_u("PROBE_CANNED_FLIP", 0))
+            D64[2 * f->n + 2] ^= 1; /* case 2, as below */
+        probe_frag_pack_d_f64(f, D64, d_regs + t * PROBE_LANES * fr.d_regs);
+    }
+    for (size_t t = 0; f->in != TC_FMT_FP64 && t < nmma; t++) {
         probe_frag_unpack_ab(f, a_regs + t * PROBE_LANES * fr.a_regs,
                              b_regs + t * PROBE_LANES * fr.b_regs,
                              c_regs + t * PROBE_LANES * fr.c_regs, A, B, C);

@@ -187,3 +187,84 @@ void probe_scales(tc_fmt fmt, uint64_t seed, size_t i, int which, unsigned n, ui
             out[j] = one - 4 * step + x % (8 * step + 1);
     }
 }
+
+/* ---- fp64 (DMMA): 64-bit patterns (the format table's 32-bit helpers cannot hold
+ * them), drawn from the same per-case stream */
+
+#define F64_SIGN UINT64_C(0x8000000000000000)
+#define F64_FRAC UINT64_C(0x000fffffffffffff)
+
+/* A binary64 of random sign and fraction with unbiased exponent in [lo, hi] (normal). */
+static uint64_t f64_normal(tk_rng *r, int lo, int hi)
+{
+    uint64_t e = (uint64_t)(lo + 1023 + (int)tk_mod(r, (unsigned)(hi - lo + 1)));
+    return (tk_next(r) & (F64_SIGN | F64_FRAC)) | e << 52;
+}
+
+void probe_case_f64(unsigned k, uint64_t seed, size_t i, uint64_t *a, uint64_t *b, uint64_t *c)
+{
+    /* zeros, the smallest and largest subnormal, the smallest normal, 1, the largest
+     * finite, Inf, a quiet and a signalling NaN (each sign by the draw) */
+    static const uint64_t corners[] = {
+        0, 1, F64_FRAC, UINT64_C(0x0010000000000000), UINT64_C(0x3ff0000000000000),
+        UINT64_C(0x7fefffffffffffff), UINT64_C(0x7ff0000000000000),
+        UINT64_C(0x7ff8000000000000), UINT64_C(0x7ff0000000000001)};
+    const unsigned ncorners = sizeof corners / sizeof corners[0];
+    tk_rng start = {seed ^ (UINT64_C(0x9e3779b97f4a7c15) * (i + 1))}; /* as probe_case */
+    tk_rng r = {tk_next(&start)};
+    switch (i % PROBE_FAMILIES) {
+    case PROBE_RANDOM:
+        for (unsigned j = 0; j < k; j++) {
+            a[j] = tk_next(&r);
+            b[j] = tk_next(&r);
+        }
+        *c = tk_next(&r);
+        break;
+    case PROBE_SPECIALS:
+        for (unsigned j = 0; j < k; j++) {
+            a[j] = tk_mod(&r, 4) ? f64_normal(&r, -3, 3)
+                                 : corners[tk_mod(&r, ncorners)] | (tk_next(&r) & F64_SIGN);
+            b[j] = tk_mod(&r, 4) ? f64_normal(&r, -3, 3)
+                                 : corners[tk_mod(&r, ncorners)] | (tk_next(&r) & F64_SIGN);
+        }
+        *c = tk_mod(&r, 4) ? f64_normal(&r, -3, 3)
+                           : corners[tk_mod(&r, ncorners)] | (tk_next(&r) & F64_SIGN);
+        break;
+    case PROBE_CANCEL: /* a[0]b[0] + a[1]b[1] = 0 exactly, the rest small */
+        for (unsigned j = 0; j < k; j++) {
+            a[j] = j < 2 ? f64_normal(&r, -3, 3) : f64_normal(&r, -30, -20);
+            b[j] = j < 2 ? f64_normal(&r, -3, 3) : f64_normal(&r, -30, -20);
+        }
+        if (k >= 2) {
+            a[1] = a[0] ^ F64_SIGN;
+            b[1] = b[0];
+        }
+        *c = f64_normal(&r, -60, -40);
+        break;
+    case PROBE_SUBNORMAL: /* exponents summing to -1080..-1020: binary64's subnormal
+                             products, rounded (or not) by each FMA */
+        for (unsigned j = 0; j < k; j++) {
+            int ea = -540 + (int)tk_mod(&r, 41), eb = -1080 + (int)tk_mod(&r, 61) - ea;
+            a[j] = f64_normal(&r, ea, ea);
+            b[j] = f64_normal(&r, eb, eb);
+        }
+        *c = tk_mod(&r, 2) ? 0 : tk_next(&r) & (F64_SIGN | F64_FRAC); /* 0 or subnormal */
+        break;
+    case PROBE_FLOOR: /* c = +-0 and products cancelling in pairs: the zero's sign */
+        for (unsigned j = 0; j < k; j++) {
+            a[j] = j % 2 ? a[j - 1] ^ F64_SIGN : f64_normal(&r, -10, 10);
+            b[j] = j % 2 ? b[j - 1] : f64_normal(&r, -10, 10);
+        }
+        if (k % 2)
+            a[k - 1] = b[k - 1] = 0;
+        *c = tk_mod(&r, 2) ? F64_SIGN : 0;
+        break;
+    default: /* PROBE_C_ZERO */
+        for (unsigned j = 0; j < k; j++) {
+            a[j] = f64_normal(&r, -20, 20);
+            b[j] = f64_normal(&r, -20, 20);
+        }
+        *c = 0;
+        break;
+    }
+}

@@ -30,7 +30,7 @@ tc_arch probe_arch_of_sm(unsigned sm)
 
 unsigned probe_form_tiles(const probe_form *f)
 {
-    return f->instr == TC_INSTR_MMA && f->m == 8 && f->k == 4 ? 4 : 1;
+    return f->instr == TC_INSTR_MMA && f->m == 8 && f->k == 4 && f->in != TC_FMT_FP64 ? 4 : 1;
 }
 
 int probe_kind(const probe_form *f)
@@ -111,9 +111,9 @@ static int has_numerics(const probe_form *f)
 
 static int has_timing(const probe_form *f)
 {
-    /* a mixed pair runs at its formats' rate; the timing model has no block-scaled op
-     * and no b1 one */
-    if (probe_kind(f) < 0 || f->mixed || f->kind || f->op)
+    /* a mixed pair runs at its formats' rate; the timing model has no block-scaled op,
+     * no b1 one and no fp64 one (tcsim timing invents no DMMA latency) */
+    if (probe_kind(f) < 0 || f->mixed || f->kind || f->op || f->in == TC_FMT_FP64)
         return 0;
     return f->instr == TC_INSTR_MMA || (f->in == TC_FMT_FP16 && f->acc == TC_FMT_FP32) ||
            f->n == 256 || f->pair;
@@ -144,8 +144,7 @@ size_t probe_forms(unsigned sm, probe_form *out, size_t cap)
     tc_ptx_instr r;
     for (size_t i = 0; tc_ptx_instr_get(i, &r) == TC_OK; i++) {
         /* wmma's rows are the same arithmetic as mma's (its fragments are opaque) */
-        if (r.form == TC_PTX_WMMA || r.sm > sm ||
-            r.in == TC_FMT_FP64) /* fp64 (DMMA): the cases carry 32-bit words */
+        if (r.form == TC_PTX_WMMA || r.sm > sm)
             continue;
         probe_form f = {TC_INSTR_MMA, r.form == TC_PTX_MMA_SP, r.m, r.n, r.k, r.in, r.acc,
                         r.sm, 0, 0, r.in_b != r.in, r.in_b, r.op, NULL, TC_FMT_COUNT, 0, 0};

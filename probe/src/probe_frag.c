@@ -17,7 +17,7 @@ static unsigned ebits(tc_fmt in)
 
 static unsigned acc_bits(const probe_form *f)
 {
-    return f->acc == TC_FMT_FP16 ? 16 : 32;
+    return f->acc == TC_FMT_FP16 ? 16 : f->acc == TC_FMT_FP64 ? 64 : 32;
 }
 
 /* mma.m8n8k4 computes four independent 8 x 8 x 4 tiles, one per quad-pair, in the
@@ -97,7 +97,9 @@ tc_status probe_frag_of(const probe_form *f, probe_frag *out)
  * lane / 4, threadID_in_group t = lane % 4), m8n8k16's, m8n8k32's and m8n8k128's its
  * figures of those shapes (one register of A and of B: the same rule's first step).
  * Every width follows one rule over the e elements of a register (32 tf32, 16-bit,
- * 8-bit, 4-bit and 1-bit: e = 1, 2, 4, 8, 32). */
+ * 8-bit, 4-bit and 1-bit: e = 1, 2, 4, 8, 32); fp64's .f64 fragments are tf32's rule
+ * with an f64 register for a 32-bit one (e = 1; m8n8k4's A is (g, t), B (t, g), C/D
+ * (g, 2t..2t+1): the m16n8 rule's first rows). */
 static int pos(const probe_form *f, operand op, unsigned lane, unsigned i, unsigned *row,
                unsigned *col)
 {
@@ -114,7 +116,7 @@ static int pos(const probe_form *f, operand op, unsigned lane, unsigned i, unsig
     }
     /* e elements a register; A's registers walk k in steps of e (a step of 4e after
      * two registers, the second holding rows g + 8), B's walk k down column g */
-    unsigned e = 32 / eb;
+    unsigned e = eb >= 32 ? 1 : 32 / eb;
     if (op == OP_C) {
         *row = g + 8 * (i >> 1);
         *col = t * 2 + (i & 1);
@@ -128,19 +130,31 @@ static int pos(const probe_form *f, operand op, unsigned lane, unsigned i, unsig
     return 1;
 }
 
-/* Moves the elements of op between a tile (row stride `stride`) and registers (nregs a
- * lane): to_regs 1 packs (elements of other tiles become 0), 0 unpacks (they are
- * skipped). */
+/* Moves the elements of op between a tile (row stride `stride`; tile64 for fp64's
+ * binary64 elements, else tile) and registers (nregs a lane): to_regs 1 packs (elements
+ * of other tiles become 0), 0 unpacks (they are skipped). An fp64 element takes two
+ * registers, its low word first. */
 static void walk(const probe_form *f, operand op, int to_regs, uint32_t *regs, unsigned nregs,
-                 uint32_t *tile, unsigned stride)
+                 uint32_t *tile, uint64_t *tile64, unsigned stride)
 {
-    unsigned bits = op == OP_C ? acc_bits(f) : ebits(f->in), per = 32 / bits;
+    unsigned bits = op == OP_C ? acc_bits(f) : ebits(f->in), per = bits > 32 ? 1 : 32 / bits;
     unsigned ne = elems(f, op);
-    uint32_t mask = bits == 32 ? 0xffffffffu : (1u << bits) - 1u;
+    uint32_t mask = bits >= 32 ? 0xffffffffu : (1u << bits) - 1u;
     for (unsigned lane = 0; lane < PROBE_LANES; lane++)
         for (unsigned i = 0; i < ne; i++) {
             unsigned row = 0, col = 0;
             int mine = pos(f, op, lane, i, &row, &col);
+            if (tile64) {
+                uint32_t *pair = &regs[lane * nregs + 2 * i];
+                uint64_t v = mine ? tile64[row * stride + col] : 0;
+                if (to_regs) {
+                    pair[0] = (uint32_t)v;
+                    pair[1] = (uint32_t)(v >> 32);
+                } else if (mine) {
+                    tile64[row * stride + col] = pair[0] | (uint64_t)pair[1] << 32;
+                }
+                continue;
+            }
             uint32_t *reg = &regs[lane * nregs + i / per];
             unsigned sh = (i % per) * bits;
             if (to_regs)
@@ -206,9 +220,9 @@ tc_status probe_frag_pack_sp(const probe_form *f, unsigned pattern, const uint32
         for (unsigned lane = 0; lane < PROBE_LANES; lane++)
             a_regs[lane * fr.a_regs + fr.a_regs - 1] = probe_sp_meta(pattern);
     }
-    walk(f, OP_A, 1, a_regs, fr.a_regs, A, a_cols(f));
-    walk(f, OP_B, 1, b_regs, fr.b_regs, B, f->n);
-    walk(f, OP_C, 1, c_regs, fr.c_regs, C, f->n);
+    walk(f, OP_A, 1, a_regs, fr.a_regs, A, NULL, a_cols(f));
+    walk(f, OP_B, 1, b_regs, fr.b_regs, B, NULL, f->n);
+    walk(f, OP_C, 1, c_regs, fr.c_regs, C, NULL, f->n);
     return TC_OK;
 }
 
@@ -228,9 +242,9 @@ void probe_frag_unpack_ab(const probe_form *f, const uint32_t *a_regs, const uin
     memset(A, 0, f->m * f->k * sizeof *A);
     memset(B, 0, f->k * f->n * sizeof *B);
     memset(C, 0, f->m * f->n * sizeof *C);
-    walk(f, OP_A, 0, (uint32_t *)a_regs, fr.a_regs, A, a_cols(f));
-    walk(f, OP_B, 0, (uint32_t *)b_regs, fr.b_regs, B, f->n);
-    walk(f, OP_C, 0, (uint32_t *)c_regs, fr.c_regs, C, f->n);
+    walk(f, OP_A, 0, (uint32_t *)a_regs, fr.a_regs, A, NULL, a_cols(f));
+    walk(f, OP_B, 0, (uint32_t *)b_regs, fr.b_regs, B, NULL, f->n);
+    walk(f, OP_C, 0, (uint32_t *)c_regs, fr.c_regs, C, NULL, f->n);
     if (f->sparse) { /* expand A by lane 0's metadata: two 2-bit indices a group of 4 */
         uint32_t meta = a_regs[fr.a_regs - 1], packed[MAX_M * MAX_K / 2];
         memcpy(packed, A, f->m * (f->k / 2) * sizeof *A);
@@ -250,7 +264,7 @@ void probe_frag_pack_d(const probe_form *f, const uint32_t *D, uint32_t *d_regs)
     if (probe_frag_of(f, &fr) != TC_OK)
         return;
     memset(d_regs, 0, PROBE_LANES * fr.d_regs * sizeof *d_regs);
-    walk(f, OP_C, 1, d_regs, fr.d_regs, (uint32_t *)D, f->n);
+    walk(f, OP_C, 1, d_regs, fr.d_regs, (uint32_t *)D, NULL, f->n);
 }
 
 void probe_frag_diag(const probe_form *f, const uint32_t *d_regs, uint32_t *d)
@@ -259,8 +273,64 @@ void probe_frag_diag(const probe_form *f, const uint32_t *d_regs, uint32_t *d)
     uint32_t D[MAX_M * MAX_N] = {0};
     if (probe_frag_of(f, &fr) != TC_OK)
         return;
-    walk(f, OP_C, 0, (uint32_t *)d_regs, fr.d_regs, D, f->n);
+    walk(f, OP_C, 0, (uint32_t *)d_regs, fr.d_regs, D, NULL, f->n);
     probe_tile_diag(f, D, d);
+}
+
+/* ---- fp64 (DMMA): binary64 tiles through the same walk */
+
+tc_status probe_frag_pack_f64(const probe_form *f, const uint64_t *a, const uint64_t *b,
+                              const uint64_t *c, uint32_t *a_regs, uint32_t *b_regs,
+                              uint32_t *c_regs)
+{
+    probe_frag fr;
+    if (f->in != TC_FMT_FP64 || probe_frag_of(f, &fr) != TC_OK)
+        return TC_EUNSUPPORTED;
+    /* case j: row j of A, column j of B, C[j][j] (as tiles() for 32-bit words) */
+    uint64_t A[MAX_M * MAX_K] = {0}, B[MAX_K * MAX_N] = {0}, C[MAX_M * MAX_N] = {0};
+    for (unsigned j = 0; j < f->n; j++) {
+        for (unsigned x = 0; x < f->k; x++) {
+            A[j * f->k + x] = a[j * f->k + x];
+            B[x * f->n + j] = b[j * f->k + x];
+        }
+        C[j * f->n + j] = c[j];
+    }
+    walk(f, OP_A, 1, a_regs, fr.a_regs, NULL, A, f->k);
+    walk(f, OP_B, 1, b_regs, fr.b_regs, NULL, B, f->n);
+    walk(f, OP_C, 1, c_regs, fr.c_regs, NULL, C, f->n);
+    return TC_OK;
+}
+
+void probe_frag_unpack_f64(const probe_form *f, const uint32_t *a_regs, const uint32_t *b_regs,
+                           const uint32_t *c_regs, uint64_t *A, uint64_t *B, uint64_t *C)
+{
+    probe_frag fr;
+    if (f->in != TC_FMT_FP64 || probe_frag_of(f, &fr) != TC_OK)
+        return;
+    memset(A, 0, f->m * f->k * sizeof *A);
+    memset(B, 0, f->k * f->n * sizeof *B);
+    memset(C, 0, f->m * f->n * sizeof *C);
+    walk(f, OP_A, 0, (uint32_t *)a_regs, fr.a_regs, NULL, A, f->k);
+    walk(f, OP_B, 0, (uint32_t *)b_regs, fr.b_regs, NULL, B, f->n);
+    walk(f, OP_C, 0, (uint32_t *)c_regs, fr.c_regs, NULL, C, f->n);
+}
+
+void probe_frag_pack_d_f64(const probe_form *f, const uint64_t *D, uint32_t *d_regs)
+{
+    probe_frag fr;
+    if (f->in == TC_FMT_FP64 && probe_frag_of(f, &fr) == TC_OK)
+        walk(f, OP_C, 1, d_regs, fr.d_regs, NULL, (uint64_t *)D, f->n);
+}
+
+void probe_frag_diag_f64(const probe_form *f, const uint32_t *d_regs, uint64_t *d)
+{
+    probe_frag fr;
+    uint64_t D[MAX_M * MAX_N] = {0};
+    if (f->in != TC_FMT_FP64 || probe_frag_of(f, &fr) != TC_OK)
+        return;
+    walk(f, OP_C, 0, (uint32_t *)d_regs, fr.d_regs, NULL, D, f->n);
+    for (unsigned j = 0; j < f->n; j++)
+        d[j] = D[j * f->n + j];
 }
 
 unsigned probe_smem_row(tc_fmt fmt, int packed, const uint32_t *x, unsigned k, unsigned stride,

@@ -52,7 +52,16 @@
     X(PK_SP_U8_S32, 1, 16, 8, 64, UINT8, UINT8, S32, NONE, SP_A4B4C4, "m16n8k64.row.col.s32.u8.u8.s32", 800) \
     X(PK_SP_E4M3_F32, 1, 16, 8, 64, E4M3, E4M3, FP32, NONE, SP_A4B4C4, "m16n8k64.row.col.f32.e4m3.e4m3.f32", 890) \
     X(PK_SP_E5M2_F32, 1, 16, 8, 64, E5M2, E5M2, FP32, NONE, SP_A4B4C4, "m16n8k64.row.col.f32.e5m2.e5m2.f32", 890) \
-    PK_MMA_FORMS_33(X)
+    PK_MMA_FORMS_33(X) \
+    PK_MMA_FORMS_F64(X)
+
+/* fp64 (DMMA): m8n8k4 from sm_80, m16n8k4/k8/k16 from sm_90. regs count .f64 registers
+ * (D_: each a pair of the host's 32-bit words, low word first). */
+#define PK_MMA_FORMS_F64(X) \
+    X(PK_MMA_F64_M8, 0, 8, 8, 4, FP64, FP64, FP64, NONE, D_A1B1C2, "m8n8k4.row.col.f64.f64.f64.f64", 800) \
+    X(PK_MMA_F64_K4, 0, 16, 8, 4, FP64, FP64, FP64, NONE, D_A2B1C4, "m16n8k4.row.col.f64.f64.f64.f64", 900) \
+    X(PK_MMA_F64_K8, 0, 16, 8, 8, FP64, FP64, FP64, NONE, D_A4B2C4, "m16n8k8.row.col.f64.f64.f64.f64", 900) \
+    X(PK_MMA_F64_K16, 0, 16, 8, 16, FP64, FP64, FP64, NONE, D_A8B4C4, "m16n8k16.row.col.f64.f64.f64.f64", 900)
 
 /* Issue 33's forms: the 4-bit integers, the b1 ops, and the pairs (int8 x uint8, int4 x
  * uint4 both ways, e4m3 x e5m2 both ways) in the layouts of their one-format forms of the
@@ -205,6 +214,7 @@ enum probe_kind {
 #undef PK_WG_ENUM_ENTRY
 #undef PK_TC_ENUM_ENTRY
 #undef PK_TCS_ENUM_ENTRY
+#define PK_IS_F64(k) ((k) >= PK_MMA_F64_M8 && (k) <= PK_MMA_F64_K16)
 #define PK_IS_WGMMA(k) ((k) >= PK_WG_F16_F32 && (k) <= PK_WG_U8xS8_S32)
 #define PK_IS_WG_MIXED(k) ((k) >= PK_WG_E4M3xE5M2_F32 && (k) <= PK_WG_U8xS8_S32)
 #define PK_IS_TCGEN05(k) ((k) >= PK_TC_F16_F32 && (k) < PK_COUNT)

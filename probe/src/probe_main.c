@@ -125,6 +125,56 @@ static int run_form(const probe_form *f, size_t n, const uint32_t *a, const uint
     return rc;
 }
 
+/* The folder of form f's vectors under dir: <op>_<in> with '.' as '_'
+ * ("mma_m16n8k16_fp16", "tcgen05_mxf4_m128n16k64_e2m1_ue8m0"). 0, or -1 (said). */
+static int form_dir(const char *dir, const probe_form *f, char *sub, size_t size)
+{
+    char op[64], in[32];
+    probe_form_op(f, op, sizeof op);
+    probe_form_in(f, in, sizeof in);
+    if (snprintf(sub, size, "%s/%s_%s", dir, op, in) >= (int)size) {
+        fprintf(stderr, "tcsim-probe: %s: path too long\n", dir);
+        return -1;
+    }
+    for (char *p = sub + strlen(dir) + 1; *p; p++)
+        *p = *p == '.' ? '_' : *p;
+    return 0;
+}
+
+/* An fp64 (DMMA) form: cases [0, n) as binary64 patterns (probe_case_f64) through its
+ * register fragments (two words an f64) and the device, the first `cases` written under
+ * sub. ws as run_form's. 0; 1 when the device gave no results (said); -1 for the host's
+ * own failures. */
+static int numerics_f64(const char *sub, const char *gpu, const probe_form *f, size_t n,
+                        size_t cases, uint64_t seed, uint32_t *ws, size_t ws_words)
+{
+    probe_frag fr;
+    char err[256];
+    const size_t ninstr = n / f->n, regs = PROBE_LANES * PROBE_MAX_REGS;
+    uint64_t *a = malloc(n * f->k * sizeof *a), *b = malloc(n * f->k * sizeof *b);
+    uint64_t *c = malloc(n * sizeof *c), *d = malloc(n * sizeof *d);
+    uint32_t *ar = ws, *br = ar + ninstr * regs, *cr = br + ninstr * regs, *dr = cr + ninstr * regs;
+    int rc = a && b && c && d && probe_frag_of(f, &fr) == TC_OK && 4 * ninstr * regs <= ws_words
+                 ? 0 : -1;
+    for (size_t i = 0; rc == 0 && i < n; i++)
+        probe_case_f64(f->k, seed, i, a + i * f->k, b + i * f->k, c + i);
+    for (size_t t = 0; rc == 0 && t < ninstr; t++)
+        if (probe_frag_pack_f64(f, a + t * f->n * f->k, b + t * f->n * f->k, c + t * f->n,
+                                ar + t * PROBE_LANES * fr.a_regs, br + t * PROBE_LANES * fr.b_regs,
+                                cr + t * PROBE_LANES * fr.c_regs) != TC_OK)
+            rc = -1;
+    if (rc == 0 && probe_dev_mma(f, ninstr, ar, br, cr, dr, err, sizeof err)) {
+        fprintf(stderr, "tcsim-probe: %s\n", err);
+        rc = 1;
+    }
+    for (size_t t = 0; rc == 0 && t < ninstr; t++)
+        probe_frag_diag_f64(f, dr + t * PROBE_LANES * fr.d_regs, d + t * f->n);
+    if (rc == 0)
+        rc = probe_write_vectors_f64(sub, gpu, f, cases, a, b, c, d);
+    free(a), free(b), free(c), free(d);
+    return rc;
+}
+
 /* Every numerics form: its cases through the device, written under dir. A form the
  * device fails is said and skipped; *failed counts them. -1 only for the host's own
  * failures (memory, files). */
@@ -159,6 +209,20 @@ static int numerics(const char *dir, const char *gpu, const probe_form *forms, s
             rc = -1;
             break;
         }
+        if (form_dir(dir, f, sub, sizeof sub)) {
+            rc = -1;
+            break;
+        }
+        if (f->in == TC_FMT_FP64) { /* 64-bit words: a path of its own */
+            int r = numerics_f64(sub, gpu, f, n, cases, seed, ws, ws_words);
+            if (r == 1) {
+                fprintf(stderr, "tcsim-probe: %s fp64 -> fp64: no results (skipped)\n", op);
+                ++*failed;
+            }
+            rc = r < 0 ? -1 : 0;
+            prev = f;
+            continue;
+        }
         for (size_t i = 0; i < n; i++)
             probe_case(f->in, f->k, seed, i, a + i * f->k, b + i * f->k, c + i);
         /* a mixed pair: b from the same case of B's format (a and c stay A's draw) */
@@ -184,17 +248,6 @@ static int numerics(const char *dir, const char *gpu, const probe_form *forms, s
                     tc_fmt_get(f->in)->name, tc_fmt_get(f->acc)->name);
             ++*failed;
             continue;
-        }
-        for (char *p = op; *p; p++)
-            *p = *p == '.' ? '_' : *p;
-        char in[32];
-        probe_form_in(f, in, sizeof in);
-        for (char *p = in; *p; p++)
-            *p = *p == '.' ? '_' : *p;
-        if (snprintf(sub, sizeof sub, "%s/%s_%s", dir, op, in) >= (int)sizeof sub) {
-            fprintf(stderr, "tcsim-probe: %s: path too long\n", dir);
-            rc = -1;
-            break;
         }
         /* the fp32 and fp16 accumulators of a shape share its cases: inputs once */
         int first = !prev || prev->instr != f->instr || prev->m != f->m || prev->n != f->n ||

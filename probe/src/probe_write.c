@@ -26,9 +26,10 @@ static uint32_t word_of(tc_fmt fmt, uint32_t p)
     return x;
 }
 
-/* Writes n rows of per words (patterns of fmt, as word_of's words in hex) to dir/name. */
+/* Writes n rows of per words (patterns of fmt, as word_of's words in hex; or, w64 given,
+ * binary64 patterns in 16 hex digits) to dir/name. */
 static int write_rows(const char *dir, const char *name, tc_fmt fmt, size_t n, unsigned per,
-                      const uint32_t *w)
+                      const uint32_t *w, const uint64_t *w64)
 {
     char path[1024];
     if (snprintf(path, sizeof path, "%s/%s", dir, name) >= (int)sizeof path)
@@ -37,8 +38,13 @@ static int write_rows(const char *dir, const char *name, tc_fmt fmt, size_t n, u
     if (!f)
         return say(path, strerror(errno));
     for (size_t i = 0; i < n; i++)
-        for (unsigned j = 0; j < per; j++)
-            fprintf(f, "%08x%c", (unsigned)word_of(fmt, w[i * per + j]), j + 1 < per ? ' ' : '\n');
+        for (unsigned j = 0; j < per; j++) {
+            if (w64)
+                fprintf(f, "%016llx", (unsigned long long)w64[i * per + j]);
+            else
+                fprintf(f, "%08x", (unsigned)word_of(fmt, w[i * per + j]));
+            fputc(j + 1 < per ? ' ' : '\n', f);
+        }
     if (fclose(f) != 0)
         return say(path, "cannot write");
     return 0;
@@ -54,20 +60,37 @@ int probe_write_vectors(const char *dir, const char *gpu, const probe_form *f, s
     const char *in = tc_fmt_get(f->in)->name;
     if (write_inputs) {
         snprintf(name, sizeof name, "a_%s_%s.txt", gpu, in);
-        if (write_rows(dir, name, f->in, n, f->k, a))
+        if (write_rows(dir, name, f->in, n, f->k, a, NULL))
             return -1;
         tc_fmt fb = probe_fmt_b(f);
         snprintf(name, sizeof name, "b_%s_%s.txt", gpu, tc_fmt_get(fb)->name);
-        if (write_rows(dir, name, fb, n, f->k, b))
+        if (write_rows(dir, name, fb, n, f->k, b, NULL))
             return -1;
         /* c as the probe drew it: fp32 for the float accumulators, s32 for s32 */
         tc_fmt cf = f->acc == TC_FMT_S32 ? TC_FMT_S32 : TC_FMT_FP32;
         snprintf(name, sizeof name, "c_%s_%s.txt", gpu, tc_fmt_get(cf)->name);
-        if (write_rows(dir, name, cf, n, 1, c))
+        if (write_rows(dir, name, cf, n, 1, c, NULL))
             return -1;
     }
     snprintf(name, sizeof name, "d_%s_%s.txt", gpu, tc_fmt_get(f->acc)->name);
-    return write_rows(dir, name, f->acc, n, 1, d);
+    return write_rows(dir, name, f->acc, n, 1, d, NULL);
+}
+
+int probe_write_vectors_f64(const char *dir, const char *gpu, const probe_form *f, size_t n,
+                            const uint64_t *a, const uint64_t *b, const uint64_t *c,
+                            const uint64_t *d)
+{
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST)
+        return say(dir, strerror(errno));
+    static const char p[4] = {'a', 'b', 'c', 'd'};
+    const uint64_t *w[4] = {a, b, c, d};
+    for (int i = 0; i < 4; i++) {
+        char name[256];
+        snprintf(name, sizeof name, "%c_%s_fp64.txt", p[i], gpu);
+        if (write_rows(dir, name, TC_FMT_FP64, n, i < 2 ? f->k : 1, NULL, w[i]))
+            return -1;
+    }
+    return 0;
 }
 
 /* dir/<p>_<gpu><suffix>.txt: n lines of per scale patterns of s, or (s NULL) the line

@@ -37,6 +37,13 @@ grep -qE '^wgmma\.m64n8k32 +uint8xint8 +s32 +yes +-$' "$work/list90.txt" || bad 
 grep -qE '^tcgen05\.m128n16k32 +int8xuint8 +s32 +yes +-$' "$work/list100.txt" || bad "sm_100 lacks i8 pairs"
 grep -qE '^tcgen05\.mxf8f6f4\.m128n16k32 +e2m1xe4m3 +fp32 +yes +-$' "$work/list100.txt" ||
     bad "sm_100 lacks mxf8f6f4 pairs"
+# fp64 (DMMA): m8n8k4 from sm_80, m16n8k4/k8/k16 from sm_90; numerics, no timing
+grep -qE '^mma\.m8n8k4 +fp64 +fp64 +yes +-$' "$work/list80.txt" || bad "sm_80 lacks fp64 m8n8k4"
+grep -q 'mma\.m16n8k16 *fp64' "$work/list80.txt" && bad "sm_80 lists fp64 m16n8k16"
+for sm in 90 100; do
+    [ "$(grep -cE '^mma\.m(8n8k4|16n8k4|16n8k8|16n8k16) +fp64 +fp64 +yes +-$' "$work/list$sm.txt")" = 4 ] ||
+        bad "sm_$sm: not the 4 fp64 forms"
+done
 "$probe" --list --sm 61 2>"$work/err" >/dev/null; [ $? = 2 ] && grep -q "sm_61\|--sm 61" "$work/err" || bad "--sm 61 not refused"
 "$probe" --bogus x 2>"$work/err"; [ $? = 2 ] && grep -q "unknown option '--bogus'" "$work/err" || bad "--bogus"
 "$probe" --out "$work/x" --cases 0 2>"$work/err"; [ $? = 2 ] || bad "--cases 0 accepted"
@@ -59,9 +66,9 @@ for dir in "$out"/vectors/*/; do
 done
 # sm_90's 24 dense mma forms (the m16n8k4..k32, m8n8k16 and m8n8k4 shapes), 12 mma.sp
 # ones (all but tf32's), issue 33's 6 b1, 6 + 4 int8 pairs and 8 + 2 e4m3 x e5m2 pairs
-# (dense + mma.sp), and 16 wgmma m64n8 (8 floating-point, int8 and uint8, 4 fp8 pairs,
-# 2 int8 pairs)
-[ "$(grep -c 'hopper_mma_' "$work/vec.txt")" = 62 ] || bad "not the 62 mma sets read back"
+# (dense + mma.sp), 4 fp64, and 16 wgmma m64n8 (8 floating-point, int8 and uint8, 4 fp8
+# pairs, 2 int8 pairs)
+[ "$(grep -c 'hopper_mma_' "$work/vec.txt")" = 66 ] || bad "not the 66 mma sets read back"
 [ -f "$out/vectors/mma_sp_m16n8k64_e4m3/d_H100_fp32.txt" ] || bad "no mma.sp set"
 [ "$(grep -c 'hopper_wgmma_' "$work/vec.txt")" = 16 ] || bad "not the 16 wgmma sets read back"
 grep -qE '^b1\.xor_s32 +hopper_mma_b1_xor_s32 +256 +400 +400 +0$' "$work/vec.txt" ||
@@ -75,6 +82,21 @@ grep -qE '^e5m2xe4m3_fp16 +hopper_wgmma_e5m2xe4m3_fp16 +32 +400 +400 +0$' "$work
 cp -r "$out/vectors/mma_m8n8k128_b1_xor" "$work/noop" && echo or >"$work/noop/kind_H100.txt"
 "$tcsim" vectors "$work/noop" >/dev/null 2>"$work/err"
 [ $? = 2 ] && grep -q 'kind_H100.txt' "$work/err" || bad "a b1 set with a bad op accepted"
+# fp64: 16-hex-digit words, read back through tc_dot_f64; a malformed word (17 digits)
+# or an fp64 set without its binary64 c is refused naming the file (and line)
+grep -qE '^fp64_fp64 +hopper_mma_fp64_fp64 +16 +400 +400 +0$' "$work/vec.txt" ||
+    bad "no fp64 m16n8k16 set read back"
+fdir="$out/vectors/mma_m16n8k8_fp64"
+[ "$(head -1 "$fdir/a_H100_fp64.txt" | awk '{print length($1), NF}')" = "16 8" ] ||
+    bad "fp64 a words are not 8 of 16 hex digits"
+cp -r "$fdir" "$work/badf64" && sed -i '3s/^[0-9a-f]*/1&/' "$work/badf64/b_H100_fp64.txt"
+"$tcsim" vectors "$work/badf64" >/dev/null 2>"$work/err"
+[ $? = 2 ] && grep -q 'b_H100_fp64.txt:3: .*at most 16 digits' "$work/err" ||
+    bad "a 17-digit fp64 word accepted: $(cat "$work/err")"
+cp -r "$fdir" "$work/nocf64" && mv "$work/nocf64/c_H100_fp64.txt" "$work/nocf64/c_H100_fp32.txt"
+"$tcsim" vectors "$work/nocf64" >/dev/null 2>"$work/err"
+[ $? = 2 ] && grep -q 'd_H100_fp64.txt: an fp64 set' "$work/err" ||
+    bad "an fp64 set with an fp32 c accepted: $(cat "$work/err")"
 grep -qE '^int8_s32 +hopper_mma_int8_s32 +32 +400 +400 +0$' "$work/vec.txt" ||
     bad "no integer set read back"
 [ "$(head -c 8 "$out/vectors/mma_m16n8k32_int8/c_H100_s32.txt")" ] || bad "no s32 c file"
@@ -100,6 +122,15 @@ PROBE_CANNED_SM=90 PROBE_CANNED_FLIP=1 "$canned" --out "$work/flip" --cases 80 -
 "$tcsim" vectors "$work/flip/vectors/mma_m16n8k16_fp16" >/dev/null 2>&1; [ $? = 1 ] || bad "a flipped result went unnoticed"
 "$tcsim" vectors "$work/flip/vectors/wgmma_m64n8k16_fp16" --instr wgmma >/dev/null 2>&1
 [ $? = 1 ] || bad "a flipped wgmma result went unnoticed"
+# fp64: the flipped case named with its words, which `tcsim dot` gives the model's d for
+"$tcsim" vectors "$work/flip/vectors/mma_m16n8k8_fp64" >"$work/flip64.txt" 2>&1
+[ $? = 1 ] && grep -q '^    case 3: model [0-9a-f]\{16\}, H100 ' "$work/flip64.txt" ||
+    bad "a flipped fp64 result went unnoticed: $(cat "$work/flip64.txt")"
+want=$(sed -n 's/.*case 3: model \([0-9a-f]*\),.*/\1/p' "$work/flip64.txt")
+got=$(sed -n '/input of/{n;p;q}' "$work/flip64.txt" |
+      "$tcsim" dot --arch hopper --in fp64 --out fp64 2>&1)
+[ -n "$want" ] && [ "$got" = "$want" ] ||
+    bad "the flipped fp64 case through tcsim dot: $got, not $want"
 for set in mma_m16n8k256_b1_xor mma_m8n8k16_uint8xint8 mma_m16n8k32_e5m2xe4m3 \
            mma_sp_m16n8k64_e4m3xe5m2 wgmma_m64n8k32_e4m3xe5m2 wgmma_m64n8k32_int8xuint8; do
     "$tcsim" vectors "$work/flip/vectors/$set" --instr "${set%%_*}" >/dev/null 2>&1

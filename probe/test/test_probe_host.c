@@ -284,22 +284,26 @@ static void forms(void)
      * sparsity) and int4 (kept pairs): timing only; every one-format form a timing
      * kernel */
     static probe_form fs[512];
-    size_t nf = probe_forms(90, fs, 512), dense = 0, b1 = 0, mixed = 0;
+    size_t nf = probe_forms(90, fs, 512), dense = 0, b1 = 0, mixed = 0, f64 = 0;
     for (size_t i = 0; i < nf; i++)
         if (fs[i].instr == TC_INSTR_MMA) {
             CHECK_COND(fs[i].numerics == !(fs[i].sparse && (fs[i].in == TC_FMT_TF32 ||
                                                             fs[i].in == TC_FMT_INT4 ||
                                                             fs[i].in == TC_FMT_UINT4)));
-            CHECK_COND(fs[i].timing == !(fs[i].mixed || fs[i].op));
+            CHECK_COND(fs[i].timing == !(fs[i].mixed || fs[i].op || fs[i].in == TC_FMT_FP64));
             dense += !fs[i].sparse;
+            f64 += fs[i].in == TC_FMT_FP64;
             b1 += fs[i].in == TC_FMT_B1;
             mixed += (size_t)fs[i].mixed;
         }
     /* 24 one-format (the m16n8k4..k32, m8n8k16 and m8n8k4 shapes; Hopper's profiles
      * have no int4), 6 b1 (and, xor at m8n8k128, m16n8k128, m16n8k256), 6 int8 pairs
-     * (3 shapes both ways), 8 e4m3 x e5m2 (2 shapes, both ways, 2 accumulators); mma.sp
-     * adds 4 int8 and 2 fp8 pairs */
-    CHECK_COND(dense == 24 + 6 + 6 + 8 && b1 == 6 && mixed == 6 + 8 + 6);
+     * (3 shapes both ways), 8 e4m3 x e5m2 (2 shapes, both ways, 2 accumulators), 4 fp64
+     * (m8n8k4, m16n8k4/k8/k16: numerics only); mma.sp adds 4 int8 and 2 fp8 pairs */
+    CHECK_COND(dense == 24 + 6 + 6 + 8 + 4 && b1 == 6 && mixed == 6 + 8 + 6 && f64 == 4);
+    CHECK_COND(listed(80, TC_INSTR_MMA, 8, 8, 4, TC_FMT_FP64, TC_FMT_FP64) &&
+               !listed(80, TC_INSTR_MMA, 16, 8, 16, TC_FMT_FP64, TC_FMT_FP64) &&
+               listed(100, TC_INSTR_MMA, 16, 8, 16, TC_FMT_FP64, TC_FMT_FP64));
     /* sm_100's tcgen05.mma: numerics at m128n16 for the kinds of PK_TC_FORMS and
      * PK_TC_SCALED, timing for every N of fp16 -> fp32 and N = 256 of each one-format
      * kind; the mixed pairs and block-scaled kinds at N = 16 only, numerics only */
@@ -369,11 +373,10 @@ static void forms(void)
  *    opaque, so no case can be placed in them); the probe runs the mma forms;
  *  - mma.sp with tf32 (1:2) and with int4/uint4 (kept pairs of elements): metadata
  *    rules of their own that probe_frag.c's 2:4 patterns do not write: timing only;
- *  - fp64 (DMMA): its 64-bit words do not fit the probe's 32-bit case words yet;
  *  - sm_90's and sm_100's int4 rows: the profile table has no Hopper or Blackwell
  *    int4 mma (int8 alone there), so the probe has nothing to hold them to;
- *  - pairs and b1 have no timing: a pair runs at its formats' rate, and the timing
- *    model has no b1 op. */
+ *  - pairs, b1 and fp64 have no timing: a pair runs at its formats' rate, and the
+ *    timing model has no b1 op and no fp64 one. */
 static void ptx_coverage(void)
 {
     static const unsigned sms[] = {80, 89, 90, 100};
@@ -383,9 +386,11 @@ static void ptx_coverage(void)
         size_t nf = probe_forms(sm, fs, 1024);
         CHECK_COND(nf > 0 && nf <= 1024);
         tc_ptx_instr r;
+        unsigned f64 = 0; /* the PTX table's fp64 rows: m8n8k4 from sm_80, 3 more at sm_90 */
         for (size_t i = 0; tc_ptx_instr_get(i, &r) == TC_OK; i++) {
-            if (r.sm > sm || r.form == TC_PTX_WMMA || r.in == TC_FMT_FP64)
+            if (r.sm > sm || r.form == TC_PTX_WMMA)
                 continue;
+            f64 += r.in == TC_FMT_FP64;
             int sp = r.form == TC_PTX_MMA_SP, found = 0;
             probe_form key = {TC_INSTR_MMA, sp, r.m, r.n, r.k, r.in, r.acc, r.sm, 0, 0,
                               r.in_b != r.in, r.in_b, r.op, NULL, TC_FMT_COUNT, 0, 0};
@@ -407,7 +412,7 @@ static void ptx_coverage(void)
                 found++;
                 int sp_rule = sp && (r.in == TC_FMT_TF32 || tc_fmt_get(r.in)->width == 4);
                 CHECK_COND(f->numerics == !sp_rule && probe_kind(f) >= 0);
-                CHECK_COND(f->timing == !(r.in_b != r.in || r.op));
+                CHECK_COND(f->timing == !(r.in_b != r.in || r.op || r.in == TC_FMT_FP64));
                 CHECK_COND(f->mixed == (r.in_b != r.in));
             }
             if (found != 1)
@@ -416,6 +421,7 @@ static void ptx_coverage(void)
                        tc_fmt_get(r.in_b)->name, tc_fmt_get(r.acc)->name, found);
             CHECK_COND(found == 1);
         }
+        CHECK_COND(f64 == (sm >= 90 ? 4u : 1u));
         tc_arch arch = probe_arch_of_sm(sm);
         tc_instr async = sm == 90 ? TC_INSTR_WGMMA : sm == 100 ? TC_INSTR_TCGEN05 : TC_INSTR_COUNT;
         const tc_profile *rows;
