@@ -139,7 +139,10 @@ static_assert(tc_idesc_of<PK_TC_BF16_F32>(128, 256) == 0x08400490u, "bf16 -> f32
 static_assert(tc_idesc_of<PK_TC_TF32_F32>(128, 256) == 0x08400910u, "tf32 -> f32");
 static_assert(tc_idesc_of<PK_TC_E5M2_F16>(128, 256) == 0x08400480u, "e5m2 -> f16");
 static_assert(tc_idesc_of<PK_TC_S8_S32>(128, 16) == 0x080404a0u, "s8 -> s32, n16");
-/* The pair's m256n256: M >> 4 = 16 at bit 24 (0x10000000), f16 -> f32 as above. */
+/* The pair's m256n256: M >> 4 = 16 at bit 24 (0x10000000), f16 -> f32 as above; its
+ * s8 m256n32: M 0x10000000, N >> 3 = 4 at bit 17 (0x80000), D s32 and signed A and B as
+ * s8's above (0x4a0). */
+static_assert(tc_idesc_of<PK_TC2_S8_S32>(256, 32) == 0x100804a0u, "the pair's s8 m256n32");
 static_assert(tc_idesc_of<PK_TC_E3M2_F32>(128, 256) == 0x08401210u &&
                   tc_idesc_of<PK_TC_E4M3xE2M1_F32>(128, 16) == 0x08041410u &&
                   tc_idesc_of<PK_TC_E2M1xE3M2_F16>(128, 256) == 0x08401280u &&

@@ -59,11 +59,15 @@ int probe_kind(const probe_form *f)
         default: return -1;
         }
     }
-    if (f->instr == TC_INSTR_TCGEN05 && f->pair)
-        return f->m == PK_TC2_NUMERICS_M && f->k == 16 && f->in == TC_FMT_FP16 &&
-                       f->acc == TC_FMT_FP32 && !f->mixed && !f->kind
-                   ? PK_TC2_F16_F32
-                   : -1;
+    if (f->instr == TC_INSTR_TCGEN05 && f->pair) {
+#define PK_TC2_MATCH(kd, in_, inb_, acc_, ptx, dfmt, afmt, bfmt, k_)                         \
+    if (!f->kind && !f->mixed && f->m == PK_TC2_NUMERICS_M && f->k == k_ &&                 \
+        f->in == TC_FMT_##in_ && f->acc == TC_FMT_##acc_)                                    \
+        return kd;
+        PK_TC_PAIR_FORMS(PK_TC2_MATCH)
+#undef PK_TC2_MATCH
+        return -1;
+    }
     if (f->instr == TC_INSTR_TCGEN05) {
 #define PK_TC_MATCH(kd, in_, inb_, acc_, ptx, dfmt, afmt, bfmt, k_)                          \
     if (!f->kind && f->m == PK_TC_NUMERICS_M && f->k == k_ && f->in == TC_FMT_##in_ &&       \
@@ -113,10 +117,11 @@ static int has_timing(const probe_form *f)
 {
     /* a mixed pair runs at its formats' rate; the timing model has no block-scaled op,
      * no b1 one and no fp64 one (tcsim timing invents no DMMA latency) */
-    if (probe_kind(f) < 0 || f->mixed || f->kind || f->op || f->in == TC_FMT_FP64)
+    if (probe_kind(f) < 0 || f->mixed || f->kind || f->op || f->in == TC_FMT_FP64 ||
+        (f->pair && f->in != TC_FMT_FP16)) /* the CTA pair: fp16 -> fp32's points alone */
         return 0;
     return f->instr == TC_INSTR_MMA || (f->in == TC_FMT_FP16 && f->acc == TC_FMT_FP32) ||
-           f->n == 256 || f->pair;
+           f->n == 256;
 }
 
 static size_t add(probe_form *out, size_t n, size_t cap, probe_form f)
@@ -185,15 +190,19 @@ size_t probe_forms(unsigned sm, probe_form *out, size_t cap)
         for (f.n = first; f.n <= last; f.n *= 2)
             n = add(out, n, cap, f);
     }
-    /* the CTA pair (cta_group::2) of fp16 -> fp32: its numerics N and the peak's */
-    const tc_profile *f16;
-    if (async == TC_INSTR_TCGEN05 &&
-        tc_profile_find(arch, async, TC_FMT_FP16, TC_FMT_FP32, &f16) == TC_OK) {
-        probe_form f = {async, 0, PK_TC2_NUMERICS_M, PK_TC2_NUMERICS_N, 16, TC_FMT_FP16,
-                        TC_FMT_FP32, 100, 0, 0, 0, TC_FMT_FP16, 0, NULL, TC_FMT_COUNT, 0, 1};
+    /* the CTA pair (cta_group::2) of each one-format kind with a 32-bit accumulator: its
+     * numerics N; fp16 -> fp32's the peak's N too (the pair's timing) */
+    for (size_t i = 0; async == TC_INSTR_TCGEN05 && i < nrows; i++) {
+        p = &rows[i];
+        if (p->arch != arch || p->instr != async || p->in_b != p->in ||
+            p->scale != TC_FMT_COUNT || (p->out != TC_FMT_FP32 && p->out != TC_FMT_S32))
+            continue;
+        probe_form f = {async, 0, PK_TC2_NUMERICS_M, PK_TC2_NUMERICS_N, k32(p->in), p->in,
+                        p->out, 100, 0, 0, 0, p->in, 0, NULL, TC_FMT_COUNT, 0, 1};
         n = add(out, n, cap, f);
         f.n = 256;
-        n = add(out, n, cap, f);
+        if (p->in == TC_FMT_FP16)
+            n = add(out, n, cap, f);
     }
     return n;
 }

@@ -141,23 +141,27 @@
     P(X, E2M1, E4M3, 5, 0) P(X, E2M1, E5M2, 5, 1) \
     P(X, E2M1, E3M2, 5, 4) P(X, E2M1, E2M3, 5, 3)
 #define PK_TC_PAIRS(X) PK_F8F6F4_PAIRS(PK_TC_PAIR, X)
+/* The one-format kinds with a 32-bit accumulator, their names prefixed P: cta_group::1's
+ * (P = PK_TC, in PK_TC_FORMS) and the CTA pair's (P = PK_TC2, PK_TC_PAIR_FORMS). */
+#define PK_TC_ACC32(X, P) \
+    X(P##_F16_F32, FP16, FP16, FP32, "f16", 1, 0, 0, 16) \
+    X(P##_BF16_F32, BF16, BF16, FP32, "f16", 1, 1, 1, 16) \
+    X(P##_TF32_F32, TF32, TF32, FP32, "tf32", 1, 2, 2, 8) \
+    X(P##_E4M3_F32, E4M3, E4M3, FP32, "f8f6f4", 1, 0, 0, 32) \
+    X(P##_E5M2_F32, E5M2, E5M2, FP32, "f8f6f4", 1, 1, 1, 32) \
+    X(P##_E3M2_F32, E3M2, E3M2, FP32, "f8f6f4", 1, 4, 4, 32) \
+    X(P##_E2M3_F32, E2M3, E2M3, FP32, "f8f6f4", 1, 3, 3, 32) \
+    X(P##_E2M1_F32, E2M1, E2M1, FP32, "f8f6f4", 1, 5, 5, 32) \
+    X(P##_S8_S32, INT8, INT8, S32, "i8", 2, 1, 1, 32) \
+    X(P##_U8_S32, UINT8, UINT8, S32, "i8", 2, 0, 0, 32)
 #define PK_TC_FORMS(X) \
-    X(PK_TC_F16_F32, FP16, FP16, FP32, "f16", 1, 0, 0, 16) \
+    PK_TC_ACC32(X, PK_TC) \
     X(PK_TC_F16_F16, FP16, FP16, FP16, "f16", 0, 0, 0, 16) \
-    X(PK_TC_BF16_F32, BF16, BF16, FP32, "f16", 1, 1, 1, 16) \
-    X(PK_TC_TF32_F32, TF32, TF32, FP32, "tf32", 1, 2, 2, 8) \
-    X(PK_TC_E4M3_F32, E4M3, E4M3, FP32, "f8f6f4", 1, 0, 0, 32) \
     X(PK_TC_E4M3_F16, E4M3, E4M3, FP16, "f8f6f4", 0, 0, 0, 32) \
-    X(PK_TC_E5M2_F32, E5M2, E5M2, FP32, "f8f6f4", 1, 1, 1, 32) \
     X(PK_TC_E5M2_F16, E5M2, E5M2, FP16, "f8f6f4", 0, 1, 1, 32) \
-    X(PK_TC_E3M2_F32, E3M2, E3M2, FP32, "f8f6f4", 1, 4, 4, 32) \
     X(PK_TC_E3M2_F16, E3M2, E3M2, FP16, "f8f6f4", 0, 4, 4, 32) \
-    X(PK_TC_E2M3_F32, E2M3, E2M3, FP32, "f8f6f4", 1, 3, 3, 32) \
     X(PK_TC_E2M3_F16, E2M3, E2M3, FP16, "f8f6f4", 0, 3, 3, 32) \
-    X(PK_TC_E2M1_F32, E2M1, E2M1, FP32, "f8f6f4", 1, 5, 5, 32) \
     X(PK_TC_E2M1_F16, E2M1, E2M1, FP16, "f8f6f4", 0, 5, 5, 32) \
-    X(PK_TC_S8_S32, INT8, INT8, S32, "i8", 2, 1, 1, 32) \
-    X(PK_TC_U8_S32, UINT8, UINT8, S32, "i8", 2, 0, 0, 32) \
     PK_TC_PAIRS(X) \
     X(PK_TC_S8xU8_S32, INT8, UINT8, S32, "i8", 2, 1, 0, 32) \
     X(PK_TC_U8xS8_S32, UINT8, INT8, S32, "i8", 2, 0, 1, 32)
@@ -197,8 +201,9 @@
 #define PK_WG_ENUM_ENTRY(kind) kind,
 /* PK_TC_PAIR_FORMS: tcgen05.mma.cta_group::2 (a CTA pair of a cluster of 2, one thread of
  * the first CTA issuing; m256: 128 rows of A and D in each CTA, B's N split in halves),
- * as PK_TC_FORMS. */
-#define PK_TC_PAIR_FORMS(X) X(PK_TC2_F16_F32, FP16, FP16, FP32, "f16", 1, 0, 0, 16)
+ * as PK_TC_FORMS: the one-format kinds with a 32-bit accumulator (the pair's kernel
+ * keeps one word an element in TMEM), fp16 -> fp32 first (the pair's timing kernel). */
+#define PK_TC_PAIR_FORMS(X) PK_TC_ACC32(X, PK_TC2)
 
 #define PK_TC_ENUM_ENTRY(kind, in, inb, acc, ptx, dfmt, afmt, bfmt, k) kind,
 #define PK_TCS_ENUM_ENTRY(kind, in, inb, scale, block, ptx, vec, afmt, bfmt, sfmt, k) kind,
@@ -219,7 +224,7 @@ enum probe_kind {
 #define PK_IS_WG_MIXED(k) ((k) >= PK_WG_E4M3xE5M2_F32 && (k) <= PK_WG_U8xS8_S32)
 #define PK_IS_TCGEN05(k) ((k) >= PK_TC_F16_F32 && (k) < PK_COUNT)
 #define PK_IS_TC_SCALED(k) ((k) >= PK_TCS_MX_E4M3 && (k) <= PK_TCS_MX_E2M1xE2M3)
-#define PK_IS_TC_PAIR(k) ((k) == PK_TC2_F16_F32)
+#define PK_IS_TC_PAIR(k) ((k) >= PK_TC2_F16_F32 && (k) <= PK_TC2_U8_S32)
 #define PK_IS_TC_MIXED(k) ((k) >= PK_TC_E4M3xE5M2_F32 && (k) <= PK_TC_U8xS8_S32)
 /* The numerics kernels run wgmma m64n8 (8 cases a warpgroup, on D's diagonal) and
  * tcgen05.mma m128n16 (16 cases a CTA: N = 16 is M = 128's smallest). */

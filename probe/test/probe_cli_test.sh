@@ -153,10 +153,14 @@ for dir in "$out"/vectors/tcgen05_*/; do
 done
 # 16 one-format sets (fp16, e4m3, e5m2, e3m2, e2m3, e2m1 with both accumulators, bf16,
 # tf32, int8, uint8), the 40 mixed kind::f8f6f4 sets and kind::i8's 2 pairs, 8
-# block-scaled ones and the 20 mxf8f6f4 pairs, and the CTA pair's fp16 -> fp32 (m256n32,
-# 32 cases an instruction)
-[ "$(grep -c 'blackwell_tcgen05_' "$work/vec100.txt")" = 87 ] ||
-    bad "not the 87 tcgen05 sets read back: $(cat "$work/vec100.txt")"
+# block-scaled ones and the 20 mxf8f6f4 pairs, and the CTA pair's 10 one-format kinds
+# with a 32-bit accumulator (m256n32, 32 cases an instruction)
+[ "$(grep -c 'blackwell_tcgen05_' "$work/vec100.txt")" = 96 ] ||
+    bad "not the 96 tcgen05 sets read back: $(cat "$work/vec100.txt")"
+grep -qE '^tcgen05\.pair\.m256n32k32 +int8 +s32 +yes +-$' "$work/list100.txt" ||
+    bad "sm_100 lacks the CTA pair's kind::i8"
+[ "$(grep -c '^tcgen05\.pair\.m256n32' "$work/list100.txt")" = 10 ] ||
+    bad "sm_100: not the CTA pair's 10 kinds"
 grep -qE '^int8xuint8_s32 +blackwell_tcgen05_int8xuint8_s32 +32 +400 +400 +0$' "$work/vec100.txt" ||
     bad "no kind::i8 pair read back"
 grep -qE '^e2m1xe4m3_fp32 +blackwell_tcgen05_mxf8f6f4_e2m1xe4m3_fp32 +32 +400 +400 +0$' \
@@ -194,6 +198,7 @@ t1=$("$tcsim" timing --params "$out/timing.txt" --arch b200 --op tcgen05.m128n25
 PROBE_CANNED_SM=100 PROBE_CANNED_FLIP=1 "$canned" --out "$work/flip100" --cases 64 --iters 10 \
     >/dev/null || bad "flipped canned B200 run exited $?"
 for set in tcgen05_m128n16k16_bf16 tcgen05_m128n16k32_e4m3xe2m1 tcgen05_pair_m256n32k16_fp16 \
+           tcgen05_pair_m256n32k8_tf32 tcgen05_pair_m256n32k32_e2m1 tcgen05_pair_m256n32k32_uint8 \
            tcgen05_m128n16k32_uint8xint8 tcgen05_mxf8f6f4_m128n16k32_e3m2xe2m1 \
            tcgen05_mxf4nvf4_m128n16k64_e2m1_ue8m0 tcgen05_mxf8f6f4_m128n16k32_e2m3_ue8m0; do
     "$tcsim" vectors "$work/flip100/vectors/$set" --instr tcgen05 >"$work/flip.txt" 2>&1

@@ -47,8 +47,10 @@ if [ -f "$work/sm_100a.log" ]; then
         done
         grep -q "mma\.sp::ordered_metadata\.sync\.aligned\.m16n8k64\.row\.col\.f32\.e4m3\.e5m2" \
             "$work/sm_100a.ptx" || { echo "FAIL: sm_100a's PTX has no sparse e4m3 x e5m2"; fail=1; }
-        grep -q "tcgen05\.mma\.cta_group::2\.kind::f16 " "$work/sm_100a.ptx" ||
-            { echo "FAIL: sm_100a's PTX has no tcgen05.mma.cta_group::2"; fail=1; }
+        for k in f16 tf32 f8f6f4 i8; do
+            grep -q "tcgen05\.mma\.cta_group::2\.kind::$k " "$work/sm_100a.ptx" ||
+                { echo "FAIL: sm_100a's PTX has no tcgen05.mma.cta_group::2 kind::$k"; fail=1; }
+        done
         for op in alloc.cta_group::2 dealloc.cta_group::2 commit.cta_group::2 \
                   alloc dealloc relinquish_alloc_permit commit ld st wait::ld wait::st; do
             grep -q "tcgen05\.$op" "$work/sm_100a.ptx" ||

@@ -313,10 +313,15 @@ static void forms(void)
         const probe_form *f = &fs[i];
         if (f->instr != TC_INSTR_TCGEN05)
             continue;
-        if (f->pair) { /* the CTA pair's m256n32 (numerics and timing) and m256n256 */
-            CHECK_COND(f->m == 256 && f->in == TC_FMT_FP16 && f->acc == TC_FMT_FP32 &&
-                       f->timing && f->numerics == (f->n == 32) && probe_kind(f) == PK_TC2_F16_F32);
-            pair2 += f->n == 32 ? 1 : f->n == 256 ? 10 : 100;
+        if (f->pair) { /* the CTA pair's m256n32 of each one-format kind with a 32-bit
+                          accumulator (numerics; fp16's timing too), fp16's m256n256 */
+            int f16 = f->in == TC_FMT_FP16;
+            CHECK_COND(f->m == 256 && !f->mixed && !f->kind && f->timing == f16 &&
+                       f->numerics == (f->n == 32) && probe_kind(f) >= 0 &&
+                       PK_IS_TC_PAIR(probe_kind(f)) &&
+                       (f->acc == TC_FMT_FP32 || f->acc == TC_FMT_S32));
+            CHECK_COND(!f16 || probe_kind(f) == PK_TC2_F16_F32);
+            pair2 += f->n == 32 ? 1 : f->n == 256 && f16 ? 100 : 1000;
             continue;
         }
         CHECK_COND(f->m == 128 && f->sm == 100);
@@ -347,7 +352,10 @@ static void forms(void)
      * int8, uint8; the 20 ordered pairs of distinct f8f6f4 formats with two accumulators
      * and kind::i8's 2 signedness pairs; mxf8f6f4 of the 5 formats and their 20 pairs,
      * mxf4, and mxf4nvf4 with ue8m0 and ue4m3 */
-    CHECK_COND(f6f4 == 6 && pairs == 40 + 2 + 20 && scaled == 8 + 20 && pair2 == 11);
+    CHECK_COND(f6f4 == 6 && pairs == 40 + 2 + 20 && scaled == 8 + 20);
+    /* the pair: fp16, bf16, tf32, e4m3, e5m2, e3m2, e2m3, e2m1 -> fp32, int8 and uint8
+     * -> s32 at m256n32; fp16's m256n256 */
+    CHECK_COND(pair2 == 10 + 100);
     CHECK_COND(tc_num == 16 + 40 + 2 + 8 + 20);
     probe_form mx = {TC_INSTR_TCGEN05, 0, 128, 16, 64, TC_FMT_E2M1, TC_FMT_FP32, 100, 1, 0,
                      0, TC_FMT_E2M1, 0, "mxf4nvf4", TC_FMT_UE4M3, 16, 0};
