@@ -156,6 +156,8 @@ static int numerics_f64(const char *sub, const char *gpu, const probe_form *f, s
     uint32_t *ar = ws, *br = ar + ninstr * regs, *cr = br + ninstr * regs, *dr = cr + ninstr * regs;
     int rc = a && b && c && d && probe_frag_of(f, &fr) == TC_OK && 4 * ninstr * regs <= ws_words
                  ? 0 : -1;
+    if (rc)
+        fprintf(stderr, "tcsim-probe: %s: no memory or scratch for %zu fp64 cases\n", sub, n);
     for (size_t i = 0; rc == 0 && i < n; i++)
         probe_case_f64(f->k, seed, i, a + i * f->k, b + i * f->k, c + i);
     for (size_t t = 0; rc == 0 && t < ninstr; t++)
