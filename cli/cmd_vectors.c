@@ -92,6 +92,9 @@ static long check_f64(const gv_set *s, const gv_cases *cs, const tc_profile *p, 
 {
     uint64_t *d = malloc((cs->n ? cs->n : 1) * sizeof *d);
     long bad = d ? 0 : -1;
+    if (!d)
+        fprintf(stderr, "tcsim vectors: %s, set %s: out of memory\n", CLI_PATH(s->dir),
+                s->name);
     for (size_t i = 0; i < cs->n && bad >= 0; i++) {
         tc_status st = tc_dot_f64(p, cs->k, cs->a64 + i * cs->k, cs->b64 + i * cs->k,
                                   cs->c64[i], &d[i]);
@@ -167,6 +170,9 @@ static long check_set(const gv_set *s, const dot_options *base, size_t show)
     int sparse = gv_sparse_load(s, cs.n, &sp);
     uint32_t *d = sparse >= 0 ? malloc(cs.n * sizeof *d) : NULL;
     long bad = d ? 0 : -1;
+    if (!d)
+        fprintf(stderr, "tcsim vectors: %s, set %s: out of memory\n", CLI_PATH(s->dir),
+                s->name);
     for (size_t i = 0; i < cs.n && bad >= 0; i++) {
         const uint32_t *a = cs.a + i * cs.k, *b = cs.b + i * cs.k;
         tc_status st = cs.sa       ? tc_dot_scaled(p, cs.k, a, b, cs.sa + i * cs.nsf,
