@@ -92,7 +92,8 @@ module fedp #(
 
   // The cuts that hold registers at each depth, besides d_q: bit 0 mul, 1 align, 2 add,
   // 3 cpa, 4 norm. Chosen from the stage delays of volta_fp16 and hopper_half
-  // (synth/README.md, "Stage balance"). The front end grows with L and the back end
+  // (synth/README.md, "The depth sweep, before and after the cut choice by L"; synth.md's
+  // "Stage balance" table of each run). The front end grows with L and the back end
   // hardly: volta_fp16's (L 4) MUL and ALIGN take 4.5 and 5.4 ns against 5.4-5.9 for
   // ADD..CPA and NORM..ROUND, hopper_half's (L 16: sixteen products, a tree of 17
   // exponents, 18 terms to add) 9.7 and 9.0 ns against 6.8 and 6.3. So at depths 2 and 3

@@ -3,10 +3,10 @@
 // steps 5 to 7), in four stages with a cut (fedp_cut.sv) after each:
 //
 //   terms_i,e_i ─► ADD ─►┊add┊─► CPA ─►┊cpa┊─► NORM ─►┊norm┊─► ROUND ─►│d_q│─► d_o
-//                  3:2 carry-     carry add and     lzc with a       rounders,
-//                  save tree      |sum| side by     stop bit, one    result select
-//                                 side; stop bit    shift, exponent
-//                                 from E
+//                  3:2 carry-     carry add and     lzc with a       last shift
+//                  save tree      |sum| side by     stop bit, the    levels, exponent,
+//                                 side; stop bit    shift but its    rounders, result
+//                                 from E            last levels      select
 //
 // Cuts names the cuts that hold registers (bit 0 add, 1 cpa, 2 norm); the result
 // register d_q is always there. The default, add alone, is the back end of seed 000 (two
@@ -198,35 +198,46 @@ module fedp_backend #(
   // After the shift by s the top bit of X is the hidden bit (0: subnormal) and has
   // exponent E - F + MW - 1 + R - s. The stop bit and the exponent's base depend on E
   // and the format alone, so CPA computes them beside the carry add.
+  //
+  // The shifts by the count's last LATE bits and the exponent's subtraction wait for the
+  // end of the count: they belong to ROUND, after the norm cut, beside the short rounding
+  // (at depths 5 and 6 NORM took 4.6-5.0 ns and ROUND 2.2-2.9, synth/README.md). The cut
+  // holds the count and the exponent's base instead of the exponent.
+  localparam int LATE = 2;
   logic                 norm_zero;
   logic [XW-1:0]        norm_sig;
   logic [XCW-1:0]       norm_cnt;
-  logic signed [BW-1:0] norm_exp;
 
-  fedp_lzc #(.W(XW)) i_lzc (
+  fedp_lzc #(.W(XW), .Late(LATE)) i_lzc (
     .x_i   (XW'(cpa_mag_q) << PB),
     .stop_i(cpa_stop_q),
     .cnt_o (norm_cnt),
     .norm_o(norm_sig)
   );
 
-  // The biased exponent of a normal result; a subnormal one (hidden bit 0) gets 0 in ROUND.
-  assign norm_exp = cpa_base_q - BW'(norm_cnt);
   assign norm_zero = cpa_mag_q == '0;
 
   logic                 rnd_valid, rnd_neg, rnd_zero;
   logic [FL-1:0]        rnd_flags;
   logic signed [BW-1:0] rnd_exp;
-  logic [XW-1:0]        rnd_sig;
+  logic [XW-1:0]        rnd_sig, rnd_part;
+  logic signed [BW-1:0] rnd_base;
+  logic [XCW-1:0]       rnd_cnt;
 
-  fedp_cut #(.W(FL + 2 + BW + XW), .Reg(Cuts[2])) i_cut_norm (
+  fedp_cut #(.W(FL + 2 + BW + XW + XCW), .Reg(Cuts[2])) i_cut_norm (
     .clk_i,
     .rst_ni,
     .valid_i(cpa_valid_q),
-    .data_i ({cpa_flags_q, cpa_neg_q, norm_zero, norm_exp, norm_sig}),
+    .data_i ({cpa_flags_q, cpa_neg_q, norm_zero,   // flags, sign, zero sum
+              cpa_base_q, norm_sig, norm_cnt}),      // exponent base, shifted, count
     .valid_o(rnd_valid),
-    .data_o ({rnd_flags, rnd_neg, rnd_zero, rnd_exp, rnd_sig})
+    .data_o ({rnd_flags, rnd_neg, rnd_zero, rnd_base, rnd_part, rnd_cnt})
   );
+
+  // The rest of NORM: the last shift levels, and the biased exponent of a normal result
+  // (a subnormal one, hidden bit 0, gets 0 below).
+  assign rnd_sig = rnd_part << rnd_cnt[LATE-1:0];
+  assign rnd_exp = rnd_base - BW'(rnd_cnt);
 
   // ------------------------------------------------------------------------ ROUND
   // Both rounders read the one aligned significand: the format chose the stop bit and the

@@ -12,20 +12,30 @@
 // later. The shift takes the count's bits in that order, largest first, so that each level
 // of the shifter waits only for the bit it needs (a binary search instead shifts the
 // whole vector before it can test the next half: log2(W) wide shifts in series).
+//
+// Late leaves the shifts by the count's lowest Late bits, the last to be known, to the
+// caller (norm_o << cnt_o[Late-1:0] is then x_i << cnt_o), so that a pipeline can cut
+// between the count and those levels (fedp_backend.sv). Bits shifted in from below are
+// zeros either way: the window's padding is zero.
 module fedp_lzc #(
   parameter int W = 8,
+  parameter int Late = 0,            // shift levels left to the caller, 0 .. CW - 1
   localparam int CW = $clog2(W + 1)  // counts 0..W
 ) (
   input  logic [W-1:0]  x_i,
   input  logic [W-1:0]  stop_i,  // the count stops at the first set bit of x_i | stop_i
   output logic [CW-1:0] cnt_o,   // W for an all-zero x_i
-  output logic [W-1:0]  norm_o   // x_i << cnt_o
+  output logic [W-1:0]  norm_o   // x_i << cnt_o with cnt_o's lowest Late bits cleared
 );
   localparam int LEVELS = W > 1 ? $clog2(W) : 1;   // the count of a P-bit window
   localparam int P = 1 << LEVELS;
 
   logic [P-1:0]        window, zero, zero_up, shifted;
   logic [P*LEVELS-1:0] cnt, cnt_up;                // block b's count at [b*LEVELS +: LEVELS]
+
+  if (Late < 0 || Late >= CW) begin : gen_bad_late
+    $error("fedp_lzc: Late = %0d, expected 0..%0d", Late, CW - 1);
+  end
 
   always_comb begin : count
     window = P'(x_i) << (P - W);  // left-aligned; the padding below is zero
@@ -53,7 +63,7 @@ module fedp_lzc #(
 
   always_comb begin : shift
     shifted = window;
-    for (int k = LEVELS - 1; k >= 0; k--)
+    for (int k = LEVELS - 1; k >= Late; k--)
       if (cnt[k]) shifted = shifted << (1 << k);
     norm_o = shifted[P-1 -: W];
   end
