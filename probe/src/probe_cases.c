@@ -201,15 +201,24 @@ static uint64_t f64_normal(tk_rng *r, int lo, int hi)
     return (tk_next(r) & (F64_SIGN | F64_FRAC)) | e << 52;
 }
 
-void probe_case_f64(unsigned k, uint64_t seed, size_t i, uint64_t *a, uint64_t *b, uint64_t *c)
+/* One element of the specials family: a normal near 1 three times in four, else a
+ * corner: zeros, the smallest and largest subnormal, the smallest normal, 1, the largest
+ * finite, Inf, a quiet and a signalling NaN (each sign by the draw). */
+static uint64_t f64_special(tk_rng *r)
 {
-    /* zeros, the smallest and largest subnormal, the smallest normal, 1, the largest
-     * finite, Inf, a quiet and a signalling NaN (each sign by the draw) */
     static const uint64_t corners[] = {
         0, 1, F64_FRAC, UINT64_C(0x0010000000000000), UINT64_C(0x3ff0000000000000),
         UINT64_C(0x7fefffffffffffff), UINT64_C(0x7ff0000000000000),
         UINT64_C(0x7ff8000000000000), UINT64_C(0x7ff0000000000001)};
     const unsigned ncorners = sizeof corners / sizeof corners[0];
+    if (tk_mod(r, 4))
+        return f64_normal(r, -3, 3);
+    uint64_t corner = corners[tk_mod(r, ncorners)];
+    return corner | (tk_next(r) & F64_SIGN);
+}
+
+void probe_case_f64(unsigned k, uint64_t seed, size_t i, uint64_t *a, uint64_t *b, uint64_t *c)
+{
     tk_rng start = {seed ^ (UINT64_C(0x9e3779b97f4a7c15) * (i + 1))}; /* as probe_case */
     tk_rng r = {tk_next(&start)};
     switch (i % PROBE_FAMILIES) {
@@ -222,13 +231,10 @@ void probe_case_f64(unsigned k, uint64_t seed, size_t i, uint64_t *a, uint64_t *
         break;
     case PROBE_SPECIALS:
         for (unsigned j = 0; j < k; j++) {
-            a[j] = tk_mod(&r, 4) ? f64_normal(&r, -3, 3)
-                                 : corners[tk_mod(&r, ncorners)] | (tk_next(&r) & F64_SIGN);
-            b[j] = tk_mod(&r, 4) ? f64_normal(&r, -3, 3)
-                                 : corners[tk_mod(&r, ncorners)] | (tk_next(&r) & F64_SIGN);
+            a[j] = f64_special(&r);
+            b[j] = f64_special(&r);
         }
-        *c = tk_mod(&r, 4) ? f64_normal(&r, -3, 3)
-                           : corners[tk_mod(&r, ncorners)] | (tk_next(&r) & F64_SIGN);
+        *c = f64_special(&r);
         break;
     case PROBE_CANCEL: /* a[0]b[0] + a[1]b[1] = 0 exactly, the rest small */
         for (unsigned j = 0; j < k; j++) {
