@@ -8,12 +8,16 @@
 // fp16: to nearest even). Special values are decided on a separate path and replace
 // the result at the end.
 //
-// Pipeline: seven stages, one new operation per cycle, with a cut (fedp_cut.sv) after
-// each; Depth (2..6) registers stand between an input and its result, LATENCY = Depth:
+// Pipeline: eight stages, one new operation per cycle, with a cut (fedp_cut.sv) after
+// each; Depth (2..6) registers stand between an input and its result, LATENCY = Depth.
+// MUL and ALIGN have a cut inside them, for the depths whose front end needs it:
 //
-//   a_i,b_i,c_i ─► MUL ─┊mul┊─► ALIGN ─┊align┊─► ADD ─┊add┊─► CPA ─┊cpa┊─► NORM ─┊norm┊─► ROUND ─│d_q│─► d_o
-//                  decode,      max E, shifts,     3:2 carry-    carry add     lzc, shift   round,
-//                  products     one's complement   save tree     and |sum|                  select
+//   a,b,c ─► DEC ─┊dec┊─► MUL ─┊mul┊─► E ─┊exp┊─► ALIGN ─┊align┊─►
+//            decode,      products     max E       shifts, one's complement
+//            exponent sums
+//     ─► ADD ─┊add┊─► CPA ─┊cpa┊─► NORM ─┊norm┊─► ROUND ─│d_q│─► d_o
+//        3:2 carry-    carry add     lzc, shift   last shift,
+//        save tree     and |sum|                  round, select
 //
 // The result register d_q is always there; CUTS (below) picks the other Depth - 1 cuts
 // that hold registers, so that the stages between them carry about equal delay. Depth 4,
@@ -90,29 +94,40 @@ module fedp #(
   localparam int LATENCY /*verilator public*/ = Depth;
   /* verilator lint_on UNUSEDPARAM */
 
-  // The cuts that hold registers at each depth, besides d_q: bit 0 mul, 1 align, 2 add,
-  // 3 cpa, 4 norm. Chosen from the stage delays of volta_fp16 and hopper_half
-  // (synth/README.md, "The depth sweep, before and after the cut choice by L"; synth.md's
-  // "Stage balance" table of each run). The front end grows with L and the back end
-  // hardly: volta_fp16's (L 4) MUL and ALIGN take 4.5 and 5.4 ns against 5.4-5.9 for
-  // ADD..CPA and NORM..ROUND, hopper_half's (L 16: sixteen products, a tree of 17
-  // exponents, 18 terms to add) 9.7 and 9.0 ns against 6.8 and 6.3. So at depths 2 and 3
-  // an instance of L 16 or more cuts after MUL and ALIGN first, where volta cuts the
-  // back end; from depth 4 on both cut every front-end stage. MUL and ALIGN keep their
-  // own registers from depth 4 on; ADD (one 3:2 tree) joins CPA until depth 6.
+  // The cuts that hold registers at each depth, besides d_q: bit 0 dec, 1 mul, 2 exp,
+  // 3 align, 4 add, 5 cpa, 6 norm. Chosen from the stage delays of volta_fp16 and
+  // hopper_half under the plain flow (synth/README.md, "The depth sweep" and "Cuts inside
+  // MUL and ALIGN"; synth.md's "Stage balance" table of each run). The front end grows
+  // with L and the back end hardly: at L 4 MUL and ALIGN take 4.5 and 5.4 ns against
+  // 5.5-6 for ADD..CPA and NORM..ROUND, at L 16 (sixteen products, a tree of 17
+  // exponents, 18 terms to add) 8.5 each against 5.7 and 6.2. So at depths 2 and 3 an
+  // instance of L 16 or more cuts after MUL and ALIGN first, where volta cuts the back
+  // end. From depth 5 on, L 16 splits MUL at dec (the decoders take half of it) and
+  // ALIGN at exp (E's tree, half of it); E's tree needs the exponent sums alone, so
+  // without a mul cut it runs beside the multipliers: dec | products and E | shifts.
+  // Volta's decoders are short, so it cuts at exp alone at depth 5 (MUL and E as one
+  // stage, the shifts joining ADD), and at depth 6 at mul as well (see E_ALONE).
   localparam bit FRONT_HEAVY = L >= 16;
-  function automatic bit [4:0] cuts_of(input int depth, input bit front_heavy);
+  function automatic bit [6:0] cuts_of(input int depth, input bit front_heavy);
     case (depth)
       // MUL..ALIGN | ADD..ROUND, or MUL..ADD | CPA..ROUND
-      2:       cuts_of = front_heavy ? 5'b00010 : 5'b00100;
+      2:       cuts_of = front_heavy ? 7'b0001000 : 7'b0010000;
       // MUL | ALIGN | ADD..ROUND, or MUL..ALIGN | ADD..CPA | NORM..ROUND
-      3:       cuts_of = front_heavy ? 5'b00011 : 5'b01010;
-      4:       cuts_of = 5'b01011;  // MUL | ALIGN | ADD..CPA | NORM..ROUND
-      5:       cuts_of = 5'b11011;  // MUL | ALIGN | ADD..CPA | NORM | ROUND
-      default: cuts_of = 5'b11111;  // one stage each
+      3:       cuts_of = front_heavy ? 7'b0001010 : 7'b0101000;
+      // MUL | ALIGN | ADD..CPA | NORM..ROUND
+      4:       cuts_of = 7'b0101010;
+      // DEC | MUL,E | shifts | ADD..CPA | NORM..ROUND, or MUL,E | shifts,ADD | CPA | NORM | ROUND
+      5:       cuts_of = front_heavy ? 7'b0101101 : 7'b1110100;
+      // DEC | MUL,E | shifts | ADD..CPA | NORM | ROUND, or MUL | E | shifts,ADD | CPA | NORM | ROUND
+      default: cuts_of = front_heavy ? 7'b1101101 : 7'b1110110;
     endcase
   endfunction
-  localparam bit [4:0] CUTS /*verilator public*/ = cuts_of(Depth, FRONT_HEAVY);
+  localparam bit [6:0] CUTS /*verilator public*/ = cuts_of(Depth, FRONT_HEAVY);
+  // Where both the mul and the exp cut hold registers, the stage between them would be
+  // E's tree alone: the products cross the mul cut as carry-save pairs and their last
+  // adds run beside the tree (see the mul cut), and each term's gap E - e follows the
+  // tree before the exp cut (see the exp cut).
+  localparam bit E_ALONE = CUTS[1] && CUTS[2];
   localparam int FP32 = tc_pkg::FMT_FP32;
   localparam int FP16 = tc_pkg::FMT_FP16;
   localparam int NONE = tc_pkg::EMIN_ALIGN_NONE;
@@ -153,6 +168,11 @@ module fedp #(
   localparam int FLOOR16 = EminAlignFp16 == NONE ? E_LO : EminAlignFp16;
 
   localparam int MB32 = tc_pkg::man_bits(FP32);     // the largest Fp32ManBits
+
+  // What travels beside the products from the dec cut to the mul cut: out16, the
+  // special class (3), each product's exponent, sign and zero, and c's sign, zero,
+  // exponent and significand.
+  localparam int SPW = 4 + L * (EW + 2) + 2 + EW + CFB + 1;
 
   // Parameter checks: a wrong instance stops at elaboration, in Verilator and in Yosys.
   if (Depth < 2 || Depth > 6) begin : gen_bad_depth
@@ -260,41 +280,68 @@ module fedp #(
     assign scale_nan = 1'b0;
   end
 
-  logic [L*PW-1:0] mul_psig;
-  logic [L*EW-1:0] mul_pexp;
-  logic [L-1:0]    mul_psign, mul_pzero;
-  logic            mul_nan, mul_pinf, mul_ninf, mul_out16;
+  // DEC: the exponents' sums, the signs and zeros of the products and the special class,
+  // none of which waits for a product. The special class travels as three bits: NaN,
+  // Inf, sign of the Inf.
+  logic [L*EW-1:0] dec_pexp;
+  logic [L-1:0]    dec_psign, dec_pzero;
+  logic            dec_nan, dec_pinf, dec_ninf, dec_out16;
 
+  always_comb begin : stage_dec
+    // Special values (docs/contract.md): NaN in, Inf * 0 and Inf - Inf give NaN; otherwise
+    // an Inf product or Inf c gives Inf of its sign. A NaN scale gives NaN.
+    dec_nan = c_nan || scale_nan;
+    dec_pinf = c_inf && !c_sign;
+    dec_ninf = c_inf && c_sign;
+    for (int i = 0; i < L; i++) begin
+      dec_pexp[i*EW +: EW] = a_exp[i*EW +: EW] + b_exp[i*EW +: EW] + scale_exp;
+      dec_psign[i] = a_sign[i] ^ b_sign[i];
+      dec_pzero[i] = a_zero[i] || b_zero[i];
+      if (a_nan[i] || b_nan[i] || (a_inf[i] && b_zero[i]) || (a_zero[i] && b_inf[i]))
+        dec_nan = 1'b1;
+      else if (a_inf[i] || b_inf[i]) begin
+        dec_pinf = dec_pinf || !dec_psign[i];
+        dec_ninf = dec_ninf || dec_psign[i];
+      end
+    end
+    dec_out16 = OUT16 && (!OUT32 || out_fmt_i == FW'(FP16));
+  end
+
+  // The dec cut, inside MUL: after the decoders' format selects, before the multipliers
+  // (a register set of its own only at the depths whose MUL is too long for one stage).
+  // Past it, everything but the significands only travels to the mul cut.
+  logic              dec_valid_q;
+  logic [L*(MB+1)-1:0] dec_asig_q, dec_bsig_q;
+  logic [SPW-1:0]    dec_side_q;
+
+  fedp_cut #(.W(2 * L * (MB + 1) + SPW), .Reg(CUTS[0])) i_cut_dec (
+    .clk_i,
+    .rst_ni,
+    .valid_i,
+    .data_i ({a_sig, b_sig, dec_out16, dec_nan || (dec_pinf && dec_ninf), dec_pinf || dec_ninf,
+              dec_ninf, dec_pexp, dec_psign, dec_pzero, c_sign, c_zero, c_exp, c_sig}),
+    .valid_o(dec_valid_q),
+    .data_o ({dec_asig_q, dec_bsig_q, dec_side_q})
+  );
+
+  logic [L*PW-1:0] mul_psum, mul_pcarry;
   for (genvar i = 0; i < L; i++) begin : gen_mul
     fedp_mul #(.AW(MB + 1), .BW(MB + 1)) i_mul (
-      .a_i(a_sig[i*(MB+1) +: MB+1]),
-      .b_i(b_sig[i*(MB+1) +: MB+1]),
-      .p_o(mul_psig[i*PW +: PW])
+      .a_i    (dec_asig_q[i*(MB+1) +: MB+1]),
+      .b_i    (dec_bsig_q[i*(MB+1) +: MB+1]),
+      .sum_o  (mul_psum[i*PW +: PW]),
+      .carry_o(mul_pcarry[i*PW +: PW])
     );
   end
 
-  always_comb begin : stage_mul
-    // Special values (docs/contract.md): NaN in, Inf * 0 and Inf - Inf give NaN; otherwise
-    // an Inf product or Inf c gives Inf of its sign. A NaN scale gives NaN.
-    mul_nan = c_nan || scale_nan;
-    mul_pinf = c_inf && !c_sign;
-    mul_ninf = c_inf && c_sign;
-    for (int i = 0; i < L; i++) begin
-      mul_pexp[i*EW +: EW] = a_exp[i*EW +: EW] + b_exp[i*EW +: EW] + scale_exp;
-      mul_psign[i] = a_sign[i] ^ b_sign[i];
-      mul_pzero[i] = a_zero[i] || b_zero[i];
-      if (a_nan[i] || b_nan[i] || (a_inf[i] && b_zero[i]) || (a_zero[i] && b_inf[i]))
-        mul_nan = 1'b1;
-      else if (a_inf[i] || b_inf[i]) begin
-        mul_pinf = mul_pinf || !mul_psign[i];
-        mul_ninf = mul_ninf || mul_psign[i];
-      end
-    end
-    mul_out16 = OUT16 && (!OUT32 || out_fmt_i == FW'(FP16));
-  end
-
-  // MUL registers. The special class travels as three bits: NaN, Inf, sign of the Inf.
+  // MUL registers. Each product's last add (a ripple, the smallest adder) lies before
+  // the mul cut, or after it where the exp cut holds registers too (E_ALONE): the stage
+  // between the two is then E's tree alone, which does not wait for the products, so
+  // the adds run beside it and MUL keeps the Booth rows and their 3:2 tree. The cut then
+  // holds each product as its carry-save pair.
+  localparam int MPW = E_ALONE ? 2 * L * PW : L * PW;
   logic              mul_valid_q, mul_out16_q, mul_nan_q, mul_inf_q, mul_inf_neg_q;
+  logic [MPW-1:0]    mul_prod, mul_prod_q;
   logic [L*PW-1:0]   mul_psig_q /*verilator public_flat_rd*/;
   logic [L*EW-1:0]   mul_pexp_q /*verilator public_flat_rd*/;
   logic [L-1:0]      mul_psign_q, mul_pzero_q;
@@ -302,14 +349,25 @@ module fedp #(
   logic [EW-1:0]     mul_cexp_q;
   logic [CFB:0]      mul_csig_q;
 
-  fedp_cut #(.W(4 + L * (PW + EW + 2) + 2 + EW + CFB + 1), .Reg(CUTS[0])) i_cut_mul (
+  always_comb begin : mul_add
+    if (E_ALONE) begin
+      mul_prod = MPW'({mul_pcarry, mul_psum});
+      for (int i = 0; i < L; i++)
+        mul_psig_q[i*PW +: PW] = mul_prod_q[i*PW +: PW] + mul_prod_q[(L+i)*PW +: PW];
+    end else begin
+      for (int i = 0; i < L; i++)
+        mul_prod[i*PW +: PW] = mul_psum[i*PW +: PW] + mul_pcarry[i*PW +: PW];
+      mul_psig_q = mul_prod_q[L*PW-1:0];
+    end
+  end
+
+  fedp_cut #(.W(MPW + SPW), .Reg(CUTS[1])) i_cut_mul (
     .clk_i,
     .rst_ni,
-    .valid_i,
-    .data_i ({mul_out16, mul_nan || (mul_pinf && mul_ninf), mul_pinf || mul_ninf, mul_ninf,
-              mul_psig, mul_pexp, mul_psign, mul_pzero, c_sign, c_zero, c_exp, c_sig}),
+    .valid_i(dec_valid_q),
+    .data_i ({mul_prod, dec_side_q}),
     .valid_o(mul_valid_q),
-    .data_o ({mul_out16_q, mul_nan_q, mul_inf_q, mul_inf_neg_q, mul_psig_q, mul_pexp_q,
+    .data_o ({mul_prod_q, mul_out16_q, mul_nan_q, mul_inf_q, mul_inf_neg_q, mul_pexp_q,
               mul_psign_q, mul_pzero_q, mul_csign_q, mul_czero_q, mul_cexp_q, mul_csig_q})
   );
 
@@ -334,6 +392,34 @@ module fedp #(
     .max_o (align_e)
   );
 
+  // The exp cut, inside ALIGN: after E, before the shifts (registers only at the depths
+  // whose ALIGN is too long for one stage). Here it holds E, the flags and the count of
+  // negative terms; each term's share (its significand, sign, zero, and its exponent or
+  // already its shift) is the cut inside that term's fedp_align_term. Where the stage
+  // before the cut is E's tree alone (E_ALONE), each term's gap E - e is taken there too.
+  logic                 exp_valid_q, exp_out16_q, exp_nan_q, exp_inf_q, exp_inf_neg_q;
+  logic [EW-1:0]        exp_e_q;
+  logic [NW-1:0]        align_negs, exp_negs_q;
+
+  // ADD's carry-save tree adds the missing one of every negative term (below): their count.
+  always_comb begin : align_count
+    int unsigned negs;
+    negs = 0;
+    for (int i = 0; i < L; i++)
+      negs += 32'(mul_psign_q[i]);
+    negs += 32'(mul_csign_q);
+    align_negs = NW'(negs);
+  end
+
+  fedp_cut #(.W(EW + 4 + NW), .Reg(CUTS[2])) i_cut_exp (
+    .clk_i,
+    .rst_ni,
+    .valid_i(mul_valid_q),
+    .data_i ({align_e, mul_out16_q, mul_nan_q, mul_inf_q, mul_inf_neg_q, align_negs}),
+    .valid_o(exp_valid_q),
+    .data_o ({exp_e_q, exp_out16_q, exp_nan_q, exp_inf_q, exp_inf_neg_q, exp_negs_q})
+  );
+
   // Each term is shifted right by E - e and truncated toward zero to F fraction bits
   // relative to 2^E, in sign-magnitude (docs/contract.md step 4: no guard, round or sticky):
   // fedp_align_term.sv, one instance per product (PW bits, PFB fraction bits, below 4)
@@ -344,20 +430,16 @@ module fedp #(
   //   align_t:  | count of signs | ~mag or mag (c) | ~mag or mag (product L-1) | ... | (product 0) |
   //   a term read back: t = align_t[i] + (its top bit), the top bit being its sign.
   logic [(N+1)*SW-1:0] align_t;
-
-  always_comb begin : align_negs
-    int unsigned negs;
-    negs = 0;
-    for (int i = 0; i < L; i++)
-      negs += 32'(mul_psign_q[i]);
-    negs += 32'(mul_csign_q);
-    align_t[N*SW +: SW] = SW'(NW'(negs));
-  end
+  logic [EW-1:0]       gap_e;  // E on the side of the exp cut where the gaps are taken
+  assign gap_e = E_ALONE ? align_e : exp_e_q;
+  assign align_t[N*SW +: SW] = SW'(exp_negs_q);
 
   for (genvar i = 0; i < L; i++) begin : gen_align
-    fedp_align_term #(.SigW(PW), .SigFB(PFB), .F(F), .EW(EW), .SW(SW), .OnesNeg(1'b1))
-        i_align_term (
-      .e_i   (align_e),
+    fedp_align_term #(.SigW(PW), .SigFB(PFB), .F(F), .EW(EW), .SW(SW), .OnesNeg(1'b1),
+                      .Reg(CUTS[2]), .GapFirst(E_ALONE)) i_align_term (
+      .clk_i,
+      .rst_ni,
+      .e_i   (gap_e),
       .exp_i (mul_pexp_q[i*EW +: EW]),
       .sig_i (mul_psig_q[i*PW +: PW]),
       .sign_i(mul_psign_q[i]),
@@ -365,9 +447,11 @@ module fedp #(
       .term_o(align_t[i*SW +: SW])
     );
   end
-  fedp_align_term #(.SigW(CFB + 1), .SigFB(CFB), .F(F), .EW(EW), .SW(SW), .OnesNeg(1'b1))
-      i_align_c (
-    .e_i   (align_e),
+  fedp_align_term #(.SigW(CFB + 1), .SigFB(CFB), .F(F), .EW(EW), .SW(SW), .OnesNeg(1'b1),
+                    .Reg(CUTS[2]), .GapFirst(E_ALONE)) i_align_c (
+    .clk_i,
+    .rst_ni,
+    .e_i   (gap_e),
     .exp_i (mul_cexp_q),
     .sig_i (mul_csig_q),
     .sign_i(mul_csign_q),
@@ -379,11 +463,11 @@ module fedp #(
   logic [EW-1:0]       align_e_q /*verilator public_flat_rd*/;
   logic [(N+1)*SW-1:0] align_t_q /*verilator public_flat_rd*/;
 
-  fedp_cut #(.W(4 + EW + (N + 1) * SW), .Reg(CUTS[1])) i_cut_align (
+  fedp_cut #(.W(4 + EW + (N + 1) * SW), .Reg(CUTS[3])) i_cut_align (
     .clk_i,
     .rst_ni,
-    .valid_i(mul_valid_q),
-    .data_i ({mul_out16_q, mul_nan_q, mul_inf_q, mul_inf_neg_q, align_e, align_t}),
+    .valid_i(exp_valid_q),
+    .data_i ({exp_out16_q, exp_nan_q, exp_inf_q, exp_inf_neg_q, exp_e_q, align_t}),
     .valid_o(align_valid_q),
     .data_o ({align_out16_q, align_nan_q, align_inf_q, align_inf_neg_q, align_e_q, align_t_q})
   );
@@ -394,7 +478,7 @@ module fedp #(
   // with the cuts of this depth.
   fedp_backend #(
     .N(N + 1), .SW(SW), .MW(MW), .EW(EW), .F(F), .OutFmts(OutFmts),
-    .Fp32ManBits(Fp32ManBits), .ZeroPlusFp16(ZeroPlusFp16 != 0), .Cuts(CUTS[4:2]),
+    .Fp32ManBits(Fp32ManBits), .ZeroPlusFp16(ZeroPlusFp16 != 0), .Cuts(CUTS[6:4]),
     .Floor32(FLOOR32), .Floor16(FLOOR16)
   ) i_back (
     .clk_i,

@@ -1,6 +1,11 @@
 // fedp_align_term.sv - ALIGN: one term of the sum placed relative to the alignment
 // exponent E and truncated (docs/contract.md step 4), for fedp.sv (the products and c) and
-// fedp_grouped.sv (the group terms and c). Combinational; the C model's align_trunc.
+// fedp_grouped.sv (the group terms and c). The C model's align_trunc.
+//
+// The term's share of fedp.sv's exp cut lies inside (i_cut_exp: registers where Reg, a
+// wire otherwise), before or after the gap E - exp_i (GapFirst): after it, the cut holds
+// the shift and the term and e_i is E on the cut's far side; before it, the cut holds the
+// exponent and the term and e_i is E on its near side. Without Reg it is combinational.
 //
 // The term is sig_i * 2^(exp_i - SigFB), sig_i an unsigned magnitude with SigFB fraction
 // bits. It is shifted right by E - exp_i and truncated toward zero to F fraction bits
@@ -20,9 +25,13 @@ module fedp_align_term #(
   parameter int F = tc_pkg::FEDP_VOLTA_FP16_F,  // fraction bits kept after alignment, relative to 2^E
   parameter int EW = 10,     // exponents, signed
   parameter int SW = 29,     // the signed term (the width of the sum it enters)
-  parameter bit OnesNeg = 1'b0  // a negative term as ~magnitude: the caller adds sign_i
+  parameter bit OnesNeg = 1'b0, // a negative term as ~magnitude: the caller adds sign_i
+  parameter bit Reg = 1'b0,      // the cut inside holds registers
+  parameter bit GapFirst = 1'b0  // the gap E - exp_i before the cut, else after it
 ) (
-  input  logic [EW-1:0] e_i,     // E, the alignment exponent, signed
+  input  logic          clk_i,
+  input  logic          rst_ni,
+  input  logic [EW-1:0] e_i,     // E, the alignment exponent, signed, on the gap's side
   input  logic [EW-1:0] exp_i,   // the term's exponent, signed
   input  logic [SigW-1:0] sig_i, // the term's magnitude
   input  logic          sign_i,  // negative
@@ -47,23 +56,58 @@ module fedp_align_term #(
   end
 
   // ------------------------------------------------------------------------ ALIGN
-  logic signed [EW:0] align_gap;   // E - exp_i, >= 0 for every non-zero term
-  logic [SHW-1:0]     align_sh;
-  logic               align_out;   // the gap shifts every bit out
+  logic signed [EW:0] gap_pre, gap_post;   // E - exp_i, >= 0 for every non-zero term
+  logic [SHW-1:0]     sh_pre, sh_post, align_sh;
+  logic               out_pre, out_post, align_out;  // the gap shifts every bit out
+  logic [EW-1:0]      exp_q;
+  logic [SigW-1:0]    sig_q;
+  logic               sign_q, zero_q;
   logic [XW-1:0]      align_x;
   logic [TW-1:0]      align_mag;
 
+  // The shifter reads the gap's low SHW bits as they come out of the subtraction; a gap
+  // of 2^SHW > XW or more (its high bits) shifts every bit out and clears the term at the
+  // end, beside zero_i, instead of saturating the shift in front of the shifter.
+  always_comb begin : align_gap
+    gap_pre = (EW+1)'(signed'(e_i)) - (EW+1)'(signed'(exp_i));
+    sh_pre = SHW'(gap_pre);
+    out_pre = (gap_pre >> SHW) != '0;
+    gap_post = (EW+1)'(signed'(e_i)) - (EW+1)'(signed'(exp_q));
+    sh_post = SHW'(gap_post);
+    out_post = (gap_post >> SHW) != '0;
+  end
+
+  // The cut carries the shift or the exponent, whichever GapFirst leaves to cross it.
+  localparam int GW = GapFirst ? SHW + 1 : EW;
+  logic [GW-1:0] gap_d, gap_q;
+  logic          unused_valid;
+  if (GapFirst) begin : gen_gap_first
+    assign gap_d = {out_pre, sh_pre};
+    assign {align_out, align_sh} = gap_q;
+    assign exp_q = '0;
+    wire unused_post = ^{sh_post, out_post};
+  end else begin : gen_gap_after
+    assign gap_d = exp_i;
+    assign exp_q = gap_q;
+    assign align_sh = sh_post;
+    assign align_out = out_post;
+    wire unused_pre = ^{sh_pre, out_pre};
+  end
+
+  fedp_cut #(.W(GW + SigW + 2), .Reg(Reg)) i_cut_exp (
+    .clk_i,
+    .rst_ni,
+    .valid_i(1'b0),
+    .data_i ({gap_d, sig_i, sign_i, zero_i}),
+    .valid_o(unused_valid),
+    .data_o ({gap_q, sig_q, sign_q, zero_q})
+  );
+
   always_comb begin : stage_align
-    align_gap = (EW+1)'(signed'(e_i)) - (EW+1)'(signed'(exp_i));
-    // The shifter reads the gap's low SHW bits as they come out of the subtraction; a gap
-    // of 2^SHW > XW or more (its high bits) shifts every bit out and clears the term at the
-    // end, beside zero_i, instead of saturating the shift in front of the shifter.
-    align_sh = SHW'(align_gap);
-    align_out = (align_gap >> SHW) != '0;
-    align_x = (XW'(sig_i) << (WIN - SigFB)) >> align_sh;
+    align_x = (XW'(sig_q) << (WIN - SigFB)) >> align_sh;
     align_mag = TW'(align_x >> (WIN - F));
-    if (zero_i || align_out) align_mag = '0;
-    if (OnesNeg) term_o = sign_i ? ~(SW'(align_mag)) : SW'(align_mag);
-    else         term_o = sign_i ? -(SW'(align_mag)) : SW'(align_mag);
+    if (zero_q || align_out) align_mag = '0;
+    if (OnesNeg) term_o = sign_q ? ~(SW'(align_mag)) : SW'(align_mag);
+    else         term_o = sign_q ? -(SW'(align_mag)) : SW'(align_mag);
   end
 endmodule

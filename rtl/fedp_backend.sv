@@ -149,9 +149,15 @@ module fedp_backend #(
     .sum1_o(cpa_total)
   );
 
+  // The multiplexers' select comes from two nets, the signs of x and of x - 1, each
+  // driving half of them: one sign alone drives all MW selects, unbuffered in a plain
+  // flow. The two differ only for x = 0, where either choice gives 0 (~(0 - 1) = 0).
+  localparam int MLO = MW / 2;
   always_comb begin : stage_cpa
     cpa_neg = cpa_total[SW-1];
-    cpa_mag = cpa_neg ? MW'(~cpa_less) : MW'(cpa_total);
+    cpa_mag[MLO-1:0] = cpa_neg ? MLO'(~cpa_less) : MLO'(cpa_total);
+    cpa_mag[MW-1:MLO] = cpa_less[SW-1] ? (MW-MLO)'(~cpa_less >> MLO)
+                                       : (MW-MLO)'(cpa_total >> MLO);
   end
 
   // For NORM, from E and the format alone: the stop bit, 2^EMIN's bit of X (mag bit

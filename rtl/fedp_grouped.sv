@@ -229,6 +229,8 @@ module fedp_grouped #(
 
   for (genvar g = 0; g < NG; g++) begin : gen_align
     fedp_align_term #(.SigW(TMW), .SigFB(TFB), .F(F), .EW(EW), .SW(SW)) i_align_term (
+      .clk_i,
+      .rst_ni,
       .e_i   (align_e),
       .exp_i (mul_texp_q[g*EW +: EW]),
       .sig_i (mul_tmag_q[g*TMW +: TMW]),
@@ -238,6 +240,8 @@ module fedp_grouped #(
     );
   end
   fedp_align_term #(.SigW(CFB + 1), .SigFB(CFB), .F(F), .EW(EW), .SW(SW)) i_align_c (
+    .clk_i,
+    .rst_ni,
     .e_i   (align_e),
     .exp_i (mul_cexp_q),
     .sig_i (mul_csig_q),

@@ -1,4 +1,5 @@
-// fedp_mul.sv - MUL: the exact product of two unsigned significands, for fedp.sv.
+// fedp_mul.sv - MUL: the exact product of two unsigned significands, for fedp.sv, as a
+// carry-save pair (sum_o + carry_o): fedp.sv adds it before or after its mul cut.
 //
 // Radix-4 Booth, written out for area: b_i is recoded into ND = BW/2 + 1 digits in
 // {-2..2} (digit j reads b bits 2j+1, 2j, 2j-1 with b[-1] = 0 and zeros above b), so
@@ -20,10 +21,10 @@ module fedp_mul #(
 ) (
   input  logic [AW-1:0] a_i,
   input  logic [BW-1:0] b_i,
-  output logic [W-1:0]  p_o         // a_i * b_i
+  output logic [W-1:0]  sum_o,      // sum_o + carry_o = a_i * b_i, modulo 2^W
+  output logic [W-1:0]  carry_o
 );
   logic [(ND+1)*W-1:0] rows;        // ND digit rows, then srow | krow
-  logic [W-1:0]        sum, carry;
 
   always_comb begin : booth_rows
     logic [2*ND:0]  bx;             // b_i with b[-1] = 0 below it and zeros above it
@@ -47,10 +48,7 @@ module fedp_mul #(
 
   fedp_csa_tree #(.N(ND + 1), .W(W)) i_tree (
     .terms_i(rows),
-    .sum_o  (sum),
-    .carry_o(carry)
+    .sum_o,
+    .carry_o
   );
-  // A ripple add: MUL has slack (its stage is the shortest at every depth), and the
-  // ripple is the smallest adder.
-  assign p_o = sum + carry;
 endmodule

@@ -38,8 +38,10 @@ typedef struct fedp_params {
     unsigned latency;         /* rising edges from dut_drive to the result: fedp's
                                  LATENCY + 1 (the operand register of fedp_tb_top) */
     unsigned rtl_latency;     /* fedp's LATENCY (its Depth): its pipeline registers */
-    int stage_regs;           /* MUL, ALIGN and the sum (ADD or CPA) are its first three
-                                 registers: the stage replay can read them */
+    unsigned stage_edge[3];   /* the stage replay's reading points: the rising edge,
+                                 counted after the operand register's, after which the
+                                 mul, align and add cuts' outputs hold an operation
+                                 (the registered cuts up to and including each) */
     int in_pairs;             /* fedp's InPairs: b takes its own format select, so the
                                  instance computes the mixed-pair rows of its formats */
 } fedp_params;

@@ -195,19 +195,23 @@ void stages(void *impl, fedp_stages *s)
         int64_t t = sext(field(r->align_t_q, i * Params::SW, Params::SW), Params::SW);
         s->align_t[i] = t + (t < 0);
     }
-    // The exact sum: ADD's carry-save pair when its cut holds registers, else CPA's sign
-    // and magnitude (the registers the replay reads third). fedp_backend is inlined into
-    // fedp's class (one instance per fedp): its public signals are i_back__DOT__<name>.
-    if (Params::CUTS >> 2 & 1u) {
-        uint64_t sum = field(r->i_back__DOT__add_sum_q, 0, Params::SW) +
-                       field(r->i_back__DOT__add_carry_q, 0, Params::SW);
-        s->add_sum = sext(sum & (Params::SW >= 64 ? ~uint64_t(0)
-                                                   : (uint64_t(1) << Params::SW) - 1u),
-                          Params::SW);
-    } else {
-        int64_t mag = int64_t(field(r->i_back__DOT__cpa_mag_q, 0, Params::SW - 1));
-        s->add_sum = r->i_back__DOT__cpa_neg_q ? -mag : mag;
-    }
+    // The exact sum: ADD's carry-save pair. fedp_backend is inlined into fedp's class
+    // (one instance per fedp): its public signals are i_back__DOT__<name>.
+    uint64_t sum = field(r->i_back__DOT__add_sum_q, 0, Params::SW) +
+                   field(r->i_back__DOT__add_carry_q, 0, Params::SW);
+    s->add_sum = sext(sum & (Params::SW >= 64 ? ~uint64_t(0)
+                                               : (uint64_t(1) << Params::SW) - 1u),
+                      Params::SW);
+}
+
+// Registered cuts among CUTS bits 0..last: the edge after which cut last's output
+// holds an operation.
+constexpr unsigned cuts_through(unsigned last)
+{
+    unsigned n = 0;
+    for (unsigned b = 0; b <= last; b++)
+        n += (Params::CUTS >> b) & 1u;
+    return n;
 }
 
 } // namespace
@@ -225,8 +229,9 @@ extern "C" const fedp_dut_ops FEDP_CAT(fedp_ops_, FEDP_NAME) = {
         kElem,
         Params::LATENCY + 1, // fedp_tb_top's operand register
         Params::LATENCY,
-        // The replay reads MUL, ALIGN and the sum on the first three edges.
-        (Params::CUTS & 3u) == 3u && (Params::CUTS & 12u) != 0u,
+        // Where the replay reads MUL, ALIGN and ADD: CUTS bits 0 dec, 1 mul, 2 exp,
+        // 3 align, 4 add (fedp.sv), each registered one an edge.
+        {cuts_through(1), cuts_through(3), cuts_through(4)},
         Params::InPairs != 0,
     },
     FEDP_TRACE,

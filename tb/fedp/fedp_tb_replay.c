@@ -17,22 +17,25 @@ static unsigned max_man_bits(uint32_t fmts)
     return m;
 }
 
+/* Steps the instance until *edge (rising edges after the operand register's) is want. */
+static void step_to(tb *t, unsigned *edge, unsigned want)
+{
+    for (; *edge < want; ++*edge)
+        dut_step(t->dut);
+}
+
 /* Runs op o alone and compares each stage register with the model's trace, naming the
- * first stage that differs: where a mismatch is born. Returns 0 when MUL, ALIGN and ADD
- * agree, 1 when one differs, -1 when there is nothing to compare (a special result, or a
- * depth whose first registers are not those three).
- * Quiet unless verbose. */
+ * first stage that differs: where a mismatch is born. Each is read at the edge after
+ * which its cut's output holds the operation (fedp_params.stage_edge): a cut without
+ * registers shows the stage's logic on the registers before it, so every depth replays.
+ * Returns 0 when MUL, ALIGN and ADD agree, 1 when one differs, -1 when there is nothing
+ * to compare (a special result). Quiet unless verbose. */
 int replay(tb *t, const op *o, int verbose)
 {
     tc_fedp_trace tr;
     uint32_t d;
+    unsigned edge = 0;
     const tc_fmt_info *fi = tc_fmt_get(o->p->in), *fb = tc_fmt_get(o->p->in_b);
-    if (!t->q->stage_regs) {
-        if (verbose)
-            printf("  no stage replay: at depth %u MUL, ALIGN and the sum are not the first "
-                   "three registers\n", t->q->rtl_latency);
-        return -1;
-    }
     if (tc_fedp_step(o->p, o->n, o->a, o->b, o->c, &d, &tr) != TC_OK)
         return -1;
     if (verbose)
@@ -50,7 +53,7 @@ int replay(tb *t, const op *o, int verbose)
     fedp_stages s;
     /* each factor's fraction is left-justified to the instance's widest */
     unsigned lj = (unsigned)(2 * max_man_bits(t->q->in_fmts) - fi->man_bits - fb->man_bits);
-    dut_step(t->dut);
+    step_to(t, &edge, t->q->stage_edge[0]);
     dut_stages(t->dut, &s);
     for (size_t i = 0; i < o->n; i++) {
         if (tr.prod_zero[i] || tr.prod_sig[i] == 0)
@@ -63,7 +66,7 @@ int replay(tb *t, const op *o, int verbose)
             return 1;
         }
     }
-    dut_step(t->dut);
+    step_to(t, &edge, t->q->stage_edge[1]);
     dut_stages(t->dut, &s);
     int any = 0;
     for (size_t i = 0; i <= o->n; i++)
@@ -82,7 +85,7 @@ int replay(tb *t, const op *o, int verbose)
             return 1;
         }
     }
-    dut_step(t->dut);
+    step_to(t, &edge, t->q->stage_edge[2]);
     dut_stages(t->dut, &s);
     if (s.add_sum != tr.add_sum) {
         if (verbose)
