@@ -3,9 +3,10 @@
 // fedp_grouped.sv (the group terms and c). The C model's align_trunc.
 //
 // The term's share of fedp.sv's exp cut lies inside (i_cut_exp: registers where Reg, a
-// wire otherwise), before or after the gap E - exp_i (GapFirst): after it, the cut holds
-// the shift and the term and e_i is E on the cut's far side; before it, the cut holds the
-// exponent and the term and e_i is E on its near side. Without Reg it is combinational.
+// wire otherwise), after the gap E - exp_i (GapFirst) or before it. After the gap, the
+// cut holds the shift and the term, and e_i is E on the cut's input side; before it, the
+// cut holds the exponent and the term, and e_i is E on its output side (fedp.sv's
+// exp_e_q). Without Reg it is combinational.
 //
 // The term is sig_i * 2^(exp_i - SigFB), sig_i an unsigned magnitude with SigFB fraction
 // bits. It is shifted right by E - exp_i and truncated toward zero to F fraction bits
