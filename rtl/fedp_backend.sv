@@ -177,11 +177,11 @@ module fedp_backend #(
   end
 
   logic                 cpa_valid_q;
-  logic                 cpa_neg_q /*verilator public_flat_rd*/;
+  logic                 cpa_neg_q;
   logic [FL-1:0]        cpa_flags_q;
   logic signed [BW-1:0] cpa_base_q;
   logic [XW-1:0]        cpa_stop_q;
-  logic [MW-1:0]        cpa_mag_q /*verilator public_flat_rd*/;
+  logic [MW-1:0]        cpa_mag_q;
 
   fedp_cut #(.W(FL + BW + XW + 1 + MW), .Reg(Cuts[1])) i_cut_cpa (
     .clk_i,
